@@ -1,0 +1,231 @@
+/* abi.c — the checked call (abi.h): fresh random callee-saved values and a known MXCSR, x87
+ * control word and vector fill go in through the trampoline (abi_x86_64.S); what comes back is
+ * compared property by property, and the first broken one is reported by name. */
+#include "abi.h"
+
+#include <cpuid.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if !defined(__x86_64__)
+#error "abi.c implements the x86-64 SysV checked call; other ISAs need their own"
+#endif
+
+/* The trampoline addresses struct abi_state by these numbers (.equ ST_* in abi_x86_64.S). */
+_Static_assert(offsetof(struct abi_state, rbx) == 0, "ST_RBX");
+_Static_assert(offsetof(struct abi_state, rbp) == 8, "ST_RBP");
+_Static_assert(offsetof(struct abi_state, r12) == 16, "ST_R12");
+_Static_assert(offsetof(struct abi_state, r13) == 24, "ST_R13");
+_Static_assert(offsetof(struct abi_state, r14) == 32, "ST_R14");
+_Static_assert(offsetof(struct abi_state, r15) == 40, "ST_R15");
+_Static_assert(offsetof(struct abi_state, rsp_delta) == 48, "ST_RSP_DELTA");
+_Static_assert(offsetof(struct abi_state, rflags) == 56, "ST_RFLAGS");
+_Static_assert(offsetof(struct abi_state, mxcsr) == 64, "ST_MXCSR");
+_Static_assert(offsetof(struct abi_state, x87cw) == 68, "ST_X87CW");
+_Static_assert(offsetof(struct abi_state, x87tw) == 70, "ST_X87TW");
+_Static_assert(offsetof(struct abi_state, vec_mode) == 72, "ST_VEC_MODE");
+_Static_assert(offsetof(struct abi_state, vec_fill) == 80, "ST_VEC_FILL");
+_Static_assert(offsetof(struct abi_state, vec) == 128, "ST_VEC");
+_Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == 64, "ST_VEC row stride");
+_Static_assert(offsetof(struct abi_state, k) == 2176, "ST_K");
+_Static_assert(ABI_VEC_SSE == 1 && ABI_VEC_AVX == 2 && ABI_VEC_AVX512 == 3, "VEC_* in the .S");
+_Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
+
+#define MXCSR_DEFAULT 0x1f80u     /* all exceptions masked, round to nearest */
+#define MXCSR_CONTROL 0xffc0u     /* bits 0-5 are exception flags: caller-saved */
+#define X87CW_DEFAULT 0x037fu     /* all exceptions masked, 64-bit precision, round to nearest */
+#define X87TW_EMPTY 0xffffu
+#define RFLAGS_DF (1u << 10)
+/* A fill no kernel computes by accident; neither 0 (the "cleared" value) nor all-ones. */
+#define VEC_MARKER 0x5ac1ea4d5ac1ea4dull
+
+static const char *const callee_saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+
+/* xorshift64*: cheap, and its output is never 0 (nonzero state times an odd constant), so a
+ * kernel that zeroes a callee-saved register is always caught.  Fixed seed: a failing run
+ * repeats exactly. */
+static _Thread_local uint64_t prng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t prng_next(void)
+{
+    uint64_t x = prng_state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    prng_state = x;
+    return x * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* The widest snapshot the hardware and OS allow.  AVX-512 also needs BW because the trampoline
+ * moves opmask registers with the 64-bit kmovq.  Deliberately not cpu_features(): a masked
+ * feature changes which kernels run, not which registers exist to hold leftovers. */
+static enum abi_vec_mode detect_vec_mode(void)
+{
+    unsigned a, b, c, d;
+
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return ABI_VEC_SSE;
+    if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return ABI_VEC_SSE;
+    uint64_t xcr0 = xgetbv0();
+    if ((xcr0 & 0x6) != 0x6) return ABI_VEC_SSE; /* OS saves XMM and YMM */
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return ABI_VEC_AVX;
+    if (!(b & bit_AVX512F) || !(b & bit_AVX512BW)) return ABI_VEC_AVX;
+    if ((xcr0 & 0xe0) != 0xe0) return ABI_VEC_AVX; /* opmask, ZMM0-15 upper, ZMM16-31 */
+    return ABI_VEC_AVX512;
+}
+
+static enum abi_vec_mode best_vec_mode(void)
+{
+    static int cached = -1;
+    int m = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (m < 0) {
+        m = (int)detect_vec_mode();
+        __atomic_store_n(&cached, m, __ATOMIC_RELAXED);
+    }
+    return (enum abi_vec_mode)m;
+}
+
+__attribute__((noinline, noreturn)) void abi_violation(const char *impl, const char *what);
+
+void abi_violation(const char *impl, const char *what)
+{
+    fprintf(stderr, "asmdiff: ABI violation in %s: %s\n", impl, what);
+    fflush(stderr);
+    abort();
+}
+
+static abi_fail_fn fail_handler = abi_violation;
+
+void abi_set_fail_handler(abi_fail_fn fn)
+{
+    fail_handler = fn ? fn : abi_violation;
+}
+
+static _Thread_local char message[128];
+
+/* "not cleared" holds for a lane that is neither the marker nor zero. */
+static int lane_holds_data(const uint8_t *lane, uint64_t fill)
+{
+    uint64_t lo, hi;
+    memcpy(&lo, lane, 8);
+    memcpy(&hi, lane + 8, 8);
+    return !((lo == fill && hi == fill) || (lo == 0 && hi == 0));
+}
+
+const char *abi_check(const struct abi_state *before, const struct abi_state *after,
+                      int check_vectors)
+{
+    const uint64_t in[6] = {before->rbx, before->rbp, before->r12,
+                            before->r13, before->r14, before->r15};
+    const uint64_t out[6] = {after->rbx, after->rbp, after->r12,
+                             after->r13, after->r14, after->r15};
+
+    for (int i = 0; i < 6; i++)
+        if (in[i] != out[i]) {
+            snprintf(message, sizeof message,
+                     "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",
+                     callee_saved_names[i], (unsigned long long)in[i],
+                     (unsigned long long)out[i]);
+            return message;
+        }
+    if (after->rsp_delta != 0) {
+        snprintf(message, sizeof message, "rsp not restored (off by %lld bytes)",
+                 (long long)after->rsp_delta);
+        return message;
+    }
+    if (after->rflags & RFLAGS_DF) return "direction flag set on return";
+    if ((before->mxcsr & MXCSR_CONTROL) != (after->mxcsr & MXCSR_CONTROL)) {
+        snprintf(message, sizeof message, "MXCSR modified (before 0x%04x, after 0x%04x)",
+                 before->mxcsr, after->mxcsr);
+        return message;
+    }
+    if (before->x87cw != after->x87cw) {
+        snprintf(message, sizeof message,
+                 "x87 control word modified (before 0x%04x, after 0x%04x)", before->x87cw,
+                 after->x87cw);
+        return message;
+    }
+    if (after->x87tw != X87TW_EMPTY) {
+        snprintf(message, sizeof message,
+                 "x87 register stack not empty on return (tag word 0x%04x; missing emms?)",
+                 after->x87tw);
+        return message;
+    }
+    if (!check_vectors) return NULL;
+
+    static const struct {
+        char prefix;
+        int nregs, width;
+    } shape[] = {
+        [ABI_VEC_SSE] = {'x', 16, 16},
+        [ABI_VEC_AVX] = {'y', 16, 32},
+        [ABI_VEC_AVX512] = {'z', 32, 64},
+    };
+    uint32_t mode = before->vec_mode;
+    if (mode < ABI_VEC_SSE || mode > ABI_VEC_AVX512) return NULL;
+    for (int r = 0; r < shape[mode].nregs; r++)
+        for (int off = 0; off < shape[mode].width; off += 16)
+            if (lane_holds_data(after->vec[r] + off, before->vec_fill)) {
+                snprintf(message, sizeof message, "%cmm%d not cleared: holds data",
+                         shape[mode].prefix, r);
+                return message;
+            }
+    if (mode == ABI_VEC_AVX512)
+        for (int k = 0; k < 8; k++)
+            if (after->k[k] != before->vec_fill && after->k[k] != 0) {
+                snprintf(message, sizeof message, "k%d not cleared: holds data", k);
+                return message;
+            }
+    return NULL;
+}
+
+static uint64_t checked_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                             enum abi_vec_mode mode)
+{
+    struct abi_state before, after;
+
+    if (argc > ABI_MAX_ARGS) {
+        snprintf(message, sizeof message, "checked call with %zu arguments (at most %d)", argc,
+                 ABI_MAX_ARGS);
+        fail_handler(name, message);
+        return 0;
+    }
+    before.rbx = prng_next();
+    before.rbp = prng_next();
+    before.r12 = prng_next();
+    before.r13 = prng_next();
+    before.r14 = prng_next();
+    before.r15 = prng_next();
+    before.rsp_delta = 0;
+    before.rflags = 0;
+    before.mxcsr = MXCSR_DEFAULT;
+    before.x87cw = X87CW_DEFAULT;
+    before.x87tw = X87TW_EMPTY;
+    before.vec_mode = mode;
+    before.pad1 = 0;
+    before.vec_fill = VEC_MARKER;
+    /* only the header is input; vec and k are output, left for the trampoline to fill */
+    memcpy(&after, &before, offsetof(struct abi_state, vec));
+
+    uint64_t ret = abi_trampoline(fn, &after, argv, argc);
+    const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
+    if (what) fail_handler(name, what);
+    return ret;
+}
+
+uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t argc)
+{
+    return checked_call(name, fn, argv, argc, ABI_VEC_NONE);
+}
+
+uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc)
+{
+    return checked_call(name, fn, argv, argc, best_vec_mode());
+}

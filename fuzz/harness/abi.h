@@ -1,0 +1,123 @@
+/* abi.h — the checked call: every kernel call in a fuzz target goes through it.
+ *
+ * In the spirit of BoringSSL's CHECK_ABI and dav1d's checkasm: before the call the trampoline
+ * loads random values into the callee-saved registers (x86-64 SysV: rbx, rbp, r12-r15), clears
+ * the direction flag, calls with a 16-byte aligned stack, and puts junk (0xaa bytes) into the
+ * unused upper bits of arguments declared 8, 16 or 32 bits wide; after the call it records the
+ * callee-saved registers, rsp, the direction flag, MXCSR, the x87 control and tag words, and
+ * (when asked) a snapshot of every vector and opmask register, so that a kernel that leaves
+ * key-derived state in zmm/k registers is caught.  abi_check() compares and names the first
+ * broken property.
+ */
+#ifndef ASMDIFF_ABI_H
+#define ASMDIFF_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ABI_MAX_ARGS 10
+
+/* What the vector snapshot covers; chosen once from the CPU features. */
+enum abi_vec_mode {
+    ABI_VEC_NONE = 0,   /* no snapshot */
+    ABI_VEC_SSE = 1,    /* xmm0-15 */
+    ABI_VEC_AVX = 2,    /* ymm0-15 */
+    ABI_VEC_AVX512 = 3, /* zmm0-31 and k0-7 */
+};
+
+/* Register state around one call.  Layout is shared with abi_x86_64.S: keep the offsets in
+ * sync (static asserts in abi.c). */
+struct abi_state {
+    uint64_t rbx, rbp, r12, r13, r14, r15; /* 0..40: callee-saved, in: loaded; out: observed */
+    uint64_t rsp_delta;                    /* 48: out: rsp after - rsp before (must be 0) */
+    uint64_t rflags;                       /* 56: out: rflags right after return */
+    uint32_t mxcsr;                        /* 64: in: loaded; out: observed */
+    uint16_t x87cw;                        /* 68: in: loaded; out: observed */
+    uint16_t x87tw;                        /* 70: out: x87 tag word (0xffff: register stack
+                                            *      empty, as the ABI requires; MMX code that
+                                            *      forgot emms leaves it otherwise) */
+    uint32_t vec_mode;                     /* 72: in: enum abi_vec_mode */
+    uint32_t pad1;
+    uint64_t vec_fill;                     /* 80: in: pattern loaded into every vector register
+                                            *      and (AVX-512) opmask register before the call */
+    uint8_t vec[32][64] __attribute__((aligned(64))); /* 128: out: zmm/ymm/xmm after the call;
+                                            *      register n at vec[n], low bytes first */
+    uint64_t k[8];                         /* 128+2048: out: k0-7 after the call */
+};
+
+/* The trampoline (abi_x86_64.S).  Calls fn(argv[0], ..., argv[argc-1]) with argc <= ABI_MAX_ARGS
+ * (the first six in registers, the rest on the stack), with the callee-saved registers, MXCSR and
+ * x87 control word taken from *st, and fills *st with what it observed after the call.
+ * Returns rax. */
+uint64_t abi_trampoline(const void *fn, struct abi_state *st, const uint64_t *argv, size_t argc);
+
+/* Checked call: random callee-saved values, the call, then the comparison.  On a broken
+ * property it calls the fail handler with a message naming the register (e.g. "callee-saved
+ * register rbx modified (before 0x..., after 0x...)").  `name` is the implementation's name. */
+uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t argc);
+
+/* As abi_call, but the vector registers are filled with a marker before the call and checked
+ * after it: every 128-bit lane of each register must still hold the marker (untouched) or be all
+ * zero (cleared); every opmask register likewise.  Anything else is data left behind by the
+ * kernel: reported as "zmm5 not cleared: holds data".  Lanes rather than whole registers because
+ * a legacy-SSE kernel that clears xmm5 with pxor cannot touch the upper lanes of ymm5/zmm5,
+ * which keep the marker. */
+uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc);
+
+/* Compare a finished state against what was loaded; NULL when all is well, otherwise a
+ * static (thread-local) message describing the first broken property.  MXCSR is compared in
+ * its control bits only: the exception flags (bits 0-5) are caller-saved in the SysV ABI. */
+const char *abi_check(const struct abi_state *before, const struct abi_state *after,
+                      int check_vectors);
+
+/* Called on a broken property.  Default: print to stderr and abort() via a non-inlined
+ * function named abi_violation (its own crash signature).  Tests may replace the handler. */
+typedef void (*abi_fail_fn)(const char *impl, const char *what);
+void abi_set_fail_handler(abi_fail_fn fn);
+
+/* Argument marshalling: an argument narrower than 64 bits gets junk in its unused upper bits,
+ * as real callers may leave it (the psABI leaves them undefined); 64-bit and pointer arguments
+ * go as they are.  Every branch casts through uintptr_t first: _Generic still compiles the
+ * branches it does not select, and a pointer cast straight to uint32_t warns. */
+#define ABI_JUNK_HI 0xaaaaaaaa00000000ull
+#define ABI_JUNK_HI16 0xaaaaaaaaaaaa0000ull
+#define ABI_JUNK_HI8 0xaaaaaaaaaaaaaa00ull
+#define ABI_ARG_U32(x) (ABI_JUNK_HI | (uint64_t)(uint32_t)(x))
+#define ABI_ARG(x) _Generic((x),                                                             \
+        _Bool: ABI_JUNK_HI8 | (uint64_t)(uint8_t)(uintptr_t)(x),                             \
+        char: ABI_JUNK_HI8 | (uint64_t)(uint8_t)(uintptr_t)(x),                              \
+        signed char: ABI_JUNK_HI8 | (uint64_t)(uint8_t)(uintptr_t)(x),                       \
+        unsigned char: ABI_JUNK_HI8 | (uint64_t)(uint8_t)(uintptr_t)(x),                     \
+        short: ABI_JUNK_HI16 | (uint64_t)(uint16_t)(uintptr_t)(x),                           \
+        unsigned short: ABI_JUNK_HI16 | (uint64_t)(uint16_t)(uintptr_t)(x),                  \
+        int: ABI_JUNK_HI | (uint64_t)(uint32_t)(uintptr_t)(x),                               \
+        unsigned int: ABI_JUNK_HI | (uint64_t)(uint32_t)(uintptr_t)(x),                      \
+        default: (uint64_t)(uintptr_t)(x))
+
+/* ABI_CALL(name, fn, args...): checked call of fn with each argument marshalled by ABI_ARG;
+ * 1 to ABI_MAX_ARGS arguments. */
+#define ABI_CALL(name, fn, ...)                                                              \
+    abi_call((name), (const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},           \
+             ABI_NARGS_(__VA_ARGS__))
+#define ABI_CALL_CLEAN(name, fn, ...)                                                        \
+    abi_call_clean((name), (const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},     \
+                   ABI_NARGS_(__VA_ARGS__))
+
+/* argument counting / mapping for up to 10 arguments */
+#define ABI_NARGS_(...) ABI_NARGS_I_(__VA_ARGS__, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+#define ABI_NARGS_I_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, N, ...) N
+#define ABI_MAP_(...) ABI_MAP_N_(ABI_NARGS_(__VA_ARGS__), __VA_ARGS__)
+#define ABI_MAP_N_(n, ...) ABI_MAP_N2_(n, __VA_ARGS__)
+#define ABI_MAP_N2_(n, ...) ABI_MAP_##n(__VA_ARGS__)
+#define ABI_MAP_1(a) ABI_ARG(a)
+#define ABI_MAP_2(a, ...) ABI_ARG(a), ABI_MAP_1(__VA_ARGS__)
+#define ABI_MAP_3(a, ...) ABI_ARG(a), ABI_MAP_2(__VA_ARGS__)
+#define ABI_MAP_4(a, ...) ABI_ARG(a), ABI_MAP_3(__VA_ARGS__)
+#define ABI_MAP_5(a, ...) ABI_ARG(a), ABI_MAP_4(__VA_ARGS__)
+#define ABI_MAP_6(a, ...) ABI_ARG(a), ABI_MAP_5(__VA_ARGS__)
+#define ABI_MAP_7(a, ...) ABI_ARG(a), ABI_MAP_6(__VA_ARGS__)
+#define ABI_MAP_8(a, ...) ABI_ARG(a), ABI_MAP_7(__VA_ARGS__)
+#define ABI_MAP_9(a, ...) ABI_ARG(a), ABI_MAP_8(__VA_ARGS__)
+#define ABI_MAP_10(a, ...) ABI_ARG(a), ABI_MAP_9(__VA_ARGS__)
+
+#endif

@@ -1,0 +1,181 @@
+/* cpu.c — feature detection: CPUID and XGETBV on x86-64 (a feature counts only when the OS
+ * saves its register state), hwprobe/HWCAP on riscv64 (added by the RISC-V family). */
+#include "cpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+static const struct {
+    uint64_t bit;
+    const char *name;
+} feature_names[] = {
+    {CPU_X86_64, "x86_64"},     {CPU_SSE2, "sse2"},         {CPU_SSSE3, "ssse3"},
+    {CPU_SSE41, "sse4.1"},      {CPU_PCLMUL, "pclmul"},     {CPU_AESNI, "aesni"},
+    {CPU_AVX, "avx"},           {CPU_AVX2, "avx2"},         {CPU_BMI2, "bmi2"},
+    {CPU_ADX, "adx"},           {CPU_AVX512F, "avx512f"},   {CPU_AVX512BW, "avx512bw"},
+    {CPU_AVX512VL, "avx512vl"}, {CPU_AVX512VBMI, "avx512vbmi"}, {CPU_GFNI, "gfni"},
+    {CPU_VAES, "vaes"},         {CPU_VPCLMULQDQ, "vpclmulqdq"}, {CPU_RV_V, "v"},
+    {CPU_RV_ZVKG, "zvkg"},      {CPU_RV_ZVKNED, "zvkned"},
+};
+#define NFEATURES (sizeof feature_names / sizeof feature_names[0])
+
+static uint64_t detected, masked;
+static int initialised;
+
+#if defined(__x86_64__)
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static uint64_t detect(void)
+{
+    unsigned a, b, c, d, max;
+    uint64_t f = CPU_X86_64 | CPU_SSE2; /* architectural on x86-64 */
+
+    max = __get_cpuid_max(0, NULL);
+    __cpuid(1, a, b, c, d);
+    if (c & (1u << 9)) f |= CPU_SSSE3;
+    if (c & (1u << 19)) f |= CPU_SSE41;
+    if (c & (1u << 1)) f |= CPU_PCLMUL;
+    if (c & (1u << 25)) f |= CPU_AESNI;
+    /* AVX state usable only when the OS enabled XSAVE and saves XMM and YMM (XCR0 bits 1, 2). */
+    int os_avx = 0, os_avx512 = 0;
+    if ((c & (1u << 27)) && (c & (1u << 28))) {
+        uint64_t xcr0 = xgetbv0();
+        os_avx = (xcr0 & 6) == 6;
+        /* opmask, upper ZMM0-15, ZMM16-31 (bits 5, 6, 7) */
+        os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
+    }
+    if (os_avx) f |= CPU_AVX;
+    if (max >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        if (os_avx && (b & (1u << 5))) f |= CPU_AVX2;
+        if (b & (1u << 8)) f |= CPU_BMI2;
+        if (b & (1u << 19)) f |= CPU_ADX;
+        if (os_avx512) {
+            if (b & (1u << 16)) f |= CPU_AVX512F;
+            if (b & (1u << 30)) f |= CPU_AVX512BW;
+            if (b & (1u << 31)) f |= CPU_AVX512VL;
+            if (c & (1u << 1)) f |= CPU_AVX512VBMI;
+        }
+        if (c & (1u << 8)) f |= CPU_GFNI;
+        if (os_avx && (c & (1u << 9))) f |= CPU_VAES;
+        if (os_avx && (c & (1u << 10))) f |= CPU_VPCLMULQDQ;
+    }
+    return f;
+}
+#else
+static uint64_t detect(void)
+{
+    return 0;
+}
+#endif
+
+int cpu_parse_mask(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+    uint64_t m = 0;
+    const char *p = s;
+
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0) {
+            p += end ? 1 : 0;
+            if (!end) break;
+            continue;
+        }
+        if (p[0] != '-') {
+            snprintf(err, errlen, "'%.*s': each entry must start with '-' (a feature to remove)",
+                     (int)len, p);
+            return -1;
+        }
+        size_t i;
+        for (i = 0; i < NFEATURES; i++)
+            if (strlen(feature_names[i].name) == len - 1 &&
+                !strncmp(feature_names[i].name, p + 1, len - 1))
+                break;
+        if (i == NFEATURES) {
+            snprintf(err, errlen, "unknown CPU feature '%.*s'", (int)len - 1, p + 1);
+            return -1;
+        }
+        m |= feature_names[i].bit;
+        p += len + (end ? 1 : 0);
+    }
+    *out = m;
+    return 0;
+}
+
+static void init(void)
+{
+    if (initialised) return;
+    initialised = 1;
+    detected = detect();
+    const char *env = getenv("ASMDIFF_CPU_MASK");
+    if (env && *env) {
+        char err[160];
+        if (cpu_parse_mask(env, &masked, err, sizeof err)) {
+            char names[512];
+            fprintf(stderr, "asmdiff: ASMDIFF_CPU_MASK: %s\n  known features: %s\n", err,
+                    cpu_feature_names(~0ull, names, sizeof names));
+            exit(2);
+        }
+    }
+}
+
+uint64_t cpu_features(void)
+{
+    init();
+    return detected & ~masked;
+}
+
+uint64_t cpu_features_detected(void)
+{
+    init();
+    return detected;
+}
+
+uint64_t cpu_features_masked(void)
+{
+    init();
+    return masked;
+}
+
+const char *cpu_feature_names(uint64_t set, char *buf, size_t buflen)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < NFEATURES; i++) {
+        if (!(set & feature_names[i].bit)) continue;
+        int n = snprintf(buf + used, buflen - used, "%s%s", used ? " " : "", feature_names[i].name);
+        if (n < 0 || (size_t)n >= buflen - used) break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
+const char *cpu_unavailable_reason(uint64_t needs)
+{
+    static char why[256];
+    char names[200];
+    init();
+    uint64_t lacking = needs & ~detected;
+    if (lacking) {
+        snprintf(why, sizeof why, "host lacks %s", cpu_feature_names(lacking, names, sizeof names));
+        return why;
+    }
+    uint64_t off = needs & masked;
+    if (off) {
+        snprintf(why, sizeof why, "masked by ASMDIFF_CPU_MASK: %s",
+                 cpu_feature_names(off, names, sizeof names));
+        return why;
+    }
+    return NULL;
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# fuzz_smoke.sh FUZZER SEEDS SECONDS — a bounded libFuzzer run for the test suite: the seed
+# corpus, then coverage-guided inputs for SECONDS.  New inputs go to a temporary corpus, never
+# into the source tree.  Fails (non-zero) on any finding; the finding's file is kept and named.
+set -u
+fuzzer=$1 seeds=$2 secs=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-smoke.XXXXXX")
+mkdir -p "$work/corpus" "$work/findings"
+"$fuzzer" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$work/findings/" "$work/corpus" "$seeds" >"$work/log" 2>&1
+rc=$?
+grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$work/log"
+if [ $rc -ne 0 ]; then
+  tail -n 80 "$work/log"
+  echo "fuzz smoke: FINDING (exit $rc); files kept in $work/findings:"
+  ls -l "$work/findings"
+  exit 1
+fi
+rm -rf "$work"
+echo "fuzz smoke: no finding in ${secs}s"

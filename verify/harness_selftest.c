@@ -1,0 +1,155 @@
+/* harness_selftest.c — the harness's own checks can fail, and here is the proof.
+ *
+ *   guard: a read one byte past a buffer placed against the trailing guard page, and one byte
+ *          before a buffer placed after the leading guard page, each kill a child process with
+ *          SIGSEGV; a stray write next to a buffer inside the mapping is found by the canary;
+ *          legitimate use of every byte is not flagged.
+ *   input: the decoder is total (the empty input decodes), control bytes come from the tail and
+ *          payload from the head, lengths land on kernel-width edges.
+ *   cpu:   ASMDIFF_CPU_MASK parsing accepts "-avx512f,-gfni" and rejects bad entries.
+ * Ends with "N passed, M failed"; exit 0 only when all pass.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpu.h"
+#include "guard.h"
+#include "input.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what)
+{
+    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+    if (ok) passed++;
+    else failed++;
+}
+
+/* Run fn in a child; return the signal that ended it, or 0 when it exited normally. */
+static int child_signal(void (*fn)(struct gbuf *), struct gbuf *b)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fn(b);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+
+static volatile uint8_t sink;
+static void read_after_end(struct gbuf *b) { sink = b->p[b->len]; }
+static void read_before_start(struct gbuf *b) { sink = b->p[-1]; }
+static void read_all(struct gbuf *b)
+{
+    for (size_t i = 0; i < b->len; i++) sink = b->p[i];
+}
+
+static void test_guard(void)
+{
+    struct gbuf b = {0};
+    for (size_t len = 1; len <= 8193; len = len * 3 + 1) {
+        char what[128];
+        gbuf_place(&b, len, GUARD_TAIL, 0);
+        snprintf(what, sizeof what, "len %zu guard-after: reading byte len faults", len);
+        check(child_signal(read_after_end, &b) == SIGSEGV, what);
+        snprintf(what, sizeof what, "len %zu guard-after: reading bytes 0..len-1 does not", len);
+        check(child_signal(read_all, &b) == 0, what);
+        gbuf_place(&b, len, GUARD_HEAD, 0);
+        snprintf(what, sizeof what, "len %zu guard-before: reading byte -1 faults", len);
+        check(child_signal(read_before_start, &b) == SIGSEGV, what);
+        snprintf(what, sizeof what, "len %zu guard-before: reading bytes 0..len-1 does not", len);
+        check(child_signal(read_all, &b) == 0, what);
+    }
+    long where = 0;
+    gbuf_place(&b, 100, GUARD_HEAD, 0);
+    memset(b.p, 0, 100);
+    check(gbuf_check_canary(&b, &where) == 0, "writing all 100 bytes leaves the canary intact");
+    b.p[100] = 0;
+    check(gbuf_check_canary(&b, &where) == -1 && where == 100,
+          "a write at byte 100 of a 100-byte buffer is found at offset 100");
+    gbuf_place(&b, 100, GUARD_TAIL, 16);
+    b.p[-3] ^= 1;
+    check(gbuf_check_canary(&b, &where) == -1 && where == -3,
+          "a write 3 bytes before the buffer is found at offset -3");
+    gbuf_place(&b, 0, GUARD_TAIL, 0);
+    check(gbuf_check_canary(&b, &where) == 0 && b.p == b.data + b.cap,
+          "a zero-length buffer sits exactly at the guard page");
+    gbuf_free(&b);
+}
+
+static void test_input(void)
+{
+    struct input in;
+    uint8_t buf[64];
+    input_init(&in, NULL, 0);
+    check(input_range(&in, 5, 100) == 5 && input_length(&in, 300, NULL, 0) == 0,
+          "an empty input decodes: control values at their minimum");
+    input_bytes(&in, buf, sizeof buf);
+    check(buf[0] == 0 && buf[63] == 0, "an empty input decodes: payload zero");
+
+    const uint8_t data[] = {0x11, 0x22, 0x33, 0x44, 0x07};
+    input_init(&in, data, sizeof data);
+    check(input_range(&in, 0, 255) == 0x07, "control values come from the tail");
+    input_bytes(&in, buf, 2);
+    check(buf[0] == 0x11 && buf[1] == 0x22, "payload comes from the head");
+    check(input_remaining(&in) == 2, "each byte is used once");
+
+    /* Over many random inputs, lengths must hit 4k-1, 4k, 4k+1 and the maximum. */
+    int hit[301] = {0};
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 20000; i++) {
+        uint8_t r[8];
+        for (int j = 0; j < 8; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            r[j] = (uint8_t)x;
+        }
+        static const size_t widths[] = {4};
+        input_init(&in, r, sizeof r);
+        size_t n = input_length(&in, 300, widths, 1);
+        if (n > 300) {
+            check(0, "input_length stays within its maximum");
+            return;
+        }
+        hit[n]++;
+    }
+    int edges = 1;
+    for (int k = 1; k < 74; k++) edges &= hit[4 * k - 1] > 0 && hit[4 * k] > 0 && hit[4 * k + 1] > 0;
+    check(edges && hit[0] > 100 && hit[300] > 100,
+          "lengths cover 0, every 4k-1/4k/4k+1, and the maximum with weight");
+}
+
+static void test_cpu(void)
+{
+    uint64_t m;
+    char err[160];
+    check(cpu_parse_mask("-avx512f,-gfni", &m, err, sizeof err) == 0 &&
+              m == (CPU_AVX512F | CPU_GFNI),
+          "mask '-avx512f,-gfni' parses");
+    check(cpu_parse_mask("avx2", &m, err, sizeof err) == -1 && strstr(err, "must start with '-'"),
+          "mask 'avx2' is refused: entries remove features");
+    check(cpu_parse_mask("-avx9000", &m, err, sizeof err) == -1 && strstr(err, "unknown"),
+          "mask '-avx9000' is refused as unknown");
+    check(cpu_unavailable_reason(0) == NULL, "an implementation needing nothing is available");
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    int any = 0;
+    if (!strcmp(what, "guard") || !strcmp(what, "all")) test_guard(), any = 1;
+    if (!strcmp(what, "input") || !strcmp(what, "all")) test_input(), any = 1;
+    if (!strcmp(what, "cpu") || !strcmp(what, "all")) test_cpu(), any = 1;
+    if (!any) {
+        fprintf(stderr, "usage: %s [guard|input|cpu|all]\n", argv[0]);
+        return 2;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
