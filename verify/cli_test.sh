@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# cli_test.sh ASMDIFF TOOL — bad input to any command gets a clear message and a non-zero exit,
+# never a crash or a silent pass.  ASMDIFF is the ./asmdiff script, TOOL a built asmdiff-<family>.
+set -u
+asmdiff=$1 tool=$2
+pass=0 fail=0
+
+# expect RC PATTERN -- CMD...: CMD exits with RC and its stderr matches PATTERN
+expect() {
+  local want=$1 pattern=$2
+  shift 3
+  local err rc
+  err=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" = "$want" ] && printf '%s' "$err" | grep -qE -- "$pattern"; then
+    echo "ok   exit $rc: $*"
+    pass=$((pass + 1))
+  else
+    echo "FAIL $*: exit $rc (want $want), stderr: ${err:0:200}"
+    fail=$((fail + 1))
+  fi
+}
+
+expect 2 "unknown command 'bogus'" -- "$asmdiff" bogus
+expect 2 "usage" -- "$asmdiff"
+expect 2 "fuzz needs a family" -- "$asmdiff" fuzz
+expect 2 "unknown family 'nosuch'" -- "$asmdiff" fuzz nosuch
+expect 2 "unknown family 'nosuch'" -- "$asmdiff" bench nosuch
+expect 2 "unknown option '--bogus'" -- "$asmdiff" bench --bogus
+expect 2 "needs a number of seconds" -- "$asmdiff" premerge --budget soon
+expect 2 "unknown option '--fast'" -- "$asmdiff" premerge --fast
+expect 2 "takes no arguments" -- "$asmdiff" list extra
+expect 2 "unknown command 'bogus'" -- "$tool" bogus
+expect 2 "usage" -- "$tool"
+expect 2 "random takes a count" -- "$tool" random many
+expect 2 "random takes a count" -- "$tool" random -5
+expect 2 "no-such-file" -- "$tool" replay /no-such-file
+expect 2 "unknown argument" -- "$tool" bench --fast
+expect 1 "cannot open vector file" -- "$tool" kat /no-such-dir
+expect 2 "unknown CPU feature 'bogus'" -- env ASMDIFF_CPU_MASK=-bogus "$tool" list
+expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=avx2 "$tool" list
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
