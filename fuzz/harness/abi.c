@@ -3,15 +3,22 @@
  * compared property by property, and the first broken one is reported by name. */
 #include "abi.h"
 
+#if defined(__x86_64__)
 #include <cpuid.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if !defined(__x86_64__)
-#error "abi.c implements the x86-64 SysV checked call; other ISAs need their own"
+#if defined(__riscv)
+#include <sys/auxv.h>
 #endif
 
+#if !defined(__x86_64__) && !defined(__riscv)
+#error "abi.c implements the x86-64 SysV and RISC-V LP64 checked calls; other ISAs need their own"
+#endif
+
+#if defined(__x86_64__)
 /* The trampoline addresses struct abi_state by these numbers (.equ ST_* in abi_x86_64.S). */
 _Static_assert(offsetof(struct abi_state, rbx) == 0, "ST_RBX");
 _Static_assert(offsetof(struct abi_state, rbp) == 8, "ST_RBP");
@@ -41,6 +48,7 @@ _Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
 #define VEC_MARKER 0x5ac1ea4d5ac1ea4dull
 
 static const char *const callee_saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+#endif
 
 /* xorshift64*: cheap, and its output is never 0 (nonzero state times an odd constant), so a
  * kernel that zeroes a callee-saved register is always caught.  Fixed seed: a failing run
@@ -57,6 +65,7 @@ static uint64_t prng_next(void)
     return x * 0x2545f4914f6cdd1dull;
 }
 
+#if defined(__x86_64__)
 static uint64_t xgetbv0(void)
 {
     uint32_t lo, hi;
@@ -91,6 +100,7 @@ static enum abi_vec_mode best_vec_mode(void)
     }
     return (enum abi_vec_mode)m;
 }
+#endif
 
 __attribute__((noinline, noreturn)) void abi_violation(const char *impl, const char *what);
 
@@ -110,6 +120,7 @@ void abi_set_fail_handler(abi_fail_fn fn)
 
 static _Thread_local char message[128];
 
+#if defined(__x86_64__)
 /* "not cleared" holds for a lane that is neither the marker nor zero. */
 static int lane_holds_data(const uint8_t *lane, uint64_t fill)
 {
@@ -229,3 +240,181 @@ uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, 
 {
     return checked_call(name, fn, argv, argc, best_vec_mode());
 }
+#endif
+
+#if defined(__riscv)
+/* ---- RISC-V LP64: the trampoline is abi_riscv64.S ---- */
+
+_Static_assert(offsetof(struct abi_state, s) == 0, "ST_S");
+_Static_assert(offsetof(struct abi_state, fs) == 96, "ST_FS");
+_Static_assert(offsetof(struct abi_state, sp_delta) == 192, "ST_SP_DELTA");
+_Static_assert(offsetof(struct abi_state, gp) == 200, "ST_GP");
+_Static_assert(offsetof(struct abi_state, tp) == 208, "ST_TP");
+_Static_assert(offsetof(struct abi_state, frm) == 216, "ST_FRM");
+_Static_assert(offsetof(struct abi_state, vstart) == 224, "ST_VSTART");
+_Static_assert(offsetof(struct abi_state, vtype) == 232, "ST_VTYPE");
+_Static_assert(offsetof(struct abi_state, avl) == 240, "ST_AVL");
+_Static_assert(offsetof(struct abi_state, vxrm) == 248, "ST_VXRM");
+_Static_assert(offsetof(struct abi_state, vxsat) == 256, "ST_VXSAT");
+_Static_assert(offsetof(struct abi_state, has_v) == 264, "ST_HAS_V");
+_Static_assert(offsetof(struct abi_state, vec_mode) == 268, "ST_VEC_MODE");
+_Static_assert(offsetof(struct abi_state, vec_fill) == 272, "ST_VEC_FILL");
+_Static_assert(offsetof(struct abi_state, vlenb) == 280, "ST_VLENB");
+_Static_assert(offsetof(struct abi_state, vec) == 320, "ST_VEC");
+_Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == 256, "VLENB_MAX in the .S");
+_Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
+
+/* A fill no kernel computes by accident; neither 0 (the "cleared" value) nor all-ones. */
+#define RV_VEC_MARKER 0x5ac1ea4d5ac1ea4dull
+#define RV_FRM_RNE 0 /* round to nearest, ties to even: what C code runs with */
+#define RV_HWCAP_V (1ul << ('V' - 'A'))
+
+/* What the checked call needs of the CPU: whether vector CSRs exist, and vlenb.  Deliberately
+ * not cpu_features(): a masked feature changes which kernels run, not which registers exist to
+ * hold leftovers.  AT_HWCAP's V bit is enough here (the kernel sets it only when it saves the
+ * vector state), and keeps the checked call independent of cpu.c. */
+static uint64_t rv_vlenb(void)
+{
+    static long cached = -1;
+    long v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        v = 0;
+        if (getauxval(AT_HWCAP) & RV_HWCAP_V) {
+            unsigned long b;
+            __asm__ volatile(".option push\n\t.option arch, +v\n\tcsrr %0, vlenb\n\t.option pop"
+                             : "=r"(b));
+            v = (long)b;
+        }
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+    }
+    return (uint64_t)v;
+}
+
+/* A random legal vtype and an AVL for it: SEW 8..64, LMUL mf8..m8 with SEW <= LMUL * ELEN
+ * (ELEN = 64 on V), tail and mask policy at random.  vl then ranges from 0 to past VLMAX. */
+static void rv_scramble_vtype(uint64_t *vtype, uint64_t *avl)
+{
+    uint64_t r = prng_next();
+    unsigned vsew = (unsigned)(r & 3);         /* e8 << vsew */
+    unsigned lmul_code = (unsigned)(r >> 2) % 7; /* 0..6 -> mf8, mf4, mf2, m1, m2, m4, m8 */
+    /* fractional LMUL 2^-k allows SEW <= 64 >> k: mf8 only e8, mf4 up to e16, mf2 up to e32 */
+    if (lmul_code < 3 && vsew > lmul_code) lmul_code = vsew > 3 ? 3 : vsew;
+    static const unsigned vlmul_field[7] = {5, 6, 7, 0, 1, 2, 3};
+    *vtype = (uint64_t)vlmul_field[lmul_code] | (uint64_t)vsew << 3 | ((r >> 8) & 3) << 6;
+    *avl = (r >> 16) & 0x3ff;
+}
+
+static const char *const rv_saved_names[12] = {"s0", "s1", "s2", "s3", "s4",  "s5",
+                                               "s6", "s7", "s8", "s9", "s10", "s11"};
+
+static int rv_lane_holds_data(const uint8_t *lane, uint64_t fill)
+{
+    uint64_t lo, hi;
+    memcpy(&lo, lane, 8);
+    memcpy(&hi, lane + 8, 8);
+    return !((lo == fill && hi == fill) || (lo == 0 && hi == 0));
+}
+
+const char *abi_check(const struct abi_state *before, const struct abi_state *after,
+                      int check_vectors)
+{
+    for (int i = 0; i < 12; i++)
+        if (before->s[i] != after->s[i]) {
+            snprintf(message, sizeof message,
+                     "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",
+                     rv_saved_names[i], (unsigned long long)before->s[i],
+                     (unsigned long long)after->s[i]);
+            return message;
+        }
+    for (int i = 0; i < 12; i++)
+        if (before->fs[i] != after->fs[i]) {
+            snprintf(message, sizeof message,
+                     "callee-saved register f%s modified (before 0x%016llx, after 0x%016llx)",
+                     rv_saved_names[i], (unsigned long long)before->fs[i],
+                     (unsigned long long)after->fs[i]);
+            return message;
+        }
+    if (after->sp_delta != 0) {
+        snprintf(message, sizeof message, "sp not restored (off by %lld bytes)",
+                 (long long)after->sp_delta);
+        return message;
+    }
+    if (before->gp != after->gp) {
+        snprintf(message, sizeof message,
+                 "global pointer gp modified (before 0x%016llx, after 0x%016llx)",
+                 (unsigned long long)before->gp, (unsigned long long)after->gp);
+        return message;
+    }
+    if (before->tp != after->tp) {
+        snprintf(message, sizeof message,
+                 "thread pointer tp modified (before 0x%016llx, after 0x%016llx)",
+                 (unsigned long long)before->tp, (unsigned long long)after->tp);
+        return message;
+    }
+    if (before->frm != after->frm) {
+        snprintf(message, sizeof message,
+                 "rounding mode frm modified (before %llu, after %llu)",
+                 (unsigned long long)before->frm, (unsigned long long)after->frm);
+        return message;
+    }
+    if (before->has_v && after->vstart != 0) {
+        snprintf(message, sizeof message, "vstart not zero on return (%llu)",
+                 (unsigned long long)after->vstart);
+        return message;
+    }
+    if (!check_vectors || before->vec_mode != ABI_VEC_RVV || !before->has_v) return NULL;
+    for (int r = 0; r < 32; r++)
+        for (uint64_t off = 0; off + 16 <= before->vlenb; off += 16)
+            if (rv_lane_holds_data(after->vec[r] + off, before->vec_fill)) {
+                snprintf(message, sizeof message, "v%d not cleared: holds data (bytes %llu..%llu)",
+                         r, (unsigned long long)off, (unsigned long long)off + 15);
+                return message;
+            }
+    return NULL;
+}
+
+static uint64_t checked_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                             int want_vectors)
+{
+    struct abi_state before, after;
+
+    if (argc > ABI_MAX_ARGS) {
+        snprintf(message, sizeof message, "checked call with %zu arguments (at most %d)", argc,
+                 ABI_MAX_ARGS);
+        fail_handler(name, message);
+        return 0;
+    }
+    memset(&before, 0, offsetof(struct abi_state, vec));
+    for (int i = 0; i < 12; i++) before.s[i] = prng_next();
+    for (int i = 0; i < 12; i++) before.fs[i] = prng_next();
+    __asm__ volatile("mv %0, gp" : "=r"(before.gp));
+    __asm__ volatile("mv %0, tp" : "=r"(before.tp));
+    before.frm = RV_FRM_RNE;
+    uint64_t vlenb = rv_vlenb();
+    before.has_v = vlenb != 0;
+    if (before.has_v) {
+        rv_scramble_vtype(&before.vtype, &before.avl);
+        before.vxrm = 1 + prng_next() % 3; /* rnu is 0: any other mode */
+        before.vxsat = 1;
+        before.vlenb = vlenb;
+        before.vec_fill = RV_VEC_MARKER;
+        before.vec_mode = want_vectors && vlenb <= ABI_RV_VLENB_MAX ? ABI_VEC_RVV : ABI_VEC_NONE;
+    }
+    memcpy(&after, &before, offsetof(struct abi_state, vec));
+
+    uint64_t ret = abi_trampoline(fn, &after, argv, argc);
+    const char *what = abi_check(&before, &after, want_vectors);
+    if (what) fail_handler(name, what);
+    return ret;
+}
+
+uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t argc)
+{
+    return checked_call(name, fn, argv, argc, 0);
+}
+
+uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc)
+{
+    return checked_call(name, fn, argv, argc, 1);
+}
+#endif

@@ -17,6 +17,7 @@
 
 #define ABI_MAX_ARGS 10
 
+#if defined(__x86_64__)
 /* What the vector snapshot covers; chosen once from the CPU features. */
 enum abi_vec_mode {
     ABI_VEC_NONE = 0,   /* no snapshot */
@@ -44,6 +45,48 @@ struct abi_state {
                                             *      register n at vec[n], low bytes first */
     uint64_t k[8];                         /* 128+2048: out: k0-7 after the call */
 };
+#endif
+
+#if defined(__riscv)
+/* RISC-V LP64 (psABI): the trampoline (abi_riscv64.S) loads random values into s0-s11 and
+ * fs0-fs11, sets the rounding mode frm, and, when the CPU has V, scrambles what a kernel must
+ * not rely on: vtype and vl (a random legal configuration set with vsetvl), vxrm and vxsat (both
+ * nonzero).  After the call it records s0-s11, fs0-fs11, sp, gp, tp, frm and vstart, and (when
+ * asked) a snapshot of v0-v31, so that a kernel that leaves key-derived data in vector
+ * registers is caught.  vl, vtype, vxrm and vxsat are not preserved across calls in the psABI,
+ * so they are not compared.  The frame is found again through a process-wide lock and a
+ * PC-relative global, because a broken callee may have changed sp, gp and tp all at once. */
+
+/* Bytes of one vector register the snapshot can hold: VLEN up to 2048 bits.  With a larger
+ * VLEN the leftover check is skipped (abi_call_clean then works as abi_call). */
+#define ABI_RV_VLENB_MAX 256
+
+enum abi_vec_mode {
+    ABI_VEC_NONE = 0, /* no snapshot */
+    ABI_VEC_RVV = 1,  /* v0-v31, whole registers (vlenb bytes each) */
+};
+
+/* Register state around one call.  Layout is shared with abi_riscv64.S (static asserts in
+ * abi.c pin the offsets). */
+struct abi_state {
+    uint64_t s[12];     /* 0: s0-s11; in: loaded; out: observed */
+    uint64_t fs[12];    /* 96: fs0-fs11 as raw 64-bit patterns; in: loaded; out: observed */
+    uint64_t sp_delta;  /* 192: out: sp after - sp before (must be 0) */
+    uint64_t gp, tp;    /* 200, 208: in: the caller's; out: observed after the call */
+    uint64_t frm;       /* 216: in: rounding mode loaded; out: observed */
+    uint64_t vstart;    /* 224: out: vstart after the call (must be 0) */
+    uint64_t vtype;     /* 232: in: vtype set before the call (has_v only) */
+    uint64_t avl;       /* 240: in: the AVL given to vsetvl with it */
+    uint64_t vxrm;      /* 248: in: vxrm before the call (nonzero) */
+    uint64_t vxsat;     /* 256: in: vxsat before the call (nonzero) */
+    uint32_t has_v;     /* 264: in: the CPU has V: vector CSRs exist */
+    uint32_t vec_mode;  /* 268: in: enum abi_vec_mode */
+    uint64_t vec_fill;  /* 272: in: pattern loaded into every vector register before the call */
+    uint64_t vlenb;     /* 280: in: bytes per vector register */
+    uint8_t vec[32][ABI_RV_VLENB_MAX] __attribute__((aligned(64))); /* 320: out: v0-v31 after
+                         * the call, register n at vec[n], vlenb bytes each */
+};
+#endif
 
 /* The trampoline (abi_x86_64.S).  Calls fn(argv[0], ..., argv[argc-1]) with argc <= ABI_MAX_ARGS
  * (the first six in registers, the rest on the stack), with the callee-saved registers, MXCSR and
@@ -75,6 +118,7 @@ const char *abi_check(const struct abi_state *before, const struct abi_state *af
 typedef void (*abi_fail_fn)(const char *impl, const char *what);
 void abi_set_fail_handler(abi_fail_fn fn);
 
+#if defined(__x86_64__)
 /* Argument marshalling: an argument narrower than 64 bits gets junk in its unused upper bits,
  * as real callers may leave it (the psABI leaves them undefined); 64-bit and pointer arguments
  * go as they are.  Every branch casts through uintptr_t first: _Generic still compiles the
@@ -93,6 +137,28 @@ void abi_set_fail_handler(abi_fail_fn fn);
         int: ABI_JUNK_HI | (uint64_t)(uint32_t)(uintptr_t)(x),                               \
         unsigned int: ABI_JUNK_HI | (uint64_t)(uint32_t)(uintptr_t)(x),                      \
         default: (uint64_t)(uintptr_t)(x))
+#endif
+
+#if defined(__riscv)
+/* Argument marshalling on RISC-V LP64: the psABI defines the upper bits, so there is no junk to
+ * give.  An integer narrower than 64 bits is widened by the sign of its type to 32 bits, then
+ * sign-extended to 64: int and short sign-extend; unsigned char, unsigned short and _Bool
+ * zero-extend; and unsigned int is sign-extended from bit 31 too (0x80000000u arrives as
+ * 0xffffffff80000000).  Kernels may rely on that (addw and friends keep it), so the checked call
+ * passes exactly what a compiler passes; a kernel that zero-extends an unsigned int by mistake
+ * is caught by the values, not by junk. */
+#define ABI_ARG_U32(x) ((uint64_t)(int64_t)(int32_t)(uint32_t)(x))
+#define ABI_ARG(x) _Generic((x),                                                             \
+        _Bool: (uint64_t)(uint8_t)(uintptr_t)(x),                                            \
+        char: (uint64_t)(int64_t)(char)(uintptr_t)(x),                                       \
+        signed char: (uint64_t)(int64_t)(signed char)(uintptr_t)(x),                         \
+        unsigned char: (uint64_t)(unsigned char)(uintptr_t)(x),                              \
+        short: (uint64_t)(int64_t)(short)(uintptr_t)(x),                                     \
+        unsigned short: (uint64_t)(unsigned short)(uintptr_t)(x),                            \
+        int: (uint64_t)(int64_t)(int)(uintptr_t)(x),                                         \
+        unsigned int: (uint64_t)(int64_t)(int32_t)(uint32_t)(uintptr_t)(x),                  \
+        default: (uint64_t)(uintptr_t)(x))
+#endif
 
 /* ABI_CALL(name, fn, args...): checked call of fn with each argument marshalled by ABI_ARG;
  * 1 to ABI_MAX_ARGS arguments. */

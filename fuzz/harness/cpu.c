@@ -9,6 +9,11 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
+#if defined(__riscv)
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 static const struct {
     uint64_t bit;
@@ -69,6 +74,49 @@ static uint64_t detect(void)
         if (c & (1u << 8)) f |= CPU_GFNI;
         if (os_avx && (c & (1u << 9))) f |= CPU_VAES;
         if (os_avx && (c & (1u << 10))) f |= CPU_VPCLMULQDQ;
+    }
+    return f;
+}
+#elif defined(__riscv)
+/* riscv_hwprobe(2), from the kernel UAPI <asm/hwprobe.h> (Linux 6.4 and later; the cross
+ * headers of bookworm predate it, hence the numbers here).  Key 4, RISCV_HWPROBE_KEY_IMA_EXT_0,
+ * answers with one bit per extension. */
+#define RV_SYS_RISCV_HWPROBE 258
+#define RV_HWPROBE_KEY_IMA_EXT_0 4
+#define RV_HWPROBE_IMA_V (1ull << 2)
+#define RV_HWPROBE_EXT_ZVKG (1ull << 20)
+#define RV_HWPROBE_EXT_ZVKNED (1ull << 21)
+#define RV_HWCAP_V (1ul << ('V' - 'A'))
+
+struct rv_hwprobe_pair {
+    int64_t key;
+    uint64_t value;
+};
+
+static unsigned rv_vlenb;
+
+static uint64_t detect(void)
+{
+    uint64_t f = 0;
+    struct rv_hwprobe_pair pair = {RV_HWPROBE_KEY_IMA_EXT_0, 0};
+
+    /* All CPUs (cpusetsize 0, cpus NULL): an extension counts only if every hart has it. */
+    long rc = syscall(RV_SYS_RISCV_HWPROBE, &pair, 1ul, 0ul, (void *)0, 0u);
+    if (rc == 0 && pair.key == RV_HWPROBE_KEY_IMA_EXT_0) {
+        if (pair.value & RV_HWPROBE_IMA_V) f |= CPU_RV_V;
+        /* the kernel reports vector crypto only with V enabled; the check repeats it */
+        if ((f & CPU_RV_V) && (pair.value & RV_HWPROBE_EXT_ZVKG)) f |= CPU_RV_ZVKG;
+        if ((f & CPU_RV_V) && (pair.value & RV_HWPROBE_EXT_ZVKNED)) f |= CPU_RV_ZVKNED;
+    } else if (getauxval(AT_HWCAP) & RV_HWCAP_V) {
+        /* Kernels before hwprobe: HWCAP knows single-letter extensions only, so V but never
+         * Zvkg: the Zvkg kernels then count as unavailable, which is the safe answer. */
+        f |= CPU_RV_V;
+    }
+    if (f & CPU_RV_V) {
+        unsigned long b;
+        __asm__ volatile(".option push\n\t.option arch, +v\n\tcsrr %0, vlenb\n\t.option pop"
+                         : "=r"(b));
+        rv_vlenb = (unsigned)b;
     }
     return f;
 }
@@ -179,3 +227,11 @@ const char *cpu_unavailable_reason(uint64_t needs)
     }
     return NULL;
 }
+
+#if defined(__riscv)
+unsigned cpu_riscv_vlenb(void)
+{
+    init();
+    return rv_vlenb;
+}
+#endif

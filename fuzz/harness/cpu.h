@@ -49,4 +49,9 @@ const char *cpu_unavailable_reason(uint64_t needs);
 /* Parse a mask string ("-avx512f,-gfni"); returns 0 and sets *out, or -1 with a message in err. */
 int cpu_parse_mask(const char *s, uint64_t *out, char *err, size_t errlen);
 
+#if defined(__riscv)
+/* Bytes per vector register (VLEN / 8) when the CPU has V (detected, before the mask), else 0. */
+unsigned cpu_riscv_vlenb(void);
+#endif
+
 #endif
