@@ -357,11 +357,18 @@ static void bench_library(void *ctx, size_t bytes)
     b->lib(bytes / 8);
 }
 
+/* Two rows per implementation and operation: the slope up to 1024 limbs (the loop's steady
+ * state), and up to 16 limbs ("<op>-short": entry paths and loop overhead, where unrolling and
+ * the n mod 4 dispatch show; the sizes of RSA/ECC field elements). */
 static void bench_row(FILE *out, int csv, const char *name, struct bench_ctx *b, const char *op)
 {
+    char shortop[32];
     struct bench_result r = bench_slope(b->lib ? bench_library : bench_kernel, b, 8,
                                         8 * BENCH_LIMBS);
     bench_table_row(out, "mpi", name, op, &r, csv);
+    snprintf(shortop, sizeof shortop, "%s-short", op);
+    r = bench_slope(b->lib ? bench_library : bench_kernel, b, 8, 8 * 16);
+    bench_table_row(out, "mpi", name, shortop, &r, csv);
 }
 
 static int mpi_bench(FILE *out, int csv)

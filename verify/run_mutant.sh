@@ -32,7 +32,21 @@ if [ $rc -eq 0 ]; then
   tail -n 5 "$work/log"
   exit 1
 fi
+# The finding's file alone must reproduce it (libFuzzer mode writes it as crash-<sha1>).
+if [ "$mode" = libfuzzer ]; then
+  unit=$(ls "$work"/crash-* 2>/dev/null | head -n1)
+  if [ -z "$unit" ]; then
+    echo "mutant $name: the target failed (exit $rc) but left no crash file to reproduce it"
+    tail -n 20 "$work/log"
+    exit 1
+  fi
+  if "$exe" -runs=1 "$unit" >"$work/replay.log" 2>&1; then
+    echo "mutant $name: the crash file $(basename "$unit") does not reproduce the finding"
+    exit 1
+  fi
+  reproduced=" (its crash file reproduces it alone)"
+fi
 how=$(grep -m1 -E 'MISMATCH in|ABI violation|ERROR: AddressSanitizer|deadly signal|runtime error' "$work/log")
-echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}: ${how:-exit $rc}"
+echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}${reproduced:-}: ${how:-exit $rc}"
 grep -m3 -E '^  (implementation|operation|n) ' "$work/log" || true
 exit 0
