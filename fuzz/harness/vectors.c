@@ -40,7 +40,7 @@ int vec_next(struct vec_file *vf)
     while (fgets(line, sizeof line, vf->f)) {
         vf->line++;
         char *s = trim(line);
-        if (*s == '#') continue;
+        if (*s == '#' || *s == '[') continue; /* comments; [section] headers group blocks */
         if (!*s) {
             if (vf->b.nattrs) return 1;
             continue;

@@ -2,6 +2,7 @@
  * limbs become numbers (unsigned big-endian bytes), gcry_mpi_add/sub runs (its amd64 mpih
  * assembly does the limb work), and the number comes back as limbs plus carry or borrow. */
 #include "mpi_oracles.h"
+#include "gcrypt_init.h"
 
 #include <gcrypt.h>
 #include <stdio.h>
@@ -10,15 +11,7 @@
 
 static void init(void)
 {
-    static int done;
-    if (done) return;
-    done = 1;
-    if (!gcry_check_version(NULL)) {
-        fprintf(stderr, "asmdiff: libgcrypt failed to initialise\n");
-        exit(99);
-    }
-    gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-    gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    oracle_gcrypt_init();
 }
 
 static gcry_mpi_t from_limbs(const uint64_t *s, size_t n)
@@ -79,7 +72,12 @@ uint64_t oracle_gcrypt_sub_n(uint64_t *rp, const uint64_t *s1, const uint64_t *s
 
 const char *oracle_gcrypt_version(void)
 {
-    return gcry_check_version(NULL);
+    static char buf[1600];
+    const char *dis = oracle_gcrypt_disabled();
+    init();
+    snprintf(buf, sizeof buf, "%s (hwf: %s%s%s)", gcry_check_version(NULL),
+             *oracle_gcrypt_hwf() ? oracle_gcrypt_hwf() : "none", *dis ? "; disabled: " : "", dis);
+    return buf;
 }
 
 /* Bench: numbers of n limbs are built once per n and kept, so a timed call is gcry_mpi_add on
