@@ -1,0 +1,597 @@
+/* uc_selftest.c — the Unicorn checks (ucheck.h) fire on broken code, and the MPI and SSE2 NH
+ * kernels pass them.
+ *
+ * Property: run inside Unicorn with each buffer mapped to its exact byte range,
+ *   bounds: every kernel access lies inside its documented ranges (MPI: rp, s1, s2 exactly
+ *           n limbs; NH: key exactly [0, n + 48), message [0, n), hash 32 bytes, n = len & ~15),
+ *           and the emulated result equals the plain C one;
+ *   ct:     the trace (instruction addresses, accessed region offsets) is the same for
+ *           different secret data of the same public length;
+ *   abi:    callee-saved registers, rsp, DF, MXCSR and x87 control survive, and no stack is
+ *           used (both kernel families document "no stack").
+ * The controls come first: a checker that does not fire on uc_controls_x86_64.S proves
+ * nothing about the kernels.  Each mode runs the controls of its own check; `controls` runs
+ * them all and no kernel.
+ *
+ *   uc_selftest controls|bounds|ct|abi|all
+ * One line per check, per-call costs, then "N passed, M failed"; exit 0 only when all pass,
+ * 99 on a usage error.
+ */
+#include "ucheck.h"
+#include "ucheck_elf.h"
+
+#include "kernels/mpi/mpi.h"
+#include "kernels/nh/nh.h"
+#include "reference/nh.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern const uint8_t uc_ctl_table[256];
+uint32_t uc_ctl_table_lookup(const uint8_t *secret);
+uint32_t uc_ctl_secret_branch(const uint8_t *secret);
+void uc_ctl_overread16(const uint8_t *in, size_t len, uint8_t out[16]);
+uint32_t uc_ctl_underread1(const uint8_t *in, size_t len);
+uint64_t uc_ctl_clobber_rbx(uint64_t x);
+uint64_t uc_ctl_leave_df(uint64_t x);
+uint64_t uc_ctl_mxcsr_round_zero(uint64_t x);
+void uc_ctl_overwrite1(uint8_t *out, size_t len);
+void uc_ctl_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len);
+
+static int passed, failed;
+
+static void check(int ok, const char *mode, const char *what, const char *detail)
+{
+    printf("%s %-8s %s: %s\n", ok ? "ok  " : "FAIL", mode, what, detail);
+    if (ok)
+        passed++;
+    else
+        failed++;
+}
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Secret fills, as checkasm's: random hunts everything, all-ones hunts carry chains and
+ * overflow, zero hunts underflow and early exits. */
+enum fill { FILL_RANDOM, FILL_RANDOM2, FILL_ONES, FILL_ZERO, NFILLS };
+static const char *const fill_name[NFILLS] = {"random", "random'", "all-ones", "zero"};
+
+static void fill(void *p, size_t len, enum fill f)
+{
+    uint8_t *b = p;
+    rng_state = f == FILL_RANDOM2 ? 0x2222 + len : 0x1111 + len;
+    for (size_t i = 0; i < len; i++)
+        b[i] = f == FILL_ONES ? 0xff : f == FILL_ZERO ? 0 : (uint8_t)rnd();
+}
+
+/* Runs one call; a run that did not complete is a failure of every check. */
+static int run(const struct uc_call *c, struct uc_result *r, char *why, size_t len)
+{
+    if (ucheck_run(c, r) == 0) return 0;
+    snprintf(why, len, "%s", r->error);
+    return -1;
+}
+
+/* One check over many calls: how many failed, and the first failure in words. */
+struct tally {
+    int fails, calls;
+    char first[512];
+};
+
+static void tally(struct tally *t, int ok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void tally(struct tally *t, int ok, const char *fmt, ...)
+{
+    t->calls++;
+    if (ok || t->fails++) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->first, sizeof t->first, fmt, ap);
+    va_end(ap);
+}
+
+static void tally_check(const struct tally *t, const char *mode, const char *name,
+                        const char *pass_detail)
+{
+    char detail[700];
+    if (t->fails)
+        snprintf(detail, sizeof detail, "%d of %d calls failed, the first: %s", t->fails,
+                 t->calls, t->first);
+    check(!t->fails && t->calls, mode, name, t->fails ? detail : pass_detail);
+}
+
+/* Per-call cost in steady state (engine set up, code translated): the best of 5 batches, so
+ * that a busy machine inflates the figure less.  native is NULL when the kernel broke the ABI
+ * or its bounds in the emulator: called natively, it could corrupt this very program (a
+ * clobbered rbx did: the timing loop never ended). */
+static void print_cost(const char *what, const struct uc_call *c, void (*native)(void *),
+                       void *arg)
+{
+    struct uc_result r = {0};
+    double best_us = 1e30, best_native = 1e30;
+    uint64_t insns = 0;
+    for (int batch = 0; batch < 5; batch++) {
+        uint64_t ns = 0;
+        for (int i = 0; i < 40; i++) {
+            if (ucheck_run(c, &r)) return;
+            ns += r.nanoseconds;
+        }
+        insns = r.insn_count;
+        if (ns / 40e3 < best_us) best_us = ns / 40e3;
+        if (!native) continue;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (int i = 0; i < 2000; i++) native(arg);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double nat = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 2000;
+        if (nat < best_native) best_native = nat;
+    }
+    ucheck_result_free(&r);
+    printf("cost     %s: %.1f us/call emulated and checked, %llu instructions/call, "
+           "%.1f M instructions/s", what, best_us, (unsigned long long)insns, insns / best_us);
+    if (native)
+        printf(" (native %.0f ns/call: %.0fx slower)", best_native, best_us * 1e3 / best_native);
+    printf("\n");
+}
+
+/* ---- controls ------------------------------------------------------------------------------ */
+
+enum { DO_BOUNDS = 1, DO_CT = 2, DO_ABI = 4 };
+
+static int have_symbols;
+
+/* Does msg say want, and, when this program has its symbol table, also name the instruction
+ * (named)?  A stripped build prints instruction addresses in hex instead. */
+static int says(const char *msg, const char *want, const char *named)
+{
+    return strstr(msg, want) && (!named || !have_symbols || strstr(msg, named));
+}
+
+/* Each control is asserted by the check it is for; (f) by all of them. */
+static void controls(int modes)
+{
+    struct uc_result a = {0}, b = {0};
+    char msg[700], why[256] = "";
+
+    /* (a) secret-indexed table lookup: ct must name the two table offsets. */
+    if (modes & DO_CT) {
+        uint8_t s1 = 0x12, s2 = 0x40;
+        struct uc_call c = {.fn = (const void *)uc_ctl_table_lookup, .nargs = 1, .nregions = 2,
+                            .regions = {{"secret", &s1, 1, 0},
+                                        {"uc_ctl_table", uc_ctl_table, 256, 0}},
+                            .args = {(uintptr_t)&s1}};
+        /* The same region from the symbol table, where there is one (the .size directive). */
+        struct uc_region sym = {0};
+        int ok = !have_symbols || (!ucheck_symbol_region("uc_ctl_table", &sym) &&
+                                   sym.host == uc_ctl_table && sym.len == 256);
+        if (!ok) snprintf(why, sizeof why, "ucheck_symbol_region(uc_ctl_table) is wrong");
+        ok = ok && !run(&c, &a, why, sizeof why);
+        c.regions[0].host = &s2;
+        c.args[0] = (uintptr_t)&s2;
+        ok = ok && !run(&c, &b, why, sizeof why);
+        long at = ok ? ucheck_trace_diff(&c, &a, &b, msg, sizeof msg) : -1;
+        ok = ok && at >= 0 && says(msg, "read uc_ctl_table+18 (1 byte) vs uc_ctl_table+64",
+                                   "instruction uc_ctl_table_lookup+0x") &&
+             !a.bounds_violation && !b.bounds_violation && a.rax == (0x12 ^ 0x5c);
+        check(ok, "controls", "(a) secret-indexed table lookup flagged by ct",
+              at >= 0 ? msg : why[0] ? why : "traces equal");
+    }
+    /* (b) secret-dependent branch: the instruction sequences differ. */
+    if (modes & DO_CT) {
+        uint8_t s1 = 0x02, s2 = 0x03;
+        struct uc_call c = {.fn = (const void *)uc_ctl_secret_branch, .nargs = 1, .nregions = 1,
+                            .regions = {{"secret", &s1, 1, 0}}, .args = {(uintptr_t)&s1}};
+        int ok = !run(&c, &a, why, sizeof why);
+        c.regions[0].host = &s2;
+        c.args[0] = (uintptr_t)&s2;
+        ok = ok && !run(&c, &b, why, sizeof why);
+        long at = ok ? ucheck_trace_diff(&c, &a, &b, msg, sizeof msg) : -1;
+        ok = ok && at >= 0 && says(msg, "control flow after ", "uc_ctl_secret_branch+0x") &&
+             a.rax == 2 && b.rax == 9;
+        check(ok, "controls", "(b) secret-dependent branch flagged by ct",
+              at >= 0 ? msg : why[0] ? why : "traces equal");
+    }
+    /* (c) 16 bytes past the end: one movdqu, reported as one 16-byte read at input+64 although
+     * Unicorn delivers it as two 8-byte reads. */
+    if (modes & DO_BOUNDS) {
+        uint8_t in[64], out[16];
+        fill(in, sizeof in, FILL_RANDOM);
+        struct uc_call c = {.fn = (const void *)uc_ctl_overread16, .nargs = 3, .nregions = 2,
+                            .regions = {{"input", in, sizeof in, 0}, {"out", out, 16, 1}},
+                            .args = {(uintptr_t)in, sizeof in, (uintptr_t)out}};
+        int ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.bounds_violation == 1 && says(a.bounds_msg, "read of 16 bytes at "
+             "input+64 (16 bytes past its end) by instruction at ", "uc_ctl_overread16+0x");
+        check(ok, "controls", "(c) overread of 16 bytes past the input flagged by bounds",
+              a.bounds_violation ? a.bounds_msg : why[0] ? why : "not flagged");
+    }
+    /* (d) one byte before the start: same page, invisible to a guard page after the buffer. */
+    if (modes & DO_BOUNDS) {
+        uint8_t in[32];
+        fill(in, sizeof in, FILL_RANDOM);
+        struct uc_call c = {.fn = (const void *)uc_ctl_underread1, .nargs = 2, .nregions = 1,
+                            .regions = {{"input", in, sizeof in, 0}},
+                            .args = {(uintptr_t)in, sizeof in}};
+        int ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.bounds_violation == 1 && says(a.bounds_msg, "read of 1 byte at input-1 "
+             "(1 byte before its start) by instruction at ", "uc_ctl_underread1+0x");
+        check(ok, "controls", "(d) read of 1 byte before the input flagged by bounds",
+              a.bounds_violation ? a.bounds_msg : why[0] ? why : "not flagged");
+    }
+    /* (d2) one byte written past the end of the output. */
+    if (modes & DO_BOUNDS) {
+        uint8_t out[32];
+        struct uc_call c = {.fn = (const void *)uc_ctl_overwrite1, .nargs = 2, .nregions = 1,
+                            .regions = {{"out", out, sizeof out, 1}},
+                            .args = {(uintptr_t)out, sizeof out}};
+        int ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.bounds_violation == 1 && strstr(a.bounds_msg, "write of 1 byte at out+32 "
+             "(1 byte past its end)");
+        check(ok, "controls", "(d2) write of 1 byte past the output flagged by bounds",
+              a.bounds_violation ? a.bounds_msg : why[0] ? why : "not flagged");
+    }
+    /* (d3) a write to a region declared read-only (33 bytes: only the read-only rule is
+     * broken, 33 times). */
+    if (modes & DO_BOUNDS) {
+        uint8_t out[33];
+        struct uc_call c = {.fn = (const void *)uc_ctl_overwrite1, .nargs = 2, .nregions = 1,
+                            .regions = {{"out", out, sizeof out, 0}},
+                            .args = {(uintptr_t)out, sizeof out - 1}};
+        int ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.bounds_violation == 33 && strstr(a.bounds_msg, "write of 1 byte at out+0 "
+             "(out is read-only)");
+        check(ok, "controls", "(d3) write to a read-only input flagged by bounds",
+              a.bounds_violation ? a.bounds_msg : why[0] ? why : "not flagged");
+    }
+    /* (d4) no false alarm from the emulator itself: Unicorn re-reads an unaligned load that
+     * crosses a page as two aligned loads, and its hook reports those too.  With the region
+     * "a" 4099 bytes long, it starts 3 bytes below a page boundary, so the first 8-byte load
+     * crosses it and the emulator's first re-read lies 5 bytes before the region. */
+    if (modes & (DO_BOUNDS | DO_CT)) {
+        static uint8_t x[4099], y[4096], d[4096];
+        fill(x, sizeof x, FILL_RANDOM);
+        fill(y, sizeof y, FILL_RANDOM2);
+        struct uc_call c = {.fn = (const void *)uc_ctl_xor, .nargs = 4, .nregions = 3,
+                            .regions = {{"dst", d, sizeof d, 1}, {"a", x, sizeof x, 0},
+                                        {"b", y, sizeof y, 0}},
+                            .args = {(uintptr_t)d, (uintptr_t)x, (uintptr_t)y, sizeof d}};
+        int ok = !run(&c, &a, why, sizeof why), reads = 0, right = 1;
+        for (size_t i = 0; ok && i < a.trace_len; i++) {
+            const struct uc_event *ev = &a.trace[i];
+            if (ev->kind != UC_EV_READ || ev->region != 1) continue;
+            right &= ev->size == 8 && ev->offset == 8 * reads;
+            reads++;
+        }
+        ok = ok && (a.region_addr[1] & 4095) == 4093 && !a.bounds_violation && right &&
+             reads == 512;
+        snprintf(msg, sizeof msg, "%d reads of a, %s; %s", reads, right ? "each 8 bytes at "
+                 "8i" : "some not at 8i", a.bounds_violation ? a.bounds_msg : "no violation");
+        check(ok, "controls", "(d4) unaligned reads across a page: no false alarm from the "
+              "emulator's re-reads", why[0] ? why : msg);
+    }
+    /* (e) callee-saved rbx clobbered; (e2) DF left set. */
+    if (modes & DO_ABI) {
+        struct uc_call c = {.fn = (const void *)uc_ctl_clobber_rbx, .nargs = 1, .args = {42}};
+        int ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.abi_violation == 1 && strstr(a.abi_msg, "callee-saved register rbx "
+             "modified") && a.rax == 42;
+        check(ok, "controls", "(e) clobbered rbx flagged by abi",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
+        c.fn = (const void *)uc_ctl_leave_df;
+        ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.abi_violation == 1 && strstr(a.abi_msg, "direction flag");
+        check(ok, "controls", "(e2) direction flag left set flagged by abi",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
+        c.fn = (const void *)uc_ctl_mxcsr_round_zero;
+        ok = !run(&c, &a, why, sizeof why);
+        ok = ok && a.abi_violation == 1 && strstr(a.abi_msg, "MXCSR control bits modified "
+             "(before 0x1f80, after 0x7f80)") && a.stack_bytes == 4 && !a.bounds_violation;
+        check(ok, "controls", "(e3) MXCSR rounding mode left changed flagged by abi",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
+    }
+    /* (f) correct, constant-time XOR: no check may fire, and the result is right. */
+    {
+        uint8_t x[64], y[64], d[64], want[64];
+        struct uc_call c = {.fn = (const void *)uc_ctl_xor, .nargs = 4, .nregions = 3,
+                            .regions = {{"dst", d, 64, 1}, {"a", x, 64, 0}, {"b", y, 64, 0}},
+                            .args = {(uintptr_t)d, (uintptr_t)x, (uintptr_t)y, 64}};
+        int ok = 1;
+        struct uc_result *r[2] = {&a, &b};
+        for (int k = 0; k < 2 && ok; k++) {
+            fill(x, 64, k ? FILL_RANDOM2 : FILL_RANDOM);
+            fill(y, 64, k ? FILL_ONES : FILL_RANDOM2);
+            for (int i = 0; i < 64; i++) want[i] = x[i] ^ y[i];
+            ok = !run(&c, r[k], why, sizeof why) && !memcmp(d, want, 64) &&
+                 !r[k]->bounds_violation && !r[k]->abi_violation;
+        }
+        long at = ok ? ucheck_trace_diff(&c, &a, &b, msg, sizeof msg) : 0;
+        snprintf(msg, sizeof msg, "%s", !ok ? (why[0] ? why : a.bounds_violation ? a.bounds_msg
+                 : a.abi_violation ? a.abi_msg : "wrong result") : at >= 0 ? msg :
+                 "no violation, result right, traces equal for two secrets");
+        check(ok && at < 0, "controls", "(f) constant-time XOR passes every check", msg);
+    }
+    ucheck_result_free(&a);
+    ucheck_result_free(&b);
+}
+
+/* ---- MPI ------------------------------------------------------------------------------------ */
+
+typedef mpi_limb_t (*mpi_fn)(mpi_limb_t *, const mpi_limb_t *, const mpi_limb_t *, size_t);
+static const struct {
+    const char *name;
+    mpi_fn fn;
+    int sub;
+} mpi_impls[] = {
+    {"mpi_add_n_x86_64_simple", mpi_add_n_x86_64_simple, 0},
+    {"mpi_sub_n_x86_64_simple", mpi_sub_n_x86_64_simple, 1},
+    {"mpi_add_n_x86_64_unroll4", mpi_add_n_x86_64_unroll4, 0},
+    {"mpi_sub_n_x86_64_unroll4", mpi_sub_n_x86_64_unroll4, 1},
+};
+static const size_t mpi_ns[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 31, 32, 33};
+#define MPI_MAX 33
+
+/* The plain C computation, limb by limb. */
+static mpi_limb_t mpi_c(int sub, mpi_limb_t *rp, const mpi_limb_t *a, const mpi_limb_t *b,
+                        size_t n)
+{
+    mpi_limb_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpi_limb_t x = a[i], y = b[i], r;
+        if (sub) {
+            r = x - y - c;
+            c = (x < y) | ((x == y) & c);
+        } else {
+            r = x + y + c;
+            c = (r < x) | ((r == x) & c);
+        }
+        rp[i] = r;
+    }
+    return c;
+}
+
+static mpi_limb_t mpi_rp[MPI_MAX], mpi_s1[MPI_MAX], mpi_s2[MPI_MAX];
+
+/* The call: rp, s1, s2 each exactly n limbs, or rp = s1 (in place) as one region. */
+static struct uc_call mpi_call(size_t k, size_t n, int in_place)
+{
+    mpi_limb_t *rp = in_place ? mpi_s1 : mpi_rp;
+    struct uc_call c = {.fn = (const void *)mpi_impls[k].fn, .nargs = 4,
+                        .args = {(uintptr_t)rp, (uintptr_t)mpi_s1, (uintptr_t)mpi_s2, n}};
+    if (in_place) {
+        c.regions[0] = (struct uc_region){"rp=s1", mpi_s1, 8 * n, 1};
+        c.regions[1] = (struct uc_region){"s2", mpi_s2, 8 * n, 0};
+        c.nregions = 2;
+    } else {
+        c.regions[0] = (struct uc_region){"rp", mpi_rp, 8 * n, 1};
+        c.regions[1] = (struct uc_region){"s1", mpi_s1, 8 * n, 0};
+        c.regions[2] = (struct uc_region){"s2", mpi_s2, 8 * n, 0};
+        c.nregions = 3;
+    }
+    return c;
+}
+
+static void mpi_native(void *p)
+{
+    size_t k = *(size_t *)p;
+    __asm__ volatile("" ::: "memory"); /* keep every call */
+    mpi_impls[k].fn(mpi_rp, mpi_s1, mpi_s2, 32);
+}
+
+static void mpi_checks(int modes)
+{
+    struct uc_result r = {0}, base = {0};
+    char why[512], msg[512];
+    mpi_limb_t want[MPI_MAX];
+    for (size_t k = 0; k < sizeof mpi_impls / sizeof mpi_impls[0]; k++) {
+        struct tally tb = {0}, tc = {0}, ta = {0};
+        for (size_t i = 0; i < sizeof mpi_ns / sizeof mpi_ns[0]; i++) {
+            size_t n = mpi_ns[i];
+            for (int f = 0; f < NFILLS; f++)
+                for (int ip = 0; ip < 2; ip++) {
+                    fill(mpi_s1, 8 * n, f);
+                    fill(mpi_s2, 8 * n, f == FILL_RANDOM ? FILL_RANDOM2 : f == FILL_RANDOM2 ?
+                         FILL_RANDOM : f);
+                    memset(mpi_rp, 0x5a, sizeof mpi_rp);
+                    mpi_limb_t carry = mpi_c(mpi_impls[k].sub, want, mpi_s1, mpi_s2, n);
+                    struct uc_call c = mpi_call(k, n, ip);
+                    const char *how = ip ? "in place" : "separate";
+                    if (run(&c, &r, why, sizeof why)) {
+                        tally(&tb, 0, "n = %zu, %s, %s: %s", n, fill_name[f], how, why);
+                        tally(&tc, 0, "n = %zu, %s, %s: %s", n, fill_name[f], how, why);
+                        tally(&ta, 0, "n = %zu, %s, %s: %s", n, fill_name[f], how, why);
+                        continue;
+                    }
+                    mpi_limb_t *rp = ip ? mpi_s1 : mpi_rp;
+                    int right = !memcmp(rp, want, 8 * n) && r.rax == carry;
+                    tally(&tb, !r.bounds_violation && right, "n = %zu, %s limbs, %s: %s", n,
+                          fill_name[f], how, r.bounds_violation ? r.bounds_msg
+                          : "result differs from C");
+                    tally(&ta, !r.abi_violation && !r.stack_bytes, "n = %zu: %s", n,
+                          r.abi_violation ? r.abi_msg : "uses the stack, documented not to");
+                    if (ip) continue;
+                    /* Every fill's trace must equal the first fill's. */
+                    if (f == 0) {
+                        struct uc_result t = base;
+                        base = r;
+                        r = t;
+                        continue;
+                    }
+                    long at = ucheck_trace_diff(&c, &base, &r, msg, sizeof msg);
+                    tally(&tc, at < 0, "n = %zu, %s vs %s limbs: %s", n, fill_name[0],
+                          fill_name[f], msg);
+                }
+        }
+        const char *name = mpi_impls[k].name;
+        if (modes & DO_BOUNDS)
+            tally_check(&tb, "bounds", name, "n = 0..12, 31, 32, 33, 4 fills, separate and in "
+                        "place: every access inside rp, s1, s2 (8n bytes each); results equal C");
+        if (modes & DO_CT)
+            tally_check(&tc, "ct", name, "n = 0..12, 31, 32, 33: traces identical for random, "
+                        "random', all-ones and zero limbs");
+        if (modes & DO_ABI)
+            tally_check(&ta, "abi", name, "n = 0..12, 31, 32, 33: rbx, rbp, r12-r15, rsp "
+                        "restored, DF clear, MXCSR and x87 control kept, no stack used");
+        char what[96];
+        snprintf(what, sizeof what, "%s n=32", name);
+        struct uc_call c = mpi_call(k, 32, 0);
+        print_cost(what, &c, tb.fails || ta.fails ? NULL : mpi_native, &k);
+    }
+    ucheck_result_free(&r);
+    ucheck_result_free(&base);
+}
+
+/* ---- NH ------------------------------------------------------------------------------------- */
+
+typedef void (*nh_fn)(const uint32_t *, const uint8_t *, size_t, uint8_t *);
+static const struct {
+    const char *name;
+    nh_fn fn;
+} nh_impls[] = {
+    {"nh_sse2_addperm", nh_sse2_addperm},
+    {"nh_sse2_permload", nh_sse2_permload},
+};
+
+/* Room for the edge cases: n = 1040 reads key[0, 1088). */
+static uint32_t nh_key[1104 / 4];
+static uint8_t nh_message[1056], nh_hash[32];
+
+/* The kernels' documented ranges (nh.h and each .S), with n = len & ~15: key bytes
+ * [0, n + 48), message [0, n) (not [0, len): the low 4 bits of len must be ignored), hash
+ * [0, 32) written.  The regions are exactly those. */
+static struct uc_call nh_call(size_t k, size_t len)
+{
+    size_t n = len & ~(size_t)15;
+    return (struct uc_call){
+        .fn = (const void *)nh_impls[k].fn, .nargs = 4, .nregions = 3,
+        .regions = {{"key", nh_key, n + 48, 0}, {"message", nh_message, n, 0},
+                    {"hash", nh_hash, 32, 1}},
+        .args = {(uintptr_t)nh_key, (uintptr_t)nh_message, len, (uintptr_t)nh_hash}};
+}
+
+static void nh_native(void *p)
+{
+    size_t k = *(size_t *)p;
+    __asm__ volatile("" ::: "memory");
+    nh_impls[k].fn(nh_key, nh_message, 1024, nh_hash);
+}
+
+static void nh_checks(int modes)
+{
+    struct uc_result r = {0}, base = {0};
+    char why[512], msg[512];
+    uint8_t want[32];
+    /* Outside NH's domain, but documented: the low 4 bits are ignored, n == 0 gives a zero
+     * hash and still reads key[0, 48), n > 1024 reads key[0, n + 48) (past a 1072-byte key). */
+    static const size_t edges[] = {0, 1, 8, 15, 17, 31, 63, 1023, 1025, 1039, 1040, 1055};
+    for (size_t k = 0; k < sizeof nh_impls / sizeof nh_impls[0]; k++) {
+        struct tally tb = {0}, tc = {0}, ta = {0}, te = {0};
+        for (size_t len = 16; len <= 1024; len += 16)
+            for (int f = 0; f < NFILLS; f++) {
+                fill(nh_key, sizeof nh_key, f);
+                fill(nh_message, sizeof nh_message, f == FILL_RANDOM ? FILL_RANDOM2 : f);
+                memset(nh_hash, 0x5a, sizeof nh_hash);
+                nh_ref(nh_key, nh_message, len, want);
+                struct uc_call c = nh_call(k, len);
+                if (run(&c, &r, why, sizeof why)) {
+                    tally(&tb, 0, "len %zu, %s: %s", len, fill_name[f], why);
+                    tally(&tc, 0, "len %zu, %s: %s", len, fill_name[f], why);
+                    tally(&ta, 0, "len %zu, %s: %s", len, fill_name[f], why);
+                    continue;
+                }
+                tally(&tb, !r.bounds_violation && !memcmp(nh_hash, want, 32), "len %zu, %s "
+                      "key and message: %s", len, fill_name[f], r.bounds_violation ?
+                      r.bounds_msg : "hash differs from nh_ref");
+                tally(&ta, !r.abi_violation && !r.stack_bytes, "len %zu: %s", len,
+                      r.abi_violation ? r.abi_msg : "uses the stack, documented not to");
+                if (f == 0) {
+                    struct uc_result t = base;
+                    base = r;
+                    r = t;
+                    continue;
+                }
+                long at = ucheck_trace_diff(&c, &base, &r, msg, sizeof msg);
+                tally(&tc, at < 0, "len %zu, %s vs %s key and message: %s", len, fill_name[0],
+                      fill_name[f], msg);
+            }
+        for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+            size_t len = edges[i], n = len & ~(size_t)15;
+            fill(nh_key, sizeof nh_key, FILL_RANDOM);
+            fill(nh_message, sizeof nh_message, FILL_RANDOM2);
+            /* nh_ref is defined on NH's domain only: the hash is compared where n is in it. */
+            memset(want, 0, sizeof want);
+            if (n && n <= 1024) nh_ref(nh_key, nh_message, n, want);
+            struct uc_call c = nh_call(k, len);
+            if (run(&c, &r, why, sizeof why)) {
+                tally(&te, 0, "len %zu: %s", len, why);
+                continue;
+            }
+            tally(&te, !r.bounds_violation && (n > 1024 || !memcmp(nh_hash, want, 32)),
+                  "len %zu: %s", len, r.bounds_violation ? r.bounds_msg : "hash differs");
+        }
+        const char *name = nh_impls[k].name;
+        char label[96];
+        if (modes & DO_BOUNDS) {
+            tally_check(&tb, "bounds", name, "len 16..1024 step 16, 4 fills: every access inside "
+                        "key[0, len+48), message[0, len), hash[0, 32); hash equals nh_ref");
+            snprintf(label, sizeof label, "%s edges", name);
+            tally_check(&te, "bounds", label, "len 0, 1, 8, 15, 17, 31, 63, 1023, 1025, 1039, "
+                        "1040, 1055 (outside the precondition): accesses stay in key[0, n+48), "
+                        "message[0, n), n = len & ~15, as documented; hash = nh_ref (zero for "
+                        "n = 0)");
+        }
+        if (modes & DO_CT)
+            tally_check(&tc, "ct", name, "len 16..1024 step 16: traces identical for random, "
+                        "random', all-ones and zero key and message");
+        if (modes & DO_ABI)
+            tally_check(&ta, "abi", name, "len 16..1024 step 16: rbx, rbp, r12-r15, rsp "
+                        "restored, DF clear, MXCSR and x87 control kept, no stack used");
+        snprintf(label, sizeof label, "%s len=1024", name);
+        struct uc_call c = nh_call(k, 1024);
+        print_cost(label, &c, tb.fails || ta.fails ? NULL : nh_native, &k);
+    }
+    ucheck_result_free(&r);
+    ucheck_result_free(&base);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int modes;
+        int kernels;
+    } modes[] = {
+        {"controls", DO_BOUNDS | DO_CT | DO_ABI, 0},
+        {"bounds", DO_BOUNDS, 1},
+        {"ct", DO_CT, 1},
+        {"abi", DO_ABI, 1},
+        {"all", DO_BOUNDS | DO_CT | DO_ABI, 1},
+    };
+    size_t m = 0;
+    while (m < sizeof modes / sizeof modes[0] && (argc != 2 || strcmp(argv[1], modes[m].name)))
+        m++;
+    if (m == sizeof modes / sizeof modes[0]) {
+        fprintf(stderr, "usage: %s controls|bounds|ct|abi|all\n", argv[0]);
+        return 99;
+    }
+    /* A check is only as good as its control: the controls of the chosen checks run first. */
+    have_symbols = elfsym_load() == 0;
+    controls(modes[m].modes);
+    if (modes[m].kernels) {
+        mpi_checks(modes[m].modes);
+        nh_checks(modes[m].modes);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

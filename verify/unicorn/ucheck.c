@@ -1,0 +1,742 @@
+/* ucheck.c — see ucheck.h.
+ *
+ * Emulator address space (fixed, far from where Linux puts a program, its libraries and its
+ * stack, so the image can sit at its own addresses; checked at start-up):
+ *   the program's read-only PT_LOAD segments   at their addresses in this process
+ *   REGION_BASE + i * SLOT_STRIDE               slot i holds region i: a mapping that ends
+ *                                               one unmapped page below the next slot, and
+ *                                               whose last page is a red page; the region
+ *                                               ends flush against it
+ *   STACK_TOP - STACK_SIZE .. STACK_TOP         the stack, a red page on each side; rsp at entry
+ *                                               is STACK_TOP - 8, where the return address is
+ *   SENTINEL                                    the return address: one page of hlt; emulation
+ *                                               ends when the function returns there
+ */
+#define _GNU_SOURCE
+#include "ucheck.h"
+#include "ucheck_elf.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unicorn/unicorn.h>
+
+#define PAGE 4096ull
+#define REGION_BASE 0x100000000000ull
+#define SLOT_STRIDE (1ull << 32) /* room for any region; address space is free */
+#define STACK_TOP 0x200000000000ull
+#define STACK_SIZE (64 * 1024ull)
+#define SENTINEL 0x300000000000ull
+#define POISON 0xa5
+/* A kernel call here runs thousands of instructions; this many means a loop that never ends
+ * (a length taken from the wrong register, say). */
+#define INSN_LIMIT 50000000ull
+
+/* A contiguous range the function may (or, for the image, might) access. */
+struct span {
+    const char *name;
+    uint64_t start, end; /* the allowed bytes */
+    uint64_t map_lo, map_hi; /* the mapping around it (red zones included); 0 when none */
+    int writable;
+    int in_image;
+};
+
+/* Memory accesses of one instruction, merged while they are contiguous: Unicorn reports a
+ * 16-byte SSE access as two 8-byte ones, and the check and the trace want the real access. */
+struct pending {
+    int valid;
+    int kind;       /* UC_EV_READ or UC_EV_WRITE */
+    uint64_t addr;
+    uint64_t size;
+};
+
+/* Unicorn 2 re-enters its load helper for an unaligned read in two aligned halves (when the
+ * read crosses a page, and on some slow paths), and the read hook fires for those too: after
+ * the real (addr, size) come (addr & -size, size) and (addr & -size) + size.  They are the
+ * emulator's, not the function's, and must not be reported. */
+struct echo {
+    int left;
+    uint64_t addr;
+    uint64_t size;
+};
+
+/* Filled once: red zones, fresh region pages and the stack start with it. */
+static uint8_t poison[STACK_SIZE + 2 * PAGE];
+
+static struct engine {
+    uc_engine *uc;
+    int ready; /* 1: set up, -1: failed */
+    char why[200];
+    uint64_t image_lo[8], image_hi[8]; /* mapped image ranges */
+    size_t nimage;
+    uint64_t stack_dirty; /* bytes below STACK_TOP the last call may have written */
+    /* Data pages mapped in each slot, 0 when none.  Slots are kept between calls and only
+     * grow: a map and unmap per region and call cost about 80 us in Unicorn 2.0.1 (it
+     * rebuilds its address space each time), three times the emulation of a whole
+     * 1024-byte NH call. */
+    uint64_t slot_pages[UC_MAX_REGIONS];
+    uint64_t rng;
+} eng;
+
+/* State of the call being run; the hooks read and fill it. */
+static struct run {
+    const struct uc_call *call;
+    struct uc_result *res;
+    struct span spans[UC_MAX_REGIONS + 1]; /* the regions, then the stack */
+    size_t nspans;
+    uint64_t fn;
+    uint64_t entry_rsp;
+    uint64_t insn_addr; /* the instruction executing now */
+    struct pending pend;
+    struct echo echo;
+    int stop_unmapped; /* an access hit unmapped memory: emulation stopped there */
+} run;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int in_image(uint64_t a)
+{
+    for (size_t i = 0; i < eng.nimage; i++)
+        if (a >= eng.image_lo[i] && a < eng.image_hi[i]) return 1;
+    return 0;
+}
+
+/* ---- messages ---------------------------------------------------------------------------- */
+
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
+/* "message+1016", "key-1", "rsp-16", "uc_ctl_table+0x10", "0x1234". */
+static void format_location(const struct span *s, int is_stack, uint64_t addr, char *buf,
+                            size_t len)
+{
+    if (!s) {
+        elfsym_format(addr, buf, len);
+        return;
+    }
+    uint64_t base = is_stack ? run.entry_rsp : s->start;
+    const char *name = is_stack ? "rsp" : s->name;
+    if (addr >= base)
+        snprintf(buf, len, "%s+%llu", name, (unsigned long long)(addr - base));
+    else
+        snprintf(buf, len, "%s-%llu", name, (unsigned long long)(base - addr));
+}
+
+/* The span an out-of-bounds address belongs to: the one whose mapping holds it, else, for the
+ * image, the nearest in-image region within a page. */
+static const struct span *nearest_span(uint64_t addr)
+{
+    for (size_t i = 0; i < run.nspans; i++) {
+        const struct span *s = &run.spans[i];
+        if (s->map_hi && addr >= s->map_lo && addr < s->map_hi) return s;
+    }
+    for (size_t i = 0; i < run.nspans; i++) {
+        const struct span *s = &run.spans[i];
+        if (s->in_image && addr + PAGE >= s->start && addr < s->end + PAGE) return s;
+    }
+    return NULL;
+}
+
+static void bounds_violation(int kind, uint64_t addr, uint64_t size, const char *why_fmt)
+{
+    struct uc_result *res = run.res;
+    if (res->bounds_violation++) return;
+    const struct span *s = nearest_span(addr);
+    int is_stack = s == &run.spans[run.call->nregions];
+    char where[96], insn[96], why[128];
+    format_location(s, is_stack, addr, where, sizeof where);
+    elfsym_format(run.insn_addr, insn, sizeof insn);
+    if (why_fmt) {
+        snprintf(why, sizeof why, why_fmt, s ? s->name : "");
+    } else if (!s) {
+        snprintf(why, sizeof why, in_image(addr) ? "program image, outside every declared region"
+                                                 : "no region near it");
+    } else if (is_stack) {
+        if (addr + size > s->end)
+            snprintf(why, sizeof why, "above the return address: the caller's frame");
+        else
+            snprintf(why, sizeof why, "below the %llu KiB stack", STACK_SIZE / 1024);
+    } else if (addr + size > s->end) {
+        snprintf(why, sizeof why, "%llu byte%s past its end",
+                 (unsigned long long)(addr + size - s->end), plural(addr + size - s->end));
+    } else {
+        snprintf(why, sizeof why, "%llu byte%s before its start",
+                 (unsigned long long)(s->start - addr), plural(s->start - addr));
+    }
+    snprintf(res->bounds_msg, sizeof res->bounds_msg, "%s of %llu byte%s at %s (%s) by "
+             "instruction at %s", kind == UC_EV_WRITE ? "write" : "read",
+             (unsigned long long)size, plural(size), where, why, insn);
+}
+
+/* ---- trace --------------------------------------------------------------------------------- */
+
+static void emit(int kind, int region, uint64_t size, int64_t offset)
+{
+    struct uc_result *res = run.res;
+    if (res->trace_len == res->trace_cap) {
+        size_t cap = res->trace_cap ? 2 * res->trace_cap : 4096;
+        struct uc_event *t = realloc(res->trace, cap * sizeof *t);
+        if (!t) {
+            /* Out of memory: stop, and say so rather than compare a truncated trace. */
+            snprintf(res->error, sizeof res->error, "out of memory for the trace");
+            uc_emu_stop(eng.uc);
+            return;
+        }
+        res->trace = t;
+        res->trace_cap = cap;
+    }
+    res->trace[res->trace_len++] = (struct uc_event){
+        .kind = (uint8_t)kind, .region = (uint8_t)region, .size = (uint32_t)size,
+        .insn = (int64_t)(run.insn_addr - run.fn), .offset = offset};
+}
+
+/* Classifies one whole access of the current instruction: a trace event, and a violation when
+ * it leaves every region. */
+static void flush_pending(void)
+{
+    struct pending *p = &run.pend;
+    if (!p->valid) return;
+    p->valid = 0;
+    size_t nregions = run.call->nregions;
+    for (size_t i = 0; i < run.nspans; i++) {
+        const struct span *s = &run.spans[i];
+        if (p->addr < s->start || p->addr + p->size > s->end) continue;
+        int is_stack = i == nregions;
+        if (p->kind == UC_EV_WRITE && !s->writable)
+            bounds_violation(p->kind, p->addr, p->size, "%s is read-only");
+        if (is_stack) {
+            uint64_t depth = run.entry_rsp - p->addr;
+            if (p->addr < run.entry_rsp && depth > run.res->stack_bytes)
+                run.res->stack_bytes = depth;
+        }
+        emit(p->kind, is_stack ? UC_EV_STACK : (int)i, p->size,
+             (int64_t)(p->addr - (is_stack ? run.entry_rsp : s->start)));
+        return;
+    }
+    bounds_violation(p->kind, p->addr, p->size, NULL);
+    emit(p->kind, UC_EV_OUTSIDE, p->size, (int64_t)p->addr);
+}
+
+static void note_access(int kind, uint64_t addr, uint64_t size)
+{
+    struct echo *e = &run.echo;
+    if (e->left && kind == UC_EV_READ && addr == e->addr && size == e->size) {
+        e->left--;
+        e->addr += size;
+        return;
+    }
+    e->left = 0;
+    struct pending *p = &run.pend;
+    if (p->valid && p->kind == kind && addr == p->addr + p->size) {
+        p->size += size;
+    } else {
+        flush_pending();
+        *p = (struct pending){1, kind, addr, size};
+    }
+    if (kind == UC_EV_READ && size > 1 && (addr & (size - 1)))
+        *e = (struct echo){2, addr & ~(size - 1), size};
+}
+
+/* ---- hooks -------------------------------------------------------------------------------- */
+
+static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    flush_pending();
+    run.echo.left = 0;
+    if (addr == SENTINEL) return;
+    run.insn_addr = addr;
+    if (++run.res->insn_count > INSN_LIMIT) {
+        snprintf(run.res->error, sizeof run.res->error,
+                 "runaway: more than %llu instructions", (unsigned long long)INSN_LIMIT);
+        uc_emu_stop(uc);
+        return;
+    }
+    emit(UC_EV_INSN, 0, 0, 0);
+}
+
+static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+                     void *user)
+{
+    (void)uc;
+    (void)value;
+    (void)user;
+    note_access(type == UC_MEM_WRITE ? UC_EV_WRITE : UC_EV_READ, addr, (uint64_t)size);
+}
+
+static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
+                          int64_t value, void *user)
+{
+    (void)uc;
+    (void)value;
+    (void)user;
+    if (type == UC_MEM_FETCH_UNMAPPED) {
+        char to[96], from[96];
+        snprintf(run.res->error, sizeof run.res->error, "jumped to unmapped %s from %s",
+                 elfsym_format(addr, to, sizeof to), elfsym_format(run.insn_addr, from,
+                 sizeof from));
+        return false;
+    }
+    note_access(type == UC_MEM_WRITE_UNMAPPED ? UC_EV_WRITE : UC_EV_READ, addr, (uint64_t)size);
+    flush_pending();
+    run.stop_unmapped = 1;
+    return false;
+}
+
+/* A write to the program image (its code or constants), or a jump into data.  The write hook
+ * has already seen the write; it becomes a violation here, and emulation stops. */
+static bool hook_prot(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+                      void *user)
+{
+    (void)uc;
+    (void)value;
+    (void)user;
+    (void)size;
+    if (type == UC_MEM_FETCH_PROT) {
+        char to[96], from[96];
+        snprintf(run.res->error, sizeof run.res->error, "jumped to non-executable %s from %s",
+                 elfsym_format(addr, to, sizeof to), elfsym_format(run.insn_addr, from,
+                 sizeof from));
+        return false;
+    }
+    flush_pending();
+    run.stop_unmapped = 1;
+    return false;
+}
+
+/* ---- engine set-up, once ------------------------------------------------------------------- */
+
+/* Copies whole pages of the program image.  They include the gaps between globals that ASan
+ * poisons, so in a sanitized build this read must not be checked; volatile keeps the loop
+ * from becoming a (checked) memcpy call. */
+__attribute__((no_sanitize_address)) static void copy_image(uint64_t *dst, uint64_t lo,
+                                                            uint64_t hi)
+{
+    const volatile uint64_t *src = (const volatile uint64_t *)(uintptr_t)lo;
+    for (size_t i = 0; i < (hi - lo) / 8; i++) dst[i] = src[i];
+}
+
+struct image_scan {
+    uint64_t lo[8], hi[8], prot[8];
+    size_t n;
+};
+
+/* The main program's read-only PT_LOAD segments, page-rounded and merged where they share a
+ * page. */
+static int scan_image(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct image_scan *sc = data;
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || !(ph->p_flags & PF_R)) continue;
+        uint64_t lo = (info->dlpi_addr + ph->p_vaddr) & ~(PAGE - 1);
+        uint64_t hi = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + PAGE - 1) & ~(PAGE - 1);
+        uint64_t prot = UC_PROT_READ | ((ph->p_flags & PF_X) ? UC_PROT_EXEC : 0);
+        if (sc->n && lo < sc->hi[sc->n - 1]) { /* shares a page with the previous one */
+            if (hi > sc->hi[sc->n - 1]) sc->hi[sc->n - 1] = hi;
+            sc->prot[sc->n - 1] |= prot;
+        } else if (sc->n < 8) {
+            sc->lo[sc->n] = lo;
+            sc->hi[sc->n] = hi;
+            sc->prot[sc->n] = prot;
+            sc->n++;
+        }
+    }
+    return 1; /* the main program only */
+}
+
+static int setup_fail(const char *what, uc_err e)
+{
+    snprintf(eng.why, sizeof eng.why, "Unicorn set-up: %s: %s", what,
+             e == UC_ERR_OK ? "failed" : uc_strerror(e));
+    eng.ready = -1;
+    return -1;
+}
+
+static int engine_setup(void)
+{
+    if (eng.ready) return eng.ready > 0 ? 0 : -1;
+    uc_err e;
+    elfsym_load();
+    eng.rng = 0x5eed0f0cafe5ull;
+    if ((e = uc_open(UC_ARCH_X86, UC_MODE_64, &eng.uc))) return setup_fail("uc_open", e);
+
+    struct image_scan sc = {0};
+    dl_iterate_phdr(scan_image, &sc);
+    if (!sc.n) return setup_fail("no read-only segment found in the program", UC_ERR_OK);
+    for (size_t i = 0; i < sc.n; i++) {
+        /* Fixed areas must be clear of the program: they are at 16..48 TiB, a program sits
+         * near 0x400000 (non-PIE) or 0x55xxxxxxxxxx (PIE). */
+        if (sc.hi[i] > REGION_BASE && sc.lo[i] < SENTINEL + PAGE)
+            return setup_fail("the program overlaps the emulator's fixed areas", UC_ERR_OK);
+        if ((e = uc_mem_map(eng.uc, sc.lo[i], sc.hi[i] - sc.lo[i], (uint32_t)sc.prot[i])))
+            return setup_fail("mapping the program image", e);
+        /* A copy, not uc_mem_map_ptr: the emulator can then never write to our code. */
+        uint64_t *copy = malloc(sc.hi[i] - sc.lo[i]);
+        if (!copy) return setup_fail("no memory for the program image", UC_ERR_NOMEM);
+        copy_image(copy, sc.lo[i], sc.hi[i]);
+        e = uc_mem_write(eng.uc, sc.lo[i], copy, sc.hi[i] - sc.lo[i]);
+        free(copy);
+        if (e) return setup_fail("copying the program image", e);
+        eng.image_lo[i] = sc.lo[i];
+        eng.image_hi[i] = sc.hi[i];
+    }
+    eng.nimage = sc.n;
+
+    memset(poison, POISON, sizeof poison);
+    if ((e = uc_mem_map(eng.uc, STACK_TOP - STACK_SIZE - PAGE, STACK_SIZE + 2 * PAGE,
+                        UC_PROT_READ | UC_PROT_WRITE)) ||
+        (e = uc_mem_write(eng.uc, STACK_TOP - STACK_SIZE - PAGE, poison, sizeof poison)))
+        return setup_fail("mapping the stack", e);
+    uint8_t hlt[PAGE];
+    memset(hlt, 0xf4, sizeof hlt);
+    if ((e = uc_mem_map(eng.uc, SENTINEL, PAGE, UC_PROT_READ | UC_PROT_EXEC)) ||
+        (e = uc_mem_write(eng.uc, SENTINEL, hlt, sizeof hlt)))
+        return setup_fail("mapping the return sentinel", e);
+
+    uc_hook h;
+    if ((e = uc_hook_add(eng.uc, &h, UC_HOOK_CODE, (void *)hook_code, NULL, 1, 0)) ||
+        (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hook_mem,
+                         NULL, 1, 0)) ||
+        (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, NULL, 1, 0)) ||
+        (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0)))
+        return setup_fail("adding hooks", e);
+    eng.ready = 1;
+    return 0;
+}
+
+/* ---- one call ------------------------------------------------------------------------------ */
+
+static int fail(struct uc_result *res, const char *fmt, const char *a, const char *b)
+{
+    snprintf(res->error, sizeof res->error, fmt, a, b);
+    return -1;
+}
+
+/* Places the regions (run.spans) and maps them.  0, or -1 with res->error. */
+static int map_regions(const struct uc_call *call, struct uc_result *res)
+{
+    for (size_t i = 0; i < call->nregions; i++) {
+        const struct uc_region *r = &call->regions[i];
+        struct span *s = &run.spans[i];
+        uintptr_t h = (uintptr_t)r->host;
+        *s = (struct span){.name = r->name ? r->name : "region", .writable = r->writable};
+        if (!r->host && r->len) return fail(res, "region %s has no host buffer", s->name, "");
+        for (size_t j = 0; j < i; j++) {
+            uintptr_t o = (uintptr_t)call->regions[j].host;
+            if (r->len && call->regions[j].len && h < o + call->regions[j].len &&
+                o < h + r->len)
+                return fail(res, "regions %s and %s overlap: declare one region for an in-place "
+                            "call", call->regions[j].name, s->name);
+        }
+        if (r->len && in_image(h)) {
+            if (r->writable) return fail(res, "region %s lies in the program image and is "
+                                         "writable", s->name, "");
+            s->start = h;
+            s->end = h + r->len;
+            s->in_image = 1;
+            res->region_addr[i] = h;
+            continue;
+        }
+        uint64_t pages = r->len ? (r->len + PAGE - 1) / PAGE : 1;
+        if ((pages + 3) * PAGE > SLOT_STRIDE / 2)
+            return fail(res, "region %s is larger than a slot (2 GiB)%s", s->name, "");
+        uint64_t top = REGION_BASE + (i + 1) * SLOT_STRIDE - PAGE; /* unmapped page above */
+        if (eng.slot_pages[i] < pages) {
+            uint64_t want = 4; /* a power of two: few regrowths */
+            while (want < pages) want *= 2;
+            if (eng.slot_pages[i])
+                uc_mem_unmap(eng.uc, top - (eng.slot_pages[i] + 2) * PAGE,
+                             (eng.slot_pages[i] + 2) * PAGE);
+            eng.slot_pages[i] = 0;
+            uc_err e = uc_mem_map(eng.uc, top - (want + 2) * PAGE, (want + 2) * PAGE,
+                                  UC_PROT_READ | UC_PROT_WRITE);
+            if (e) return fail(res, "mapping region %s: %s", s->name, uc_strerror(e));
+            eng.slot_pages[i] = want;
+        }
+        s->map_lo = top - (eng.slot_pages[i] + 2) * PAGE;
+        s->map_hi = top;
+        s->end = top - PAGE; /* flush against the red page */
+        s->start = s->end - r->len;
+        /* Poison a page on each side, so every call sees the same bytes around its region
+         * (further out, stale bytes of longer earlier regions may remain: any access there
+         * is a violation anyway). */
+        uint64_t lo = s->start - PAGE;
+        uc_mem_write(eng.uc, lo, poison, PAGE);
+        uc_mem_write(eng.uc, s->end, poison, PAGE);
+        uc_err e;
+        if (r->len && (e = uc_mem_write(eng.uc, s->start, r->host, r->len)))
+            return fail(res, "copying region %s: %s", s->name, uc_strerror(e));
+        res->region_addr[i] = s->start;
+    }
+    struct span *st = &run.spans[call->nregions];
+    *st = (struct span){.name = "stack", .start = STACK_TOP - STACK_SIZE, .end = STACK_TOP,
+                        .map_lo = STACK_TOP - STACK_SIZE - PAGE, .map_hi = STACK_TOP + PAGE,
+                        .writable = 1};
+    run.nspans = call->nregions + 1;
+    return 0;
+}
+
+/* A pointer argument becomes the emulator address of the same byte. */
+static uint64_t translate(const struct uc_call *call, uint64_t arg)
+{
+    size_t hit = call->nregions;
+    for (size_t i = 0; i < call->nregions; i++) {
+        uintptr_t h = (uintptr_t)call->regions[i].host;
+        if (!h || arg < h || arg > h + call->regions[i].len) continue;
+        /* A pointer one past the end of one region may be the start of the next. */
+        if (hit == call->nregions || arg < h + call->regions[i].len) hit = i;
+    }
+    if (hit == call->nregions) return arg;
+    return run.spans[hit].start + (arg - (uintptr_t)call->regions[hit].host);
+}
+
+static const int arg_regs[UC_MAX_ARGS] = {UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
+                                          UC_X86_REG_RCX, UC_X86_REG_R8, UC_X86_REG_R9};
+static const int saved_regs[6] = {UC_X86_REG_RBX, UC_X86_REG_RBP, UC_X86_REG_R12,
+                                  UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15};
+static const char *const saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+static const int scratch_regs[3] = {UC_X86_REG_RAX, UC_X86_REG_R10, UC_X86_REG_R11};
+
+static uint64_t hash_trace(const struct uc_result *res)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < res->trace_len; i++) {
+        const struct uc_event *ev = &res->trace[i];
+        uint64_t w[3] = {
+            (uint64_t)ev->kind | (uint64_t)ev->region << 8 | (uint64_t)ev->size << 32,
+            (uint64_t)ev->insn, (uint64_t)ev->offset};
+        for (int k = 0; k < 3; k++) {
+            h ^= w[k];
+            h *= 0x100000001b3ull;
+            h ^= h >> 29;
+        }
+    }
+    return h;
+}
+
+int ucheck_run(const struct uc_call *call, struct uc_result *res)
+{
+    uint64_t t0 = now_ns();
+    struct uc_event *keep = res->trace;
+    size_t keep_cap = res->trace_cap;
+    memset(res, 0, sizeof *res);
+    res->trace = keep;
+    res->trace_cap = keep_cap;
+
+    if (engine_setup()) return fail(res, "%s%s", eng.why, "");
+    if (call->nargs > UC_MAX_ARGS || call->nregions > UC_MAX_REGIONS)
+        return fail(res, "too many %s%s", call->nargs > UC_MAX_ARGS ? "arguments" : "regions", "");
+
+    memset(&run, 0, sizeof run);
+    run.call = call;
+    run.res = res;
+    run.fn = (uint64_t)(uintptr_t)call->fn;
+    run.entry_rsp = STACK_TOP - 8;
+    run.insn_addr = run.fn;
+
+    if (map_regions(call, res)) return -1;
+
+    /* Registers: arguments, random callee-saved values (the ABI check), random junk elsewhere
+     * (a kernel that reads a register it never set then misbehaves visibly). */
+    uint64_t saved[6], v;
+    for (size_t i = 0; i < UC_MAX_ARGS; i++) {
+        v = i < call->nargs ? translate(call, call->args[i]) : splitmix(&eng.rng);
+        uc_reg_write(eng.uc, arg_regs[i], &v);
+    }
+    for (size_t i = 0; i < 6; i++) {
+        saved[i] = splitmix(&eng.rng);
+        uc_reg_write(eng.uc, saved_regs[i], &saved[i]);
+    }
+    for (size_t i = 0; i < 3; i++) {
+        v = splitmix(&eng.rng);
+        uc_reg_write(eng.uc, scratch_regs[i], &v);
+    }
+    for (int i = 0; i < 16; i++) {
+        uint64_t x[2] = {splitmix(&eng.rng), splitmix(&eng.rng)};
+        uc_reg_write(eng.uc, UC_X86_REG_XMM0 + i, x);
+    }
+    uint64_t rflags = 0x202; /* IF, and DF clear as the ABI promises at entry */
+    uc_reg_write(eng.uc, UC_X86_REG_EFLAGS, &rflags);
+    /* The control bits of MXCSR and the x87 control word are callee-saved too: start from the
+     * ABI's initial values, so a changed rounding mode or exception mask shows. */
+    uint64_t mxcsr = 0x1f80, fpcw = 0x37f;
+    uc_reg_write(eng.uc, UC_X86_REG_MXCSR, &mxcsr);
+    uc_reg_write(eng.uc, UC_X86_REG_FPCW, &fpcw);
+    /* Re-poison the part of the stack the previous call dirtied: every call starts alike. */
+    if (eng.stack_dirty) {
+        uc_mem_write(eng.uc, STACK_TOP - eng.stack_dirty, poison, eng.stack_dirty);
+    }
+    uint64_t ret = SENTINEL;
+    uc_mem_write(eng.uc, run.entry_rsp, &ret, 8);
+    uc_reg_write(eng.uc, UC_X86_REG_RSP, &run.entry_rsp);
+
+    uc_err e = uc_emu_start(eng.uc, run.fn, SENTINEL, 0, 0);
+    flush_pending();
+    uint64_t rip = 0;
+    uc_reg_read(eng.uc, UC_X86_REG_RIP, &rip);
+    res->completed = e == UC_ERR_OK && rip == SENTINEL && !res->error[0];
+    if (!res->completed && !res->error[0]) {
+        char where[96];
+        elfsym_format(rip, where, sizeof where);
+        if (e == UC_ERR_INSN_INVALID)
+            snprintf(res->error, sizeof res->error, "invalid instruction at %s (Unicorn 2.0.1 "
+                     "executes scalar and SSE code, not AVX)", where);
+        else if (run.stop_unmapped)
+            snprintf(res->error, sizeof res->error, "stopped at %s: %s, the access outside "
+                     "every region that bounds reports", where, uc_strerror(e));
+        else
+            snprintf(res->error, sizeof res->error, "stopped at %s: %s", where,
+                     e ? uc_strerror(e) : "did not return to its caller");
+    }
+
+    uc_reg_read(eng.uc, UC_X86_REG_RAX, &res->rax);
+    if (res->completed) {
+        for (size_t i = 0; i < 6; i++) {
+            uc_reg_read(eng.uc, saved_regs[i], &v);
+            if (v != saved[i] && !res->abi_violation++)
+                snprintf(res->abi_msg, sizeof res->abi_msg, "callee-saved register %s modified "
+                         "(before 0x%llx, after 0x%llx)", saved_names[i],
+                         (unsigned long long)saved[i], (unsigned long long)v);
+        }
+        uc_reg_read(eng.uc, UC_X86_REG_RSP, &v);
+        if (v != run.entry_rsp + 8 && !res->abi_violation++)
+            snprintf(res->abi_msg, sizeof res->abi_msg, "rsp not restored (returned with rsp "
+                     "%+lld from the caller's)", (long long)(v - (run.entry_rsp + 8)));
+        uc_reg_read(eng.uc, UC_X86_REG_EFLAGS, &v);
+        if ((v & 0x400) && !res->abi_violation++)
+            snprintf(res->abi_msg, sizeof res->abi_msg, "direction flag set on return");
+        v = 0; /* MXCSR and FPCW are read as 32 and 16 bits */
+        uc_reg_read(eng.uc, UC_X86_REG_MXCSR, &v);
+        v &= 0xffffffff;
+        if ((v & 0xffc0) != (mxcsr & 0xffc0) && !res->abi_violation++) /* bits 0-5: flags */
+            snprintf(res->abi_msg, sizeof res->abi_msg, "MXCSR control bits modified (before "
+                     "0x%llx, after 0x%llx)", (unsigned long long)mxcsr, (unsigned long long)v);
+        v = 0;
+        uc_reg_read(eng.uc, UC_X86_REG_FPCW, &v);
+        if ((v & 0xffff) != fpcw && !res->abi_violation++)
+            snprintf(res->abi_msg, sizeof res->abi_msg, "x87 control word modified (before "
+                     "0x%llx, after 0x%llx)", (unsigned long long)fpcw,
+                     (unsigned long long)(v & 0xffff));
+    }
+
+    for (size_t i = 0; i < call->nregions; i++) {
+        const struct uc_region *r = &call->regions[i];
+        if (r->writable && r->len && !run.spans[i].in_image)
+            uc_mem_read(eng.uc, run.spans[i].start, (void *)(uintptr_t)r->host, r->len);
+    }
+    /* The return address slot and the deepest byte touched, for the next call's re-poison. */
+    eng.stack_dirty = res->stack_bytes + 8 > STACK_SIZE ? STACK_SIZE : res->stack_bytes + 8;
+    if (res->bounds_violation && eng.stack_dirty < STACK_SIZE) eng.stack_dirty = STACK_SIZE;
+
+    res->trace_hash = hash_trace(res);
+    res->nanoseconds = now_ns() - t0;
+    return res->completed ? 0 : -1;
+}
+
+void ucheck_result_free(struct uc_result *res)
+{
+    free(res->trace);
+    res->trace = NULL;
+    res->trace_cap = res->trace_len = 0;
+}
+
+int ucheck_symbol_region(const char *symbol, struct uc_region *r)
+{
+    uint64_t addr, size;
+    if (elfsym_lookup(symbol, &addr, &size)) return -1;
+    *r = (struct uc_region){.name = symbol, .host = (const void *)(uintptr_t)addr, .len = size};
+    return 0;
+}
+
+/* ---- trace comparison ---------------------------------------------------------------------- */
+
+static void describe_event(const struct uc_call *call, const struct uc_event *ev, char *buf,
+                           size_t len, int with_insn)
+{
+    char insn[96] = "";
+    if (with_insn || ev->kind == UC_EV_INSN)
+        elfsym_format((uint64_t)(uintptr_t)call->fn + (uint64_t)ev->insn, insn, sizeof insn);
+    if (ev->kind == UC_EV_INSN) {
+        snprintf(buf, len, "instruction %s", insn);
+        return;
+    }
+    char where[96];
+    const char *name = ev->region == UC_EV_STACK ? "rsp"
+                     : ev->region == UC_EV_OUTSIDE ? NULL
+                     : ev->region < call->nregions && call->regions[ev->region].name
+                     ? call->regions[ev->region].name : "region";
+    if (!name)
+        snprintf(where, sizeof where, "0x%llx (outside every region)",
+                 (unsigned long long)ev->offset);
+    else
+        snprintf(where, sizeof where, "%s%+lld", name, (long long)ev->offset);
+    snprintf(buf, len, "%s%s%s %s (%u byte%s)", with_insn ? "instruction " : "", insn,
+             with_insn ? (ev->kind == UC_EV_WRITE ? " wrote" : " read")
+                       : (ev->kind == UC_EV_WRITE ? "write of" : "read of"),
+             where, ev->size, plural(ev->size));
+}
+
+long ucheck_trace_diff(const struct uc_call *call, const struct uc_result *a,
+                       const struct uc_result *b, char *msg, size_t len)
+{
+    size_t n = a->trace_len < b->trace_len ? a->trace_len : b->trace_len;
+    size_t i = 0;
+    while (i < n && memcmp(&a->trace[i], &b->trace[i], sizeof a->trace[i]) == 0) i++;
+    if (i == n && a->trace_len == b->trace_len) {
+        if (len) msg[0] = 0;
+        return -1;
+    }
+    char x[200], y[200];
+    if (i == n) {
+        const struct uc_result *longer = a->trace_len > b->trace_len ? a : b;
+        describe_event(call, &longer->trace[i], x, sizeof x, 1);
+        snprintf(msg, len, "first divergence at event %zu: run %c ended, run %c went on with "
+                 "%s", i, longer == a ? 'B' : 'A', longer == a ? 'A' : 'B', x);
+        return (long)i;
+    }
+    const struct uc_event *ea = &a->trace[i], *eb = &b->trace[i];
+    if (ea->kind == UC_EV_INSN && eb->kind == UC_EV_INSN) {
+        /* The previous instruction chose differently: a secret-dependent branch. */
+        char prev[96] = "the entry";
+        for (size_t j = i; j-- > 0;)
+            if (a->trace[j].kind == UC_EV_INSN) {
+                elfsym_format((uint64_t)(uintptr_t)call->fn + (uint64_t)a->trace[j].insn, prev,
+                              sizeof prev);
+                break;
+            }
+        describe_event(call, ea, x, sizeof x, 0);
+        describe_event(call, eb, y, sizeof y, 0);
+        snprintf(msg, len, "first divergence at event %zu: %s vs %s (control flow after %s "
+                 "differs)", i, x, y + strlen("instruction "), prev);
+    } else if (ea->kind != UC_EV_INSN && eb->kind != UC_EV_INSN && ea->insn == eb->insn) {
+        describe_event(call, ea, x, sizeof x, 1);
+        describe_event(call, eb, y, sizeof y, 0);
+        /* y is "read of key+40 (8 bytes)": keep only the location. */
+        const char *loc = strchr(y, ' ');
+        loc = loc ? strchr(loc + 1, ' ') : NULL;
+        snprintf(msg, len, "first divergence at event %zu: %s vs %s", i, x, loc ? loc + 1 : y);
+    } else {
+        describe_event(call, ea, x, sizeof x, 1);
+        describe_event(call, eb, y, sizeof y, 1);
+        snprintf(msg, len, "first divergence at event %zu: %s vs %s", i, x, y);
+    }
+    return (long)i;
+}

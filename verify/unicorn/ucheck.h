@@ -1,0 +1,120 @@
+/* ucheck.h — run one x86-64 kernel call inside Unicorn Engine and check what it did.
+ *
+ * What a native run with guard pages cannot give, an emulated run can, because every
+ * instruction and every memory access passes through a hook:
+ *   - bounds, byte-exact: each buffer the caller declares (a region) is the only memory the
+ *     function may touch, besides its stack; any access outside is reported with the region, the
+ *     offset and the instruction ("read of 16 bytes at message+1016 (8 bytes past its end) by
+ *     instruction at nh_sse2_permload+0x7c").  Guard pages see only accesses that leave the page.
+ *   - constant time: the trace of the call is the sequence of executed instruction addresses
+ *     (relative to the function, so branch outcomes are in it) and of accessed locations (region
+ *     and offset, never data values).  Two calls with different secrets and the same public
+ *     lengths must give identical traces; ucheck_trace_diff names the first difference.
+ *   - ABI: callee-saved rbx, rbp, r12-r15 get random values before the call and must hold them
+ *     after; rsp must be back; the direction flag must be clear; the control bits of MXCSR and
+ *     the x87 control word must be unchanged.
+ *
+ * The function runs at its own address: the program's read-only segments (code and constants)
+ * are mapped into the emulator at the addresses they have in this process, so RIP-relative
+ * references to constants work unchanged.  Each region is copied into a mapping of its own,
+ * flush against the end of its pages; a poisoned red-zone page follows it, and unmapped memory
+ * follows that; before it, the rest of its first page and at least one more poisoned page.
+ * The red zones are mapped on purpose: an overread then completes and is seen whole (a 16-byte
+ * SSE load arrives as two 8-byte accesses, which are merged back), instead of stopping at its
+ * first unmapped half.  The byte-exact verdict comes from the hooks, not from the mapping.
+ * A pointer argument is passed as the emulator address of the same byte of its region: any
+ * argument equal to a region's host address, or inside it (one past the end included), is
+ * translated.
+ *
+ * Limits: x86-64 SysV, up to 6 integer arguments, scalar and SSE code (Unicorn 2.0.1 stops at
+ * the first AVX instruction: the call then fails with a message saying so).  One engine per
+ * process, kept between calls; not thread-safe.  Alignment: a region's emulator address is
+ * flush with its page end, so its alignment is that of -len, not that of the host buffer.
+ */
+#ifndef ASMDIFF_UCHECK_H
+#define ASMDIFF_UCHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UC_MAX_ARGS 6
+#define UC_MAX_REGIONS 8
+
+/* A buffer the function may access, and nothing around it. */
+struct uc_region {
+    const char *name; /* in every message: "key", "message", "hash" */
+    const void *host; /* the caller's bytes: copied in; copied back when writable (the
+                       * memory must then be writable: const only spares read-only callers
+                       * a cast) */
+    size_t len;       /* exact length in bytes; 0 is allowed (no access at all) */
+    int writable;     /* 0: any write is a violation */
+};
+/* A region whose host address lies in the program's read-only image (a constant table the
+ * function reads RIP-relative) is not copied: it is a bounds window at its own address.  It
+ * must not be writable.  ucheck_symbol_region builds one from a symbol's .size. */
+
+struct uc_call {
+    const void *fn; /* the function, as linked into this program */
+    uint64_t args[UC_MAX_ARGS];
+    size_t nargs;
+    struct uc_region regions[UC_MAX_REGIONS];
+    size_t nregions; /* regions must not overlap: an in-place call declares one region */
+};
+
+/* One trace event.  Instruction offsets are relative to call->fn, region offsets to the
+ * region's first byte (the stack's to rsp at entry), so traces of calls with different
+ * buffers compare equal when the function behaved the same. */
+enum uc_event_kind { UC_EV_INSN = 0, UC_EV_READ = 1, UC_EV_WRITE = 2 };
+#define UC_EV_STACK 0xfe   /* region id of the stack */
+#define UC_EV_OUTSIDE 0xff /* region id of an access outside every region (offset = address) */
+
+struct uc_event {
+    uint8_t kind;   /* enum uc_event_kind */
+    uint8_t region; /* accesses: region index, UC_EV_STACK or UC_EV_OUTSIDE */
+    uint16_t pad;
+    uint32_t size;  /* accesses: bytes, one instruction's contiguous access */
+    int64_t insn;   /* offset of the instruction from call->fn */
+    int64_t offset; /* accesses: byte offset in the region */
+};
+
+struct uc_result {
+    uint64_t rax;
+    int completed;   /* 1: the function returned to its caller */
+    char error[256]; /* when not: why ("invalid instruction at ...", "runaway: ...") */
+
+    int bounds_violation;  /* accesses outside every region (0: clean) */
+    char bounds_msg[512];  /* the first of them */
+    int abi_violation;     /* broken ABI properties (0: clean) */
+    char abi_msg[512];     /* the first of them */
+
+    uint64_t trace_hash;     /* hash of trace[0, trace_len) */
+    size_t trace_len;
+    struct uc_event *trace;  /* owned by the result: kept between calls, ucheck_result_free */
+    size_t trace_cap;
+
+    uint64_t insn_count;
+    uint64_t stack_bytes;    /* deepest stack byte touched below the return address */
+    uint64_t nanoseconds;    /* wall time of the whole ucheck_run */
+    uint64_t region_addr[UC_MAX_REGIONS]; /* where each region was in the emulator */
+};
+
+/* Runs call in the emulator.  res must be zeroed before its first use; it may be reused (its
+ * trace buffer is).  Returns 0 when the function ran and returned, -1 otherwise (res->error).
+ * Bounds and ABI findings are in res either way; the writable regions are copied back in both
+ * cases. */
+int ucheck_run(const struct uc_call *call, struct uc_result *res);
+
+void ucheck_result_free(struct uc_result *res);
+
+/* Compares the traces of two runs of the same call shape (call gives the region names).
+ * Returns -1 when identical; else the index of the first differing event, with msg saying
+ * e.g. "first divergence at event 5: instruction f+0x7 read table+0x12 (1 byte) vs
+ * table+0x40". */
+long ucheck_trace_diff(const struct uc_call *call, const struct uc_result *a,
+                       const struct uc_result *b, char *msg, size_t len);
+
+/* A read-only region covering the symbol `symbol` of this program (its ELF .size).  0 when the
+ * symbol was found. */
+int ucheck_symbol_region(const char *symbol, struct uc_region *r);
+
+#endif

@@ -1,0 +1,128 @@
+/* ucheck_elf.c — see ucheck_elf.h. */
+#define _GNU_SOURCE
+#include "ucheck_elf.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct elfsym {
+    uint64_t addr; /* run-time address: st_value + load bias */
+    uint64_t size;
+    const char *name;
+};
+
+static struct elfsym *syms;
+static size_t nsyms;
+static char *strtab; /* owns the names */
+static int loaded;   /* 0: not tried, 1: done (possibly empty) */
+
+/* The first object dl_iterate_phdr reports is the main program; its dlpi_addr is the load
+ * bias that turns a .symtab st_value into a run-time address (0 for a non-PIE binary). */
+static int first_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uint64_t *)data = info->dlpi_addr;
+    return 1;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    const struct elfsym *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 20, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        char *grown = realloc(buf, cap *= 2);
+        if (!grown) free(buf);
+        buf = grown;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+int elfsym_load(void)
+{
+    if (loaded) return nsyms ? 0 : -1;
+    loaded = 1;
+
+    uint64_t bias = 0;
+    dl_iterate_phdr(first_object, &bias);
+
+    size_t len;
+    unsigned char *img = read_all("/proc/self/exe", &len);
+    if (!img) return -1;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff == 0 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff + (uint64_t)eh->e_shnum *
+        sizeof(Elf64_Shdr) > len)
+        goto out;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+    for (size_t i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum) continue;
+        const Elf64_Shdr *st = &sh[sh[i].sh_link];
+        if (sh[i].sh_offset + sh[i].sh_size > len || st->sh_offset + st->sh_size > len) break;
+        strtab = malloc(st->sh_size + 1);
+        syms = calloc(sh[i].sh_size / sizeof(Elf64_Sym) + 1, sizeof *syms);
+        if (!strtab || !syms) break;
+        memcpy(strtab, img + st->sh_offset, st->sh_size);
+        strtab[st->sh_size] = 0;
+        const Elf64_Sym *s = (const Elf64_Sym *)(img + sh[i].sh_offset);
+        for (size_t j = 0; j < sh[i].sh_size / sizeof *s; j++) {
+            int type = ELF64_ST_TYPE(s[j].st_info);
+            /* Functions and data objects only: section and file symbols would shadow them. */
+            if (s[j].st_shndx == SHN_UNDEF || s[j].st_shndx >= SHN_LORESERVE) continue;
+            if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
+            if (s[j].st_name >= st->sh_size || !strtab[s[j].st_name]) continue;
+            syms[nsyms++] = (struct elfsym){s[j].st_value + bias, s[j].st_size,
+                                            strtab + s[j].st_name};
+        }
+        break;
+    }
+    qsort(syms, nsyms, sizeof *syms, by_addr);
+out:
+    free(img);
+    return nsyms ? 0 : -1;
+}
+
+int elfsym_lookup(const char *name, uint64_t *addr, uint64_t *size)
+{
+    elfsym_load();
+    for (size_t i = 0; i < nsyms; i++)
+        if (strcmp(syms[i].name, name) == 0) {
+            *addr = syms[i].addr;
+            *size = syms[i].size;
+            return 0;
+        }
+    return -1;
+}
+
+const char *elfsym_format(uint64_t addr, char *buf, size_t len)
+{
+    elfsym_load();
+    /* The innermost symbol that holds the address; else the nearest one below it (an assembly
+     * label without .size has size 0). */
+    const struct elfsym *holder = NULL, *below = NULL;
+    for (size_t i = 0; i < nsyms && syms[i].addr <= addr; i++) {
+        below = &syms[i];
+        if (addr < syms[i].addr + syms[i].size) holder = &syms[i];
+    }
+    const struct elfsym *s = holder ? holder : below;
+    if (s && addr - s->addr < (1u << 20))
+        snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+    else
+        snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+    return buf;
+}

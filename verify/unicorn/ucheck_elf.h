@@ -1,0 +1,27 @@
+/* ucheck_elf.h — names for addresses of the running program, from its own ELF symbol table.
+ *
+ * The Unicorn checks run a kernel at the address it has in this process, so every address they
+ * report (an instruction, a constant table) is an address of this program.  Reading the .symtab
+ * of /proc/self/exe turns it into "nh_sse2_permload+0x7c", and gives the size of a symbol that
+ * an assembly file declared with .size (a constant table the caller wants to declare as a
+ * region).  Only the main executable is read: kernels are linked into it, never loaded from a
+ * shared library.  A stripped binary still works; addresses are then printed in hex.
+ */
+#ifndef ASMDIFF_UCHECK_ELF_H
+#define ASMDIFF_UCHECK_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reads the symbol table once; later calls return at once.  0 on success, -1 when the table
+ * could not be read (the other functions then find nothing). */
+int elfsym_load(void);
+
+/* The run-time address and size of the function or object `name`.  0 when found. */
+int elfsym_lookup(const char *name, uint64_t *addr, uint64_t *size);
+
+/* Writes "symbol+0xoff" for a run-time address (the symbol whose [start, start+size) holds it,
+ * else the nearest one below it), or "0x..." when none is known.  Returns buf. */
+const char *elfsym_format(uint64_t addr, char *buf, size_t len);
+
+#endif
