@@ -36,7 +36,7 @@
 #define MHZ_BUDGET_NS 25e6
 #define MHZ_ADDS_PER_ITER 1024 /* must match the .rept count in mhz_chain */
 
-#define NAME_WIDTH 32
+#define NAME_WIDTH 36
 
 struct fit {
     double intercept_ns;
