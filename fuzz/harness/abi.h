@@ -144,9 +144,10 @@ void abi_set_fail_handler(abi_fail_fn fn);
  * give.  An integer narrower than 64 bits is widened by the sign of its type to 32 bits, then
  * sign-extended to 64: int and short sign-extend; unsigned char, unsigned short and _Bool
  * zero-extend; and unsigned int is sign-extended from bit 31 too (0x80000000u arrives as
- * 0xffffffff80000000).  Kernels may rely on that (addw and friends keep it), so the checked call
- * passes exactly what a compiler passes; a kernel that zero-extends an unsigned int by mistake
- * is caught by the values, not by junk. */
+ * 0xffffffff80000000).  Kernels may rely on that (the *w instructions produce it), so junk
+ * there would be an illegal call, not a test: the checked call passes exactly what a compiler
+ * passes.  A kernel that wrongly treats an unsigned int as zero-extended (using it as a 64-bit
+ * count or offset without zext) is caught by values with bit 31 set, not by junk. */
 #define ABI_ARG_U32(x) ((uint64_t)(int64_t)(int32_t)(uint32_t)(x))
 #define ABI_ARG(x) _Generic((x),                                                             \
         _Bool: (uint64_t)(uint8_t)(uintptr_t)(x),                                            \
