@@ -1,0 +1,32 @@
+/* kernels/polyval/polyval.h — POLYVAL update kernels (RFC 8452 section 3).
+ *
+ * Each kernel folds n 16-byte blocks into a running POLYVAL value:
+ *     for each block X: state = dot(state + X, key_h)
+ * exactly as polyval_update() in reference/polyval.c, with the state and the key as 16-byte
+ * strings in POLYVAL's own (little-endian) order.  nblocks may be 0 (state unchanged); blocks,
+ * state and key need no alignment.  The kernels leave no key- or data-derived values in vector
+ * registers.
+ *
+ * Portable C, polyval-portable-ghash.c; runs everywhere:
+ *   _portable_ghash  the Zvkg kernels' method (byte reversal, mulX_GHASH, GCM's multiply) in
+ *                    plain C: an independent second route to the reference's value.
+ *
+ * RISC-V vector crypto (Zvkg), polyval-riscv64-zvkg.S; need V and Zvkg at run time:
+ *   _lmul1     byte reversal of every block at LMUL=1 (its cost grows with VLEN);
+ *   _fraclmul  byte reversal at the fractional LMUL whose register group is 128 bits for the
+ *              VLEN found at run time (mf8 at VLEN >= 1024, mf4 >= 512, mf2 >= 256, else m1).
+ */
+#ifndef ASMDIFF_KERNELS_POLYVAL_H
+#define ASMDIFF_KERNELS_POLYVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void polyval_update_portable_ghash(uint8_t state[16], const uint8_t key_h[16],
+                                   const uint8_t *blocks, size_t nblocks);
+void polyval_update_zvkg_lmul1(uint8_t state[16], const uint8_t key_h[16], const uint8_t *blocks,
+                               size_t nblocks);
+void polyval_update_zvkg_fraclmul(uint8_t state[16], const uint8_t key_h[16],
+                                  const uint8_t *blocks, size_t nblocks);
+
+#endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# run_emu.sh [--cpu NAME]... [--random N] [--fuzz SECONDS] BUILDDIR [SRCDIR]
+#
+# The emu suite: the riscv64 POLYVAL target of a riscv64 build directory, run under
+# qemu-riscv64 on each emulated CPU (default: vlen128 vlen256 vlen512 vlen1024 nozvkg; names in
+# verify/riscv/qemu_cpu.sh).  Per CPU:
+#   list     what the target sees: with Zvkg, both Zvkg forms must run and the VLEN must be the
+#            one asked for; without Zvkg they must be listed as unavailable with the reason,
+#            and the portable implementation must still run;
+#   kat      RFC 8452 vectors (corpus/polyval/kat.txt) on every runnable implementation;
+#   replay   the seed corpus (corpus/polyval/seeds);
+#   random   N structure-aware random inputs (default 3000, seed 1), timed: exec/s;
+#   fuzz     when BUILDDIR has fuzz_polyval (coverage-guided libFuzzer for riscv64): SECONDS of
+#            fuzzing from the seeds (default 20; 0 skips), its exec/s and coverage.
+# Prints one summary row per CPU; exit 0 when every step passed on every CPU, 1 otherwise,
+# 77 when qemu-riscv64 is missing.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cpus=() random_n=3000 fuzz_secs=20
+while [ $# -gt 0 ]; do
+  case $1 in
+    --cpu) cpus+=("$2"); shift 2 ;;
+    --random) random_n=$2; shift 2 ;;
+    --fuzz) fuzz_secs=$2; shift 2 ;;
+    -*) echo "run_emu.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { sed -n '2,3p' "$0" >&2; exit 2; }
+build=$(cd "$1" && pwd)
+src=$(cd "${2:-$here/../..}" && pwd)
+[ ${#cpus[@]} -gt 0 ] || cpus=(vlen128 vlen256 vlen512 vlen1024 nozvkg)
+tool=$build/asmdiff-polyval
+fuzzer=$build/fuzz_polyval
+command -v qemu-riscv64 >/dev/null || { echo "run_emu.sh: qemu-riscv64 not found (qemu-user >= 8.2)"; exit 77; }
+[ -x "$tool" ] || { echo "run_emu.sh: $tool not built"; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-emu.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { t = b - a; printf "%.0f", (t > 0 ? n / t : 0) }'; }
+
+bad=0
+rows=()
+for name in "${cpus[@]}"; do
+  cpu=$("$here/qemu_cpu.sh" "$name") || exit 2
+  run() { qemu-riscv64 -cpu "$cpu" "$@"; }
+  echo "== $name (qemu-riscv64 -cpu $cpu)"
+  ok=1 fails=()
+
+  # list: availability and VLEN as this CPU should show them
+  run "$tool" list >"$work/list" 2>&1 || { ok=0; fails+=("list exit $?"); }
+  sed 's/^/   /' "$work/list"
+  case $name in
+    vlen*)
+      for impl in zvkg-lmul1 zvkg-fraclmul; do
+        grep -Eq "^  $impl +runs " "$work/list" || { ok=0; fails+=("$impl not runnable"); }
+      done
+      grep -q "VLEN ${name#vlen} bits" "$work/list" || { ok=0; fails+=("VLEN is not ${name#vlen}"); } ;;
+    nozvkg|novector)
+      for impl in zvkg-lmul1 zvkg-fraclmul; do
+        grep -Eq "^  $impl +n/a .*-- host lacks .*zvkg" "$work/list" ||
+          { ok=0; fails+=("$impl not reported unavailable (host lacks zvkg)"); }
+      done ;;
+  esac
+  grep -Eq "^  portable-ghash +runs " "$work/list" || { ok=0; fails+=("portable-ghash not runnable"); }
+
+  if run "$tool" kat "$src" >"$work/kat" 2>&1; then kat=pass; else kat=FAIL; ok=0; fails+=(kat); fi
+  tail -n 1 "$work/kat" | sed 's/^/   /'
+
+  if run "$tool" replay "$src/corpus/polyval/seeds" >"$work/replay" 2>&1; then
+    replay=pass
+  else
+    replay=FAIL; ok=0; fails+=(replay)
+  fi
+  tail -n 1 "$work/replay" | sed 's/^/   /'
+
+  t0=$(now)
+  if run "$tool" random "$random_n" 1 >"$work/random" 2>&1; then random=pass; else random=FAIL; ok=0; fails+=(random); fi
+  t1=$(now)
+  random_rate=$(rate "$random_n" "$t0" "$t1")
+  tail -n 1 "$work/random" | sed 's/^/   /'
+
+  fuzz="-"
+  if [ -x "$fuzzer" ] && [ "$fuzz_secs" -gt 0 ]; then
+    rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/findings"
+    run "$fuzzer" -max_total_time="$fuzz_secs" -timeout=20 -seed=1 -print_final_stats=1 \
+      -artifact_prefix="$work/findings/" "$work/corpus" "$src/corpus/polyval/seeds" \
+      >"$work/fuzz" 2>&1
+    rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz" | tail -n1)
+    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz" | tail -n1)
+    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$work/fuzz" | tail -n1)
+    if [ $rc = 0 ]; then
+      fuzz="pass ${execs:-?} execs, ${speed:-?} exec/s, $cov"
+    else
+      fuzz="FAIL (exit $rc)"; ok=0; fails+=(fuzz)
+      grep -m3 -E 'MISMATCH in|ABI violation|deadly signal|ERROR' "$work/fuzz" | sed 's/^/   /'
+      cp -r "$work/findings" "$build/emu-findings-$name" 2>/dev/null &&
+        echo "   findings kept in $build/emu-findings-$name"
+    fi
+    echo "   libFuzzer: $fuzz"
+  fi
+
+  [ $ok = 1 ] || { bad=1; echo "   FAILED: ${fails[*]}"; tail -n 30 "$work/kat" "$work/replay" "$work/random" 2>/dev/null | grep -v '^$' | tail -n 30 | sed 's/^/   /'; }
+  rows+=("$(printf '%-9s %-5s %-6s %-6s %6s exec/s  %s' "$name" "$kat" "$replay" "$random" "$random_rate" "$fuzz")")
+done
+
+echo
+echo "== emu summary: asmdiff-polyval under qemu-riscv64 (random: $random_n inputs, seed 1)"
+printf '%-9s %-5s %-6s %-6s %13s  %s\n' cpu kat replay random "random rate" "libFuzzer (${fuzz_secs}s)"
+printf '%s\n' "${rows[@]}"
+exit $bad
