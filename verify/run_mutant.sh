@@ -46,7 +46,7 @@ if [ "$mode" = libfuzzer ]; then
   fi
   reproduced=" (its crash file reproduces it alone)"
 fi
-how=$(grep -m1 -E 'MISMATCH in|ABI violation|ERROR: AddressSanitizer|deadly signal|runtime error' "$work/log")
+how=$(grep -m1 -E 'MISMATCH in|ABI violation|GUARD PAGE|ERROR: AddressSanitizer|deadly signal|runtime error' "$work/log")
 echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}${reproduced:-}: ${how:-exit $rc}"
 grep -m3 -E '^  (implementation|operation|n) ' "$work/log" || true
 exit 0

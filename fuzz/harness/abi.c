@@ -3,6 +3,8 @@
  * compared property by property, and the first broken one is reported by name. */
 #include "abi.h"
 
+const char *volatile abi_current_impl;
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -225,7 +227,9 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     /* only the header is input; vec and k are output, left for the trampoline to fill */
     memcpy(&after, &before, offsetof(struct abi_state, vec));
 
+    abi_current_impl = name;
     uint64_t ret = abi_trampoline(fn, &after, argv, argc);
+    abi_current_impl = NULL;
     const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
     if (what) fail_handler(name, what);
     return ret;
@@ -402,7 +406,9 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     }
     memcpy(&after, &before, offsetof(struct abi_state, vec));
 
+    abi_current_impl = name;
     uint64_t ret = abi_trampoline(fn, &after, argv, argc);
+    abi_current_impl = NULL;
     const char *what = abi_check(&before, &after, want_vectors);
     if (what) fail_handler(name, what);
     return ret;

@@ -187,4 +187,8 @@ void abi_set_fail_handler(abi_fail_fn fn);
 #define ABI_MAP_9(a, ...) ABI_ARG(a), ABI_MAP_8(__VA_ARGS__)
 #define ABI_MAP_10(a, ...) ABI_ARG(a), ABI_MAP_9(__VA_ARGS__)
 
+/* The implementation inside a checked call right now (NULL outside one), so a fault handler
+ * can say whose code touched a guard page. */
+extern const char *volatile abi_current_impl;
+
 #endif

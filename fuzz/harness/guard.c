@@ -1,11 +1,63 @@
 /* guard.c — see guard.h. */
 #include "guard.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Set by the checked call (abi.c) around each kernel call; weak so the guard pages work in
+ * programs without it. */
+extern const char *volatile abi_current_impl __attribute__((weak));
+
+/* Live mappings, so a fault at a guard page can be told in terms of the buffer it guards. */
+#define GUARD_MAX_LIVE 64
+static struct gbuf *live[GUARD_MAX_LIVE];
+
+/* SIGSEGV/SIGBUS at a guard page: say which buffer, how far past it, and whose code; then die
+ * as before (abort: libFuzzer keeps the input, and ASan, when present, prints the stack). */
+static void on_fault(int sig, siginfo_t *si, void *uctx)
+{
+    (void)uctx;
+    uint8_t *a = si->si_addr;
+    for (int i = 0; i < GUARD_MAX_LIVE; i++) {
+        struct gbuf *b = live[i];
+        if (!b || !b->map || a < b->map || a >= b->map + b->maplen) continue;
+        const char *who = &abi_current_impl && abi_current_impl ? abi_current_impl : "(not in a checked call)";
+        if (a >= b->data + b->cap || a < b->data)
+            fprintf(stderr, "\n==== asmdiff: GUARD PAGE: %s touched byte %ld of a %zu-byte buffer "
+                            "(%s, offset %zu): outside it, in the unmapped page %s it\n",
+                    who, (long)(a - b->p), b->len, guard_place_name(b->place), b->offset,
+                    a < b->data ? "before" : "after");
+        break;
+    }
+    signal(sig, SIG_DFL);
+    abort();
+}
+
+static void track(struct gbuf *b)
+{
+    static int installed;
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, NULL);
+        sigaction(SIGBUS, &sa, NULL);
+        installed = 1;
+    }
+    for (int i = 0; i < GUARD_MAX_LIVE; i++)
+        if (live[i] == b) return;
+    for (int i = 0; i < GUARD_MAX_LIVE; i++)
+        if (!live[i]) {
+            live[i] = b;
+            return;
+        }
+}
 
 static size_t page_size(void)
 {
@@ -30,6 +82,7 @@ static void ensure(struct gbuf *b, size_t need)
     }
     b->map = m;
     b->maplen = len;
+    track(b);
     b->data = m + ps;
     b->cap = cap;
 }
@@ -80,6 +133,8 @@ int gbuf_check_canary(const struct gbuf *b, long *where)
 
 void gbuf_free(struct gbuf *b)
 {
+    for (int i = 0; i < GUARD_MAX_LIVE; i++)
+        if (live[i] == b) live[i] = NULL;
     if (b->map) munmap(b->map, b->maplen);
     memset(b, 0, sizeof *b);
 }
