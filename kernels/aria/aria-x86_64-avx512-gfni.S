@@ -40,12 +40,15 @@
  * both are three-operand instructions.
  *
  * Speed (Zen 5 class, verify/aria_kernel_selftest --bench, ARIA-128, 4096 blocks): ECB
- * ternlog 0.59-0.61 cycles/byte, xor 0.74; CTR ternlog 0.67, xor 0.82.  On this core a zmm
- * XOR issues at 2 per cycle, a vpternlogq at about 1.75, GFNI at 1 (and alongside XORs as
- * if on half the pipes), a byte broadcast from memory uses only a load port, and a zmm
- * register move is not free.  A round per 64 blocks is 24 GFNI, 16 key vpxorq and either 64 vpxorq
+ * ternlog 0.59 cycles/byte, xor 0.74; CTR ternlog 0.66, xor 0.81.  On this core a zmm XOR
+ * issues at 2 per cycle, a vpternlogq at about 1.75, GFNI at 1 (and alongside XORs as if on
+ * half the pipes), a byte broadcast from memory uses only a load port, and a zmm register
+ * move is not free.  A round per 64 blocks is 24 GFNI, 16 key vpxorq and either 64 vpxorq
  * (about 62 cycles) or 32 vpternlogq + 6 vmovdqa64 (about 46 cycles); the two transposes,
- * 128 vpunpck[lh]bw at 1.5 per cycle, cost about 70 cycles per pass.
+ * 128 vpunpck[lh]bw at 1.5 per cycle, cost about 70 cycles per pass.  Tried and dropped:
+ * folding the next round key into the diffusion (each output as k ^ pair ^ pair ^ pair ^
+ * byte, six operations fewer per round) ran no faster, 0.61 and 0.78, probably because its
+ * S-box phase then has no XORs of its own to run beside the GFNI instructions.
  *
  * Calling convention: System V AMD64 (see aria.h for the C prototypes).
  *   rdi rk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
