@@ -95,21 +95,6 @@ static void report_case(const struct aria_case *c, const char *impl, enum op op,
     report_hex("input (first 64 bytes)", c->in, 16 * c->nblocks < 64 ? 16 * c->nblocks : 64);
 }
 
-static void check_bufs(const struct aria_case *c, const char *impl, enum op op)
-{
-    struct gbuf *bufs[] = {&g_rk, &g_in, &g_out, &g_ctr};
-    const char *names[] = {"round keys", "input", "output", "counter"};
-    for (int b = 0; b < 4; b++) {
-        long where;
-        if (bufs[b]->map && gbuf_check_canary(bufs[b], &where)) {
-            char what[96];
-            snprintf(what, sizeof what, "wrote outside %s: byte %ld", names[b], where);
-            report_case(c, impl, op, what);
-            report_end("aria", asmdiff_mismatch_aria);
-        }
-    }
-}
-
 /* Run one kernel operation in guarded buffers; result into res (16 * nblocks bytes), the final
  * counter into ctr_out. */
 static void run_kernel(const struct aria_case *c, const struct aria_impl *k, enum op op,
@@ -139,13 +124,14 @@ static void run_kernel(const struct aria_case *c, const struct aria_impl *k, enu
         memcpy(ctr_out, ctr, 16);
     }
     memcpy(res, dst, bytes);
-    check_bufs(c, k->info.name, op);
-    if (memcmp(rk, key->rk, rklen)) {
-        report_case(c, k->info.name, op, "modified the round keys");
-        report_end("aria", asmdiff_mismatch_aria);
-    }
-    if (!c->in_place && memcmp(src, in, bytes)) {
-        report_case(c, k->info.name, op, "modified its input");
+    const struct gbuf_use bufs[] = {{"round keys", &g_rk, key->rk},
+                                     {"input", &g_in, c->in_place ? NULL : in},
+                                     {"output", &g_out, NULL},
+                                     {"counter", &g_ctr, NULL}};
+    char what[128];
+    size_t bad;
+    if (gbuf_after_call(bufs, 4, what, sizeof what, &bad)) {
+        report_case(c, k->info.name, op, what);
         report_end("aria", asmdiff_mismatch_aria);
     }
 }

@@ -89,23 +89,16 @@ static void check_kernel(const struct nh_case *c, const struct nh_impl *k, const
         report_diff("c-reference", want, k->info.name, hash, NH_HASH_BYTES);
         report_end("nh", asmdiff_mismatch_nh);
     }
-    const struct { const char *name; struct gbuf *g; const void *orig; } bufs[] = {
+    const struct gbuf_use bufs[] = {
         {"key", &g_key, c->key}, {"message", &g_msg, c->msg}, {"hash", &g_hash, NULL}};
-    for (size_t i = 0; i < 3; i++) {
-        long where;
-        char what[128];
-        if (gbuf_check_canary(bufs[i].g, &where)) {
-            snprintf(what, sizeof what, "wrote outside %s: byte %ld relative to its start",
-                     bufs[i].name, where);
-            report_case(c, k->info.name, what);
-            report_end("nh", asmdiff_mismatch_nh);
-        }
-        if (bufs[i].orig && memcmp(bufs[i].g->p, bufs[i].orig, bufs[i].g->len)) {
-            snprintf(what, sizeof what, "modified its input %s", bufs[i].name);
-            report_case(c, k->info.name, what);
-            report_diff("original", bufs[i].orig, k->info.name, bufs[i].g->p, bufs[i].g->len);
-            report_end("nh", asmdiff_mismatch_nh);
-        }
+    char what[128];
+    size_t bad;
+    int why = gbuf_after_call(bufs, 3, what, sizeof what, &bad);
+    if (why) {
+        report_case(c, k->info.name, what);
+        if (why == 2)
+            report_diff("original", bufs[bad].orig, k->info.name, bufs[bad].g->p, bufs[bad].g->len);
+        report_end("nh", asmdiff_mismatch_nh);
     }
 }
 

@@ -153,24 +153,16 @@ static void check_impl(const struct polyval_case *c, const struct polyval_impl *
         report_diff("c-reference", exp, k->info.name, state, 16);
         report_end("polyval", asmdiff_mismatch_polyval);
     }
-    const struct { const char *name; struct gbuf *g; const uint8_t *orig; } bufs[] = {
+    const struct gbuf_use bufs[] = {
         {"message", &g_msg, c->msg}, {"state", &g_state, NULL}, {"key", &g_key, c->h}};
-    for (size_t i = 0; i < 3; i++) {
-        long where;
-        if (gbuf_check_canary(bufs[i].g, &where)) {
-            char what[128];
-            snprintf(what, sizeof what, "wrote outside the %s: byte %ld relative to its start",
-                     bufs[i].name, where);
-            report_case(c, k->info.name, what);
-            report_end("polyval", asmdiff_mismatch_polyval);
-        }
-        if (bufs[i].orig && memcmp(bufs[i].g->p, bufs[i].orig, bufs[i].g->len)) {
-            char what[128];
-            snprintf(what, sizeof what, "modified the %s, an input", bufs[i].name);
-            report_case(c, k->info.name, what);
-            report_diff("original", bufs[i].orig, k->info.name, bufs[i].g->p, bufs[i].g->len);
-            report_end("polyval", asmdiff_mismatch_polyval);
-        }
+    char what[128];
+    size_t bad;
+    int why = gbuf_after_call(bufs, 3, what, sizeof what, &bad);
+    if (why) {
+        report_case(c, k->info.name, what);
+        if (why == 2)
+            report_diff("original", bufs[bad].orig, k->info.name, bufs[bad].g->p, bufs[bad].g->len);
+        report_end("polyval", asmdiff_mismatch_polyval);
     }
 }
 

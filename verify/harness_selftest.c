@@ -99,6 +99,30 @@ static void test_guard(void)
     b.p[-3] ^= 1;
     check(gbuf_check_canary(&b, &where) == -1 && where == -3,
           "a write 3 bytes before the buffer is found at offset -3");
+    {
+        struct gbuf in = {0}, out = {0};
+        uint8_t orig[32], *ip = gbuf_place(&in, 32, GUARD_TAIL, 0);
+        uint8_t *op = gbuf_place(&out, 32, GUARD_HEAD, 8);
+        char what[128];
+        size_t bad = 99;
+        memset(orig, 7, sizeof orig);
+        memcpy(ip, orig, 32);
+        memset(op, 1, 32);
+        const struct gbuf_use use[] = {{"in", &in, orig}, {"out", &out, NULL}};
+        check(gbuf_after_call(use, 2, what, sizeof what, &bad) == 0,
+              "gbuf_after_call: writing the output only is fine");
+        op[32] = 0;
+        check(gbuf_after_call(use, 2, what, sizeof what, &bad) == 1 && bad == 1 &&
+                  strstr(what, "wrote outside out: byte 32"),
+              "gbuf_after_call: a write past the output is named");
+        gbuf_place(&out, 32, GUARD_HEAD, 8);
+        ip[5] ^= 1;
+        check(gbuf_after_call(use, 2, what, sizeof what, &bad) == 2 && bad == 0 &&
+                  strstr(what, "modified its input in"),
+              "gbuf_after_call: a changed input is named");
+        gbuf_free(&in);
+        gbuf_free(&out);
+    }
     gbuf_place(&b, 0, GUARD_TAIL, 0);
     check(gbuf_check_canary(&b, &where) == 0 && b.p == b.data + b.cap,
           "a zero-length buffer sits exactly at the guard page");

@@ -131,6 +131,27 @@ int gbuf_check_canary(const struct gbuf *b, long *where)
     return 0;
 }
 
+int gbuf_after_call(const struct gbuf_use *bufs, size_t n, char *what, size_t whatlen,
+                    size_t *bad)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct gbuf *g = bufs[i].g;
+        long where;
+        if (!g->map) continue;
+        *bad = i;
+        if (gbuf_check_canary(g, &where)) {
+            snprintf(what, whatlen, "wrote outside %s: byte %ld relative to its start",
+                     bufs[i].name, where);
+            return 1;
+        }
+        if (bufs[i].orig && memcmp(g->p, bufs[i].orig, g->len)) {
+            snprintf(what, whatlen, "modified its input %s", bufs[i].name);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 void gbuf_free(struct gbuf *b)
 {
     for (int i = 0; i < GUARD_MAX_LIVE; i++)

@@ -43,6 +43,21 @@ uint8_t *gbuf_place_input(struct gbuf *b, size_t len, size_t granule, struct inp
  * signed offset of the first changed byte relative to b->p (negative: before the buffer). */
 int gbuf_check_canary(const struct gbuf *b, long *where);
 
+/* One buffer of a kernel call, for gbuf_after_call: orig is what an input the kernel must not
+ * write held before the call (NULL for outputs and for an input the call writes in place). */
+struct gbuf_use {
+    const char *name;
+    const struct gbuf *g;
+    const void *orig;
+};
+
+/* After a kernel call, the first broken promise about its buffers: 1 when a canary next to a
+ * buffer changed ("wrote outside key: byte 1072 relative to its start"), 2 when an input changed
+ * ("modified its input key"), with the message in what and the buffer's index in *bad; 0 when
+ * all is well.  Buffers not placed in this call (never mapped) are skipped. */
+int gbuf_after_call(const struct gbuf_use *bufs, size_t n, char *what, size_t whatlen,
+                    size_t *bad);
+
 void gbuf_free(struct gbuf *b);
 
 const char *guard_place_name(enum guard_place p);
