@@ -2,425 +2,378 @@
  *
  * Property: for every key size and key, every block count (weighted at the kernels' parallel
  * widths 16/32/64 and ±1), every counter (biased to just below the 2^32, 2^64 and 2^128 wraps),
- * in place and out of place, at every buffer placement, each kernel's ECB encryption and
- * decryption and its CTR output and final counter equal the plain C reference's; CTR continued
- * across several calls (split points from the input) equals one call; decrypt(encrypt(x)) == x;
- * OpenSSL (and libgcrypt from 1.11) agree with the reference.  Every kernel call goes through
- * the checked call with the vector-register check: no zmm/ymm/xmm lane and no k register may
- * hold key-derived data after return.  The round keys sit in a guarded buffer of exactly
- * (rounds + 1) * 16 bytes.
+ * in place and out of place, each kernel's ECB encryption and decryption and its CTR output and
+ * final counter equal the plain C reference's (reference/aria.c); CTR continued across several
+ * calls (split points from the input) equals one call; the kernel decrypts its own ciphertext;
+ * OpenSSL (and libgcrypt from 1.11) agree with the reference.  Kernels promise no key-derived
+ * data left in zmm/ymm/xmm, opmask registers or on the stack.  The round keys sit in a buffer
+ * of exactly (rounds + 1) * 16 bytes.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "abi.h"
-#include "aria_oracles.h"
 #include "asmdiff-config.h"
-#include "bench.h"
 #include "cpu.h"
-#include "family.h"
-#include "guard.h"
-#include "input.h"
+#include "driver.h"
 #include "report.h"
+#include "rng.h"
 #include "vectors.h"
 #include "reference/aria.h"
+#include "reference/oracles/aria_oracles.h"
+#if ASMDIFF_HAVE_GCRYPT
+#include "reference/oracles/gcrypt_init.h"
+#endif
 #if ARCH_X86_64
 #include "kernels/aria/aria.h"
 #endif
 
-#define MAX_BLOCKS 300 /* > 4 passes of the widest kernel, tails of every width */
+#define MAX_BLOCKS 520 /* > 8 passes of the widest kernel, tails of every width */
 #define MAX_SPLITS 3
 
+/* Kernels take round keys (ours: the reference's schedule); libraries and the reference take
+ * the raw key. */
 typedef void (*ecb_fn)(const uint8_t *rk, unsigned int rounds, uint8_t *out, const uint8_t *in,
                        size_t nblocks);
 typedef void (*ctr_fn)(const uint8_t *rk, unsigned int rounds, uint8_t *out, const uint8_t *in,
                        size_t nblocks, uint8_t ctr[16]);
-
-struct aria_impl {
-    struct impl_info info;
+typedef int (*lib_ecb_fn)(int encrypt, const uint8_t *key, size_t keylen, uint8_t *out,
+                          const uint8_t *in, size_t nblocks);
+typedef int (*lib_ctr_fn)(const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in,
+                          size_t nblocks, uint8_t ctr[16]);
+struct kernel_ops {
     ecb_fn ecb;
     ctr_fn ctr;
 };
-
-#define NEEDS_AVX512_GFNI (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_GFNI)
-static const struct aria_impl impls[] = {
-#if ARCH_X86_64
-    {{"avx512-gfni-xor", NEEDS_AVX512_GFNI}, aria_ecb_avx512_gfni_xor, aria_ctr_avx512_gfni_xor},
-    {{"avx512-gfni-ternlog", NEEDS_AVX512_GFNI}, aria_ecb_avx512_gfni_ternlog,
-     aria_ctr_avx512_gfni_ternlog},
-    {{"avx2-gfni", CPU_AVX2 | CPU_GFNI}, aria_ecb_avx2_gfni, aria_ctr_avx2_gfni},
-#endif
-    {{"", 0}, NULL, NULL},
+struct lib_ops {
+    lib_ecb_fn ecb;
+    lib_ctr_fn ctr;
 };
-#define NIMPLS (sizeof impls / sizeof impls[0] - 1)
 
-ASMDIFF_DEFINE_CRASH(aria)
+static int ref_ecb(int encrypt, const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in,
+                   size_t nblocks)
+{
+    struct aria_key k;
+    if (encrypt ? aria_set_encrypt_key(&k, key, keylen) : aria_set_decrypt_key(&k, key, keylen))
+        return -1;
+    aria_ecb(&k, out, in, nblocks);
+    return 0;
+}
+
+static int ref_ctr(const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in,
+                   size_t nblocks, uint8_t ctr[16])
+{
+    struct aria_key k;
+    if (aria_set_encrypt_key(&k, key, keylen)) return -1;
+    aria_ctr(&k, out, in, nblocks, ctr);
+    return 0;
+}
+
+static const struct lib_ops reference = {ref_ecb, ref_ctr};
+#if ARCH_X86_64
+static const struct kernel_ops avx512_xor = {aria_ecb_avx512_gfni_xor, aria_ctr_avx512_gfni_xor};
+static const struct kernel_ops avx512_ternlog = {aria_ecb_avx512_gfni_ternlog,
+                                                 aria_ctr_avx512_gfni_ternlog};
+static const struct kernel_ops avx2 = {aria_ecb_avx2_gfni, aria_ctr_avx2_gfni};
+#define NEEDS_AVX512_GFNI (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_GFNI)
+#endif
+#if ASMDIFF_HAVE_OPENSSL
+static const struct lib_ops openssl = {oracle_openssl_aria_ecb, oracle_openssl_aria_ctr};
+#endif
+#if ASMDIFF_HAVE_GCRYPT
+static const struct lib_ops gcrypt = {oracle_gcrypt_aria_ecb, oracle_gcrypt_aria_ctr};
+#endif
+
+static const struct impl impls[] = {
+    IMPL("c-reference", 0, IMPL_REFERENCE, &reference),
+#if ARCH_X86_64
+    IMPL("x86_64-avx512-gfni-xor", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &avx512_xor),
+    IMPL("x86_64-avx512-gfni-ternlog", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &avx512_ternlog),
+    IMPL("x86_64-avx2-gfni", CPU_AVX2 | CPU_GFNI, IMPL_KERNEL | IMPL_CLEAN, &avx2),
+#endif
+#if ASMDIFF_HAVE_OPENSSL
+    IMPL("openssl", 0, IMPL_LIBRARY, &openssl, .describe = oracle_openssl_aria_describe),
+#endif
+#if ASMDIFF_HAVE_GCRYPT
+    IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .unavailable = oracle_gcrypt_aria_unavailable,
+     .describe = oracle_gcrypt_describe, .label = oracle_gcrypt_label),
+#endif
+};
+
+enum { B_KEY, B_IN, B_OUT, B_CTR };
+static const struct buf_spec bufs[] = {
+    {"key", 1, BUF_SECRET}, {"input", 1, BUF_SECRET}, {"output", 1, 0}, {"counter", 1, 0}};
 
 enum op { OP_ECB_ENC, OP_ECB_DEC, OP_CTR, OP_COUNT };
 static const char *const op_names[] = {"ecb-encrypt", "ecb-decrypt", "ctr"};
 
-struct aria_case {
+static struct aria_case {
     size_t keylen, nblocks;
     uint8_t key[32], ctr[16];
     uint8_t in[16 * MAX_BLOCKS];
     int in_place;
     size_t nsplits, split[MAX_SPLITS]; /* CTR: block counts of the first calls; rest in the last */
-    enum guard_place place;
-    size_t offset;
-};
+} the_case;
 
-static struct gbuf g_rk, g_in, g_out, g_ctr;
+static struct aria_want {
+    struct aria_key ek, dk;
+    uint8_t out[OP_COUNT][16 * MAX_BLOCKS];
+    uint8_t ctr[16];
+} want_;
 
-static void report_case(const struct aria_case *c, const char *impl, enum op op, const char *what)
+static void *decode(struct input *in)
 {
-    char title[200];
-    snprintf(title, sizeof title, "%s %s: %s", impl, op_names[op], what);
-    report_begin("aria", title);
-    report_param("implementation", "%s", impl);
-    report_param("operation", "%s", op_names[op]);
+    struct aria_case *c = &the_case;
+    static const size_t widths[] = {16, 32, 64};
+    c->keylen = 16 + 8 * (size_t)input_pick(in, 3);
+    c->nblocks = input_length(in, 300, widths, 3);
+    c->in_place = input_bool(in);
+    c->nsplits = input_pick(in, MAX_SPLITS + 1);
+    size_t left = c->nblocks;
+    for (size_t i = 0; i < c->nsplits; i++) {
+        c->split[i] = input_length(in, left, widths, 3);
+        left -= c->split[i];
+    }
+    /* counter: random, or just below a wrap of the low 32, 64 or all 128 bits */
+    int bias = (int)input_pick(in, 4);
+    uint64_t below = input_range(in, 0, 2 * 64);
+    input_bytes(in, c->ctr, 16);
+    if (bias) {
+        size_t low = bias == 1 ? 4 : bias == 2 ? 8 : 16;
+        uint64_t v = ~(uint64_t)0 - below;
+        for (size_t i = 0; i < low; i++) c->ctr[15 - i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0xff;
+    }
+    input_fill_words(in, c->key, c->keylen / 4, 4);
+    input_fill_words(in, c->in, 4 * c->nblocks, 4);
+    return c;
+}
+
+static const void *expect(const void *cv)
+{
+    const struct aria_case *c = cv;
+    aria_set_encrypt_key(&want_.ek, c->key, c->keylen);
+    aria_set_decrypt_key(&want_.dk, c->key, c->keylen);
+    aria_ecb(&want_.ek, want_.out[OP_ECB_ENC], c->in, c->nblocks);
+    aria_ecb(&want_.dk, want_.out[OP_ECB_DEC], c->in, c->nblocks);
+    memcpy(want_.ctr, c->ctr, 16);
+    aria_ctr(&want_.ek, want_.out[OP_CTR], c->in, c->nblocks, want_.ctr);
+    return &want_;
+}
+
+/* One operation of one implementation on in[0, 16 * nblocks): into out (in place when asked),
+ * the final counter into ctr_out.  Returns the output buffer. */
+static uint8_t *one_op(const struct impl *im, const struct aria_case *c, enum op op,
+                       const uint8_t *in, uint8_t ctr_out[16])
+{
+    size_t bytes = 16 * c->nblocks;
+    const struct aria_key *k = op == OP_ECB_DEC ? &want_.dk : &want_.ek;
+    drv_op(op_names[op]);
+    uint8_t *src = c->in_place ? drv_inout(B_IN, in, bytes) : drv_in(B_IN, in, bytes);
+    uint8_t *dst = c->in_place ? src : drv_out(B_OUT, bytes);
+    uint8_t *ctr = op == OP_CTR ? drv_inout(B_CTR, c->ctr, 16) : NULL;
+    if (im->flags & IMPL_KERNEL) {
+        const struct kernel_ops *ops = im->ops;
+        size_t rklen = 16 * (size_t)(k->rounds + 1);
+        const uint8_t *rk = drv_in(B_KEY, k->rk, rklen);
+        unsigned rounds = (unsigned)k->rounds;
+        if (op != OP_CTR) {
+            DRV_CALL(ops->ecb, rk, rounds, dst, (const uint8_t *)src, c->nblocks);
+        } else {
+            size_t done = 0;
+            for (size_t i = 0; i <= c->nsplits; i++) {
+                size_t n = i < c->nsplits ? c->split[i] : c->nblocks - done;
+                DRV_CALL(ops->ctr, rk, rounds, dst + 16 * done, (const uint8_t *)src + 16 * done,
+                         n, ctr);
+                done += n;
+            }
+        }
+    } else {
+        const struct lib_ops *ops = im->ops;
+        const uint8_t *key = drv_in(B_KEY, c->key, c->keylen);
+        int rc = op == OP_CTR ? (int)DRV_CALL(ops->ctr, key, c->keylen, dst, (const uint8_t *)src,
+                                              c->nblocks, ctr)
+                              : (int)DRV_CALL(ops->ecb, op == OP_ECB_ENC, key, c->keylen, dst,
+                                              (const uint8_t *)src, c->nblocks);
+        drv_expect_true(rc == 0, "the library call failed");
+    }
+    if (ctr) memcpy(ctr_out, ctr, 16);
+    return dst;
+}
+
+static void run(const struct impl *im, const void *cv, const void *wv)
+{
+    const struct aria_case *c = cv;
+    const struct aria_want *w = wv;
+    static uint8_t ct[16 * MAX_BLOCKS];
+    size_t bytes = 16 * c->nblocks;
+    uint8_t ctr[16];
+    for (int op = 0; op < OP_COUNT; op++) {
+        uint8_t *out = one_op(im, c, (enum op)op, c->in, ctr);
+        drv_expect_equal("output", w->out[op], out, bytes);
+        if (op == OP_CTR) drv_expect_equal("final counter", w->ctr, ctr, 16);
+        if (op == OP_ECB_ENC && (im->flags & IMPL_KERNEL)) {
+            /* the round trip through the kernel itself */
+            memcpy(ct, out, bytes);
+            out = one_op(im, c, OP_ECB_DEC, ct, ctr);
+            drv_op("ecb-decrypt of its own ciphertext");
+            drv_expect_equal("decrypt(encrypt(x))", c->in, out, bytes);
+        }
+    }
+}
+
+static void params(const void *cv)
+{
+    const struct aria_case *c = cv;
     report_param("key size", "%zu bits (%d rounds)", 8 * c->keylen,
                  c->keylen == 16 ? 12 : c->keylen == 24 ? 14 : 16);
     report_param("blocks", "%zu", c->nblocks);
     report_param("in place", "%s", c->in_place ? "yes" : "no");
-    report_param("buffers", "%s, offset %zu", guard_place_name(c->place), c->offset);
-    if (op == OP_CTR) {
-        char s[64] = "";
-        for (size_t i = 0; i < c->nsplits; i++)
-            snprintf(s + strlen(s), sizeof s - strlen(s), "%zu+", c->split[i]);
-        report_param("ctr calls", "%srest", s);
-        report_hex("initial counter", c->ctr, 16);
-    }
+    char s[64] = "";
+    for (size_t i = 0; i < c->nsplits; i++)
+        snprintf(s + strlen(s), sizeof s - strlen(s), "%zu+", c->split[i]);
+    report_param("ctr calls", "%srest", s);
+    report_hex("initial counter", c->ctr, 16);
     report_hex("key", c->key, c->keylen);
     report_hex("input (first 64 bytes)", c->in, 16 * c->nblocks < 64 ? 16 * c->nblocks : 64);
 }
 
-/* Run one kernel operation in guarded buffers; result into res (16 * nblocks bytes), the final
- * counter into ctr_out. */
-static void run_kernel(const struct aria_case *c, const struct aria_impl *k, enum op op,
-                       const struct aria_key *key, const uint8_t *in, uint8_t *res,
-                       uint8_t ctr_out[16])
+static void vary_secrets(void *cv, uint64_t seed)
 {
-    size_t bytes = 16 * c->nblocks, rklen = 16 * (size_t)(key->rounds + 1);
-    uint8_t *rk = gbuf_place(&g_rk, rklen, c->place, c->offset);
-    uint8_t *src = gbuf_place(&g_in, bytes, c->place, c->offset);
-    uint8_t *dst = c->in_place ? src : gbuf_place(&g_out, bytes, c->place, c->offset);
-    memcpy(rk, key->rk, rklen);
-    memcpy(src, in, bytes);
-    unsigned int rounds = (unsigned int)key->rounds;
-    if (op != OP_CTR) {
-        ABI_CALL_CLEAN(k->info.name, k->ecb, (const uint8_t *)rk, rounds, dst,
-                       (const uint8_t *)src, c->nblocks);
-    } else {
-        uint8_t *ctr = gbuf_place(&g_ctr, 16, c->place, 0);
-        memcpy(ctr, c->ctr, 16);
-        size_t done = 0;
-        for (size_t i = 0; i <= c->nsplits; i++) {
-            size_t n = i < c->nsplits ? c->split[i] : c->nblocks - done;
-            ABI_CALL_CLEAN(k->info.name, k->ctr, (const uint8_t *)rk, rounds, dst + 16 * done,
-                           (const uint8_t *)src + 16 * done, n, ctr);
-            done += n;
-        }
-        memcpy(ctr_out, ctr, 16);
-    }
-    memcpy(res, dst, bytes);
-    const struct gbuf_use bufs[] = {{"round keys", &g_rk, key->rk},
-                                     {"input", &g_in, c->in_place ? NULL : in},
-                                     {"output", &g_out, NULL},
-                                     {"counter", &g_ctr, NULL}};
-    char what[128];
-    size_t bad;
-    if (gbuf_after_call(bufs, 4, what, sizeof what, &bad)) {
-        report_case(c, k->info.name, op, what);
-        report_end("aria", asmdiff_mismatch_aria);
-    }
+    struct aria_case *c = cv;
+    rng_fill(&seed, c->key, sizeof c->key);
+    rng_fill(&seed, c->in, sizeof c->in);
 }
 
-static void compare(const struct aria_case *c, const char *who, enum op op, const uint8_t *want,
-                    const uint8_t *got, const uint8_t *want_ctr, const uint8_t *got_ctr)
+/* ---- RFC 5794 vectors, each also as N identical blocks, both directions ---- */
+
+static int kat(const char *srcdir)
 {
-    size_t bytes = 16 * c->nblocks;
-    if (memcmp(want, got, bytes)) {
-        report_case(c, who, op, "output differs from the C reference");
-        report_diff("c-reference", want, who, got, bytes);
-        report_end("aria", asmdiff_mismatch_aria);
-    }
-    if (want_ctr && memcmp(want_ctr, got_ctr, 16)) {
-        report_case(c, who, op, "final counter differs from the C reference");
-        report_diff("c-reference", want_ctr, who, got_ctr, 16);
-        report_end("aria", asmdiff_mismatch_aria);
-    }
-}
-
-/* The one comparison path. */
-static void check_case(const struct aria_case *c)
-{
-    static uint8_t want[3][16 * MAX_BLOCKS], got[16 * MAX_BLOCKS], back[16 * MAX_BLOCKS];
-    struct aria_key ek, dk;
-    uint8_t want_ctr[16], got_ctr[16];
-    size_t bytes = 16 * c->nblocks;
-
-    aria_set_encrypt_key(&ek, c->key, c->keylen);
-    aria_set_decrypt_key(&dk, c->key, c->keylen);
-    aria_ecb(&ek, want[OP_ECB_ENC], c->in, c->nblocks);
-    aria_ecb(&dk, want[OP_ECB_DEC], c->in, c->nblocks);
-    memcpy(want_ctr, c->ctr, 16);
-    aria_ctr(&ek, want[OP_CTR], c->in, c->nblocks, want_ctr);
-
-#if ASMDIFF_HAVE_OPENSSL
-    {
-        uint8_t ctr[16];
-        memcpy(ctr, c->ctr, 16);
-        if (oracle_openssl_aria_ecb(1, c->key, c->keylen, got, c->in, c->nblocks)) abort();
-        compare(c, "openssl", OP_ECB_ENC, want[OP_ECB_ENC], got, NULL, NULL);
-        if (oracle_openssl_aria_ecb(0, c->key, c->keylen, got, c->in, c->nblocks)) abort();
-        compare(c, "openssl", OP_ECB_DEC, want[OP_ECB_DEC], got, NULL, NULL);
-        if (oracle_openssl_aria_ctr(c->key, c->keylen, got, c->in, c->nblocks, ctr)) abort();
-        compare(c, "openssl", OP_CTR, want[OP_CTR], got, want_ctr, ctr);
-    }
-#endif
-#if ASMDIFF_HAVE_GCRYPT
-    if (!oracle_gcrypt_aria_unavailable()) {
-        uint8_t ctr[16];
-        memcpy(ctr, c->ctr, 16);
-        if (oracle_gcrypt_aria_ecb(1, c->key, c->keylen, got, c->in, c->nblocks)) abort();
-        compare(c, "libgcrypt", OP_ECB_ENC, want[OP_ECB_ENC], got, NULL, NULL);
-        if (oracle_gcrypt_aria_ecb(0, c->key, c->keylen, got, c->in, c->nblocks)) abort();
-        compare(c, "libgcrypt", OP_ECB_DEC, want[OP_ECB_DEC], got, NULL, NULL);
-        if (oracle_gcrypt_aria_ctr(c->key, c->keylen, got, c->in, c->nblocks, ctr)) abort();
-        compare(c, "libgcrypt", OP_CTR, want[OP_CTR], got, want_ctr, ctr);
-    }
-#endif
-
-    for (size_t i = 0; i < NIMPLS; i++) {
-        const struct aria_impl *k = &impls[i];
-        if (impl_unavailable(&k->info)) continue;
-        run_kernel(c, k, OP_ECB_ENC, &ek, c->in, got, NULL);
-        compare(c, k->info.name, OP_ECB_ENC, want[OP_ECB_ENC], got, NULL, NULL);
-        /* round trip through the kernel itself */
-        run_kernel(c, k, OP_ECB_DEC, &dk, got, back, NULL);
-        if (memcmp(back, c->in, bytes)) {
-            report_case(c, k->info.name, OP_ECB_DEC, "decrypt(encrypt(x)) != x");
-            report_diff("x", c->in, k->info.name, back, bytes);
-            report_end("aria", asmdiff_mismatch_aria);
-        }
-        run_kernel(c, k, OP_ECB_DEC, &dk, c->in, got, NULL);
-        compare(c, k->info.name, OP_ECB_DEC, want[OP_ECB_DEC], got, NULL, NULL);
-        run_kernel(c, k, OP_CTR, &ek, c->in, got, got_ctr);
-        compare(c, k->info.name, OP_CTR, want[OP_CTR], got, want_ctr, got_ctr);
-    }
-}
-
-static int aria_one_input(const uint8_t *data, size_t size)
-{
-    static struct aria_case c;
-    static const size_t widths[] = {16, 32, 64};
-    struct input in;
-    input_init(&in, data, size);
-    c.keylen = 16 + 8 * (size_t)input_pick(&in, 3);
-    c.nblocks = input_length(&in, MAX_BLOCKS, widths, 3);
-    c.in_place = input_bool(&in);
-    c.place = input_bool(&in) ? GUARD_HEAD : GUARD_TAIL;
-    c.offset = input_pick(&in, 4) == 0 ? (size_t)input_range(&in, 1, 63) : 0;
-    /* CTR split into up to three calls plus the rest, at input-chosen block counts */
-    c.nsplits = input_pick(&in, MAX_SPLITS + 1);
-    size_t left = c.nblocks;
-    for (size_t i = 0; i < c.nsplits; i++) {
-        c.split[i] = input_length(&in, left, widths, 3);
-        left -= c.split[i];
-    }
-    /* counter: random, or just below a wrap of the low 32, 64 or all 128 bits */
-    int bias = (int)input_pick(&in, 4);
-    uint64_t below = input_range(&in, 0, 2 * 64);
-    input_bytes(&in, c.ctr, 16);
-    if (bias) {
-        size_t low = bias == 1 ? 4 : bias == 2 ? 8 : 16;
-        uint64_t v = ~(uint64_t)0 - below;
-        for (size_t i = 0; i < low; i++)
-            c.ctr[15 - i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0xff;
-    }
-    input_fill_words(&in, c.key, c.keylen / 4, 4);
-    input_fill_words(&in, c.in, 4 * c.nblocks, 4);
-    check_case(&c);
-    return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    return aria_one_input(data, size);
-}
-
-/* ---- RFC 5794 vectors, each also as N identical blocks ---- */
-
-static int aria_kat(const char *srcdir)
-{
-    static struct aria_case c;
+    struct aria_case *c = &the_case;
     static const size_t counts[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 129, 200};
-    uint8_t pt[16], ct[16];
     static uint8_t got[16 * MAX_BLOCKS];
+    uint8_t pt[16], ct[16];
     struct vec_file vf;
-    int fails = 0, count = 0;
-    if (vec_open(&vf, srcdir, "corpus/aria/kat.txt")) return 1;
+    int count = 0;
+    if (vec_open(&vf, srcdir, "corpus/aria/kat.txt")) return -1;
     while (vec_next(&vf)) {
-        memset(&c, 0, sizeof c);
-        long kl = vec_get_hex(&vf, "Key", c.key, sizeof c.key);
+        memset(c, 0, sizeof *c);
+        long kl = vec_get_hex(&vf, "Key", c->key, sizeof c->key);
         long pl = vec_get_hex(&vf, "Plaintext", pt, sizeof pt);
         long cl = vec_get_hex(&vf, "Ciphertext", ct, sizeof ct);
         vec_done(&vf);
         if ((kl != 16 && kl != 24 && kl != 32) || pl != 16 || cl != 16) {
-            fails++;
+            drv_vector_errors(1);
             continue;
         }
-        c.keylen = (size_t)kl;
-        struct aria_key ek, dk;
-        aria_set_encrypt_key(&ek, c.key, c.keylen);
-        aria_set_decrypt_key(&dk, c.key, c.keylen);
+        c->keylen = (size_t)kl;
+        count++;
         for (size_t n = 0; n < sizeof counts / sizeof counts[0]; n++) {
-            c.nblocks = counts[n];
+            c->nblocks = counts[n];
             for (int dir = 0; dir < 2; dir++) {
                 const uint8_t *from = dir ? ct : pt, *to = dir ? pt : ct;
-                for (size_t b = 0; b < c.nblocks; b++) memcpy(c.in + 16 * b, from, 16);
-                aria_ecb(dir ? &dk : &ek, got, c.in, c.nblocks);
-                for (size_t b = 0; b < c.nblocks; b++)
-                    if (memcmp(got + 16 * b, to, 16)) {
-                        fprintf(stderr, "%s:%d: the C reference gives the wrong %s\n", vf.path,
-                                vf.b.line, dir ? "plaintext" : "ciphertext");
-                        fails++;
-                        break;
-                    }
-                c.in_place = (int)(n & 1);
-                c.place = dir ? GUARD_HEAD : GUARD_TAIL;
-                check_case(&c); /* every kernel and oracle against the reference */
+                for (size_t b = 0; b < c->nblocks; b++) memcpy(c->in + 16 * b, from, 16);
+                ref_ecb(!dir, c->key, c->keylen, got, c->in, 1);
+                if (!drv_reference_agrees(vf.path, dir ? "plaintext" : "ciphertext", to, got, 16))
+                    break;
+                c->in_place = (int)(n & 1);
+                drv_check(c);
             }
         }
-        count++;
     }
-    fails += vec_close(&vf);
-    printf("aria kat: %d RFC 5794 vectors (as 1..200 blocks, both directions) on %zu kernels, "
-           "%d failures\n", count, NIMPLS, fails);
-    return fails || !count;
+    drv_vector_errors(vec_close(&vf));
+    return count;
 }
 
-/* ---- bench: ARIA128/192/256 x {ECB enc, ECB dec, CTR enc, CTR dec}, every implementation ---- */
+/* ---- exhaustive: the S-box tables, then every block count 0..200 and 255..513 ---- */
+
+static int exhaustive(void)
+{
+    struct aria_case *c = &the_case;
+    int fails = 0;
+    /* SB3 and SB4 are the inverses of SB1 and SB2 (RFC 5794 section 2.4.2), so all four are
+     * bijections: what every kernel's GFNI matrices are derived from (exhaustive-aria-gfni). */
+    for (int x = 0; x < 256; x++)
+        if (aria_sb1_inv[aria_sb1[x]] != x || aria_sb2_inv[aria_sb2[x]] != x) {
+            fprintf(stderr, "aria: the reference S-boxes are not inverse at %d\n", x);
+            fails++;
+        }
+    /* every tail the kernels have (widths 16, 32, 64 and every remainder), several passes */
+    uint64_t x = 0x61726961u;
+    for (size_t keylen = 16; keylen <= 32; keylen += 8)
+        for (size_t n = 0; n <= 513; n++) {
+            if (n > 200 && n < 255) continue;
+            memset(c, 0, sizeof *c);
+            c->keylen = keylen;
+            c->nblocks = n;
+            c->in_place = (int)(n % 2);
+            rng_fill(&x, c->key, keylen);
+            rng_fill(&x, c->in, 16 * n);
+            rng_fill(&x, c->ctr, 16);
+            if (n % 3 == 0) memset(c->ctr + 8, 0xff, 8); /* the 2^64 carry inside the call */
+            c->nsplits = n % 4 == 1 && n > 64 ? 1 : 0;
+            c->split[0] = n / 3;
+            drv_check(c);
+        }
+    return fails;
+}
+
+/* ---- bench: ARIA128/192/256 x {ECB enc, ECB dec, CTR}, every implementation ---- */
 
 #define BENCH_BYTES (16 * 1024)
-
-struct bench_ctx {
-    const struct aria_impl *k; /* NULL: a library or the reference, via `lib` */
-    enum op op;
-    int lib; /* 0 kernel, 1 reference, 2 openssl, 3 libgcrypt */
-    struct aria_key *key;
-    const uint8_t *rawkey;
-    size_t keylen;
-    uint8_t *buf;
+static const struct bench_op bench_ops[] = {
+    {"ARIA128 ECB enc", 16, BENCH_BYTES}, {"ARIA128 ECB dec", 16, BENCH_BYTES},
+    {"ARIA128 CTR", 16, BENCH_BYTES},     {"ARIA192 ECB enc", 16, BENCH_BYTES},
+    {"ARIA192 ECB dec", 16, BENCH_BYTES}, {"ARIA192 CTR", 16, BENCH_BYTES},
+    {"ARIA256 ECB enc", 16, BENCH_BYTES}, {"ARIA256 ECB dec", 16, BENCH_BYTES},
+    {"ARIA256 CTR", 16, BENCH_BYTES},
 };
+static struct {
+    uint8_t raw[32];
+    size_t keylen;
+    struct aria_key key;
+    enum op op;
+} bench;
 
-static void bench_op(void *ctx, size_t bytes)
+static void bench_setup(size_t op)
 {
-    struct bench_ctx *b = ctx;
+    for (size_t i = 0; i < sizeof bench.raw; i++) bench.raw[i] = (uint8_t)(i * 29 + 7);
+    bench.keylen = 16 + 8 * (op / 3);
+    bench.op = (enum op)(op % 3);
+    if (bench.op == OP_ECB_DEC) aria_set_decrypt_key(&bench.key, bench.raw, bench.keylen);
+    else aria_set_encrypt_key(&bench.key, bench.raw, bench.keylen);
+}
+
+static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
+{
     uint8_t ctr[16] = {0};
     size_t n = bytes / 16;
-    switch (b->lib) {
-    case 0:
-        if (b->op == OP_CTR) b->k->ctr(b->key->rk[0], (unsigned)b->key->rounds, b->buf, b->buf, n, ctr);
-        else b->k->ecb(b->key->rk[0], (unsigned)b->key->rounds, b->buf, b->buf, n);
-        break;
-    case 1:
-        if (b->op == OP_CTR) aria_ctr(b->key, b->buf, b->buf, n, ctr);
-        else aria_ecb(b->key, b->buf, b->buf, n);
-        break;
-#if ASMDIFF_HAVE_OPENSSL
-    case 2:
-        if (b->op == OP_CTR) oracle_openssl_aria_ctr(b->rawkey, b->keylen, b->buf, b->buf, n, ctr);
-        else oracle_openssl_aria_ecb(b->op == OP_ECB_ENC, b->rawkey, b->keylen, b->buf, b->buf, n);
-        break;
-#endif
-#if ASMDIFF_HAVE_GCRYPT
-    case 3:
-        if (b->op == OP_CTR) oracle_gcrypt_aria_ctr(b->rawkey, b->keylen, b->buf, b->buf, n, ctr);
-        else oracle_gcrypt_aria_ecb(b->op == OP_ECB_ENC, b->rawkey, b->keylen, b->buf, b->buf, n);
-        break;
-#endif
-    default:
-        abort();
+    (void)op;
+    if (im->flags & IMPL_KERNEL) {
+        const struct kernel_ops *k = im->ops;
+        if (bench.op == OP_CTR) k->ctr(bench.key.rk[0], (unsigned)bench.key.rounds, buf, buf, n, ctr);
+        else k->ecb(bench.key.rk[0], (unsigned)bench.key.rounds, buf, buf, n);
+    } else {
+        const struct lib_ops *l = im->ops;
+        if (bench.op == OP_CTR) l->ctr(bench.raw, bench.keylen, buf, buf, n, ctr);
+        else l->ecb(bench.op == OP_ECB_ENC, bench.raw, bench.keylen, buf, buf, n);
     }
-}
-
-static int aria_bench(FILE *out, int csv)
-{
-    static uint8_t buf[BENCH_BYTES], raw[32];
-    static const char *const opnames[] = {"ECB enc", "ECB dec", "CTR enc", "CTR dec"};
-    for (size_t i = 0; i < sizeof raw; i++) raw[i] = (uint8_t)(i * 29 + 7);
-    bench_table_begin(out, "aria", csv);
-    for (size_t keylen = 16; keylen <= 32; keylen += 8) {
-        struct aria_key ek, dk;
-        aria_set_encrypt_key(&ek, raw, keylen);
-        aria_set_decrypt_key(&dk, raw, keylen);
-        for (int o = 0; o < 4; o++) {
-            char opname[48];
-            snprintf(opname, sizeof opname, "ARIA%zu %s", 8 * keylen, opnames[o]);
-            enum op op = o == 0 ? OP_ECB_ENC : o == 1 ? OP_ECB_DEC : OP_CTR;
-            struct aria_key *key = o == 1 ? &dk : &ek;
-            for (size_t i = 0; i < NIMPLS + 3; i++) {
-                struct bench_ctx b = {NULL, op, 0, key, raw, keylen, buf};
-                const char *name, *why = NULL;
-                if (i < NIMPLS) {
-                    b.k = &impls[i];
-                    name = impls[i].info.name;
-                    why = impl_unavailable(&impls[i].info);
-                } else if (i == NIMPLS) {
-                    b.lib = 1, name = "c-reference";
-                } else if (i == NIMPLS + 1) {
-                    b.lib = 2, name = "openssl";
-#if !ASMDIFF_HAVE_OPENSSL
-                    why = "not built (libssl-dev)";
-#endif
-                } else {
-                    b.lib = 3, name = "libgcrypt";
-#if ASMDIFF_HAVE_GCRYPT
-                    why = oracle_gcrypt_aria_unavailable();
-#else
-                    why = "not built (libgcrypt20-dev)";
-#endif
-                }
-                if (why) {
-                    bench_table_na(out, "aria", name, opname, why, csv);
-                    continue;
-                }
-                struct bench_result r = bench_slope(bench_op, &b, 16, BENCH_BYTES);
-                bench_table_row(out, "aria", name, opname, &r, csv);
-            }
-        }
-    }
-    bench_table_end(out, csv);
     return 0;
-}
-
-static const struct impl_info *aria_impl(size_t i)
-{
-    return &impls[i].info;
-}
-
-static void aria_list_extra(FILE *out)
-{
-    fprintf(out, "  %-28s %-10s (authoritative; RFC 5794)\n", "c-reference", "reference");
-#if ASMDIFF_HAVE_OPENSSL
-    fprintf(out, "  %-28s %-10s EVP aria-{128,192,256}-{ecb,ctr}\n", "openssl", "oracle");
-#endif
-#if ASMDIFF_HAVE_GCRYPT
-    const char *why = oracle_gcrypt_aria_unavailable();
-    fprintf(out, "  %-28s %-10s %s\n", "libgcrypt", why ? "n/a" : "oracle", why ? why : "ARIA");
-#endif
 }
 
 const struct family asmdiff_family = {
     .name = "aria",
-    .one_input = aria_one_input,
-    .nimpls = NIMPLS,
-    .impl = aria_impl,
-    .list_extra = aria_list_extra,
-    .kat = aria_kat,
-    .exhaustive = NULL,
-    .bench = aria_bench,
+    .spec = "RFC 5794",
+    .impls = impls,
+    .nimpls = sizeof impls / sizeof impls[0],
+    .bufs = bufs,
+    .nbufs = sizeof bufs / sizeof bufs[0],
+    .decode = decode,
+    .expect = expect,
+    .run = run,
+    .params = params,
+    .vary_secrets = vary_secrets,
+    .kat = kat,
+    .exhaustive = exhaustive,
+    .bench_ops = bench_ops,
+    .nbench_ops = sizeof bench_ops / sizeof bench_ops[0],
+    .bench_setup = bench_setup,
+    .bench_run = bench_run,
 };

@@ -1,24 +1,20 @@
 /* fuzz/nh.c — the NH family: the ε-almost-universal hash of Adiantum and NHPoly1305.
  *
  * Property: for every message length in NH's domain (16..1024 bytes in steps of 16), every key
- * and message (random, all-ones, top-bit words that maximise carries), and every buffer
- * placement, each kernel's 32-byte hash equals the plain C reference's.  Kernels run through the
- * checked call with the vector-register check (no key or message data may stay in xmm/ymm), in
- * guarded buffers sized to exactly what the kernels' precondition says they read: key bytes
- * [0, len + 48), message [0, len), hash [0, 32).
+ * and message (random, all-ones, top-bit words that maximise carries), each kernel's 32-byte
+ * hash equals the plain C reference's (reference/nh.c, from the Adiantum paper).  The buffers
+ * are exactly what the kernels' contract says they read: key bytes [0, n + 48), message
+ * [0, n), hash [0, 32), with n = len & ~15.  Exhaustive: every len 0..1024 (not only multiples
+ * of 16) behaves as kernels/nh/nh.h documents — the low 4 bits are ignored and n == 0 gives an
+ * all-zero hash.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "abi.h"
 #include "asmdiff-config.h"
-#include "bench.h"
 #include "cpu.h"
-#include "family.h"
-#include "guard.h"
-#include "input.h"
+#include "driver.h"
 #include "report.h"
+#include "rng.h"
 #include "vectors.h"
 #include "reference/nh.h"
 #if ARCH_X86_64
@@ -27,331 +23,184 @@
 
 typedef void (*nh_fn)(const uint32_t *key, const uint8_t *message, size_t len, uint8_t hash[32]);
 
-struct nh_impl {
-    struct impl_info info;
-    nh_fn fn;
-};
+/* The reference with the kernels' documented edges: n = len & ~15, n == 0 hashes to zero. */
+static void c_reference(const uint32_t *key, const uint8_t *message, size_t len, uint8_t hash[32])
+{
+    size_t n = len & ~(size_t)15;
+    memset(hash, 0, NH_HASH_BYTES);
+    if (n) nh_ref(key, message, n, hash);
+}
 
-static const struct nh_impl impls[] = {
+static const struct impl impls[] = {
+    IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
 #if ARCH_X86_64
-    {{"sse2-addperm", CPU_SSE2}, nh_sse2_addperm},
-    {{"sse2-permload", CPU_SSE2}, nh_sse2_permload},
-    {{"avx2", CPU_AVX2}, nh_avx2},
+    IMPL("x86_64-sse2-addperm", CPU_SSE2, IMPL_KERNEL | IMPL_CLEAN, nh_sse2_addperm),
+    IMPL("x86_64-sse2-permload", CPU_SSE2, IMPL_KERNEL | IMPL_CLEAN, nh_sse2_permload),
+    IMPL("x86_64-avx2", CPU_AVX2, IMPL_KERNEL | IMPL_CLEAN, nh_avx2),
 #endif
-    {{"", 0}, NULL},
 };
-#define NIMPLS (sizeof impls / sizeof impls[0] - 1)
 
-ASMDIFF_DEFINE_CRASH(nh)
+enum { B_KEY, B_MSG, B_HASH };
+static const struct buf_spec bufs[] = {
+    {"key", 1, BUF_SECRET}, {"message", 1, BUF_SECRET}, {"hash", 1, 0}};
 
-/* The key bytes a message of len bytes reaches: 4 passes, 16 bytes apart. */
-#define KEY_SPAN(len) ((len) + 16 * (NH_PASSES - 1))
+/* The key bytes a message of n bytes reaches: 4 passes, 16 bytes apart. */
+#define KEY_SPAN(n) ((n) + 16 * (NH_PASSES - 1))
 
-struct nh_case {
-    size_t len;
+static struct nh_case {
+    size_t len; /* the length argument; the kernels use len & ~15 */
     uint32_t key[NH_KEY_WORDS];
     uint8_t msg[NH_MESSAGE_BYTES_MAX];
-    enum guard_place place[3]; /* key, message, hash */
-    size_t offset[3];
-};
+} the_case;
 
-static struct gbuf g_key, g_msg, g_hash;
-
-static void report_case(const struct nh_case *c, const char *impl, const char *what)
+static void *decode(struct input *in)
 {
-    char title[160];
-    snprintf(title, sizeof title, "%s: %s", impl, what);
-    report_begin("nh", title);
-    report_param("implementation", "%s", impl);
-    report_param("message_len", "%zu bytes", c->len);
-    report_param("key buffer", "%zu bytes, %s, offset %zu", KEY_SPAN(c->len),
-                 guard_place_name(c->place[0]), c->offset[0]);
-    report_param("message buf", "%s, offset %zu", guard_place_name(c->place[1]), c->offset[1]);
-    report_param("hash buffer", "%s, offset %zu", guard_place_name(c->place[2]), c->offset[2]);
+    struct nh_case *c = &the_case;
+    static const size_t widths[] = {4, 8}; /* units of 16 bytes: SSE2 takes 4 per trip, AVX2 8 */
+    size_t units = input_length(in, NH_MESSAGE_BYTES_MAX / NH_MESSAGE_UNIT, widths, 2);
+    c->len = (units ? units : 1) * NH_MESSAGE_UNIT;
+    /* only the key words the message reaches matter */
+    input_fill_words(in, c->key, KEY_SPAN(c->len) / 4, 4);
+    input_fill_words(in, c->msg, c->len / 4, 4);
+    return c;
+}
+
+static const void *expect(const void *cv)
+{
+    static uint8_t want[NH_HASH_BYTES];
+    const struct nh_case *c = cv;
+    c_reference(c->key, c->msg, c->len, want);
+    return want;
+}
+
+static void run(const struct impl *im, const void *cv, const void *want)
+{
+    const struct nh_case *c = cv;
+    size_t n = c->len & ~(size_t)15;
+    const uint32_t *key = drv_in(B_KEY, c->key, KEY_SPAN(n));
+    const uint8_t *msg = drv_in(B_MSG, c->msg, n);
+    uint8_t *hash = drv_out(B_HASH, NH_HASH_BYTES);
+    DRV_CALL((nh_fn)im->ops, key, msg, c->len, hash);
+    drv_expect_equal("hash", want, hash, NH_HASH_BYTES);
+}
+
+static void params(const void *cv)
+{
+    const struct nh_case *c = cv;
+    size_t n = c->len & ~(size_t)15;
+    report_param("message_len", "%zu bytes (%zu used)", c->len, n);
     report_hex("key (first 64 bytes)", c->key, 64);
-    report_hex("message (first 64 bytes)", c->msg, c->len < 64 ? c->len : 64);
+    report_hex("message (first 64 bytes)", c->msg, n < 64 ? n : 64);
 }
 
-static void check_kernel(const struct nh_case *c, const struct nh_impl *k, const uint8_t *want)
+static void vary_secrets(void *cv, uint64_t seed)
 {
-    size_t kspan = KEY_SPAN(c->len);
-    uint8_t *key = gbuf_place(&g_key, kspan, c->place[0], c->offset[0]);
-    uint8_t *msg = gbuf_place(&g_msg, c->len, c->place[1], c->offset[1]);
-    uint8_t *hash = gbuf_place(&g_hash, NH_HASH_BYTES, c->place[2], c->offset[2]);
-    memcpy(key, c->key, kspan);
-    memcpy(msg, c->msg, c->len);
-    memset(hash, 0x5c, NH_HASH_BYTES);
-
-    ABI_CALL_CLEAN(k->info.name, k->fn, (const uint32_t *)key, (const uint8_t *)msg, c->len, hash);
-
-    if (memcmp(hash, want, NH_HASH_BYTES)) {
-        report_case(c, k->info.name, "hash differs from the C reference");
-        report_diff("c-reference", want, k->info.name, hash, NH_HASH_BYTES);
-        report_end("nh", asmdiff_mismatch_nh);
-    }
-    const struct gbuf_use bufs[] = {
-        {"key", &g_key, c->key}, {"message", &g_msg, c->msg}, {"hash", &g_hash, NULL}};
-    char what[128];
-    size_t bad;
-    int why = gbuf_after_call(bufs, 3, what, sizeof what, &bad);
-    if (why) {
-        report_case(c, k->info.name, what);
-        if (why == 2)
-            report_diff("original", bufs[bad].orig, k->info.name, bufs[bad].g->p, bufs[bad].g->len);
-        report_end("nh", asmdiff_mismatch_nh);
-    }
+    struct nh_case *c = cv;
+    rng_fill(&seed, c->key, sizeof c->key);
+    rng_fill(&seed, c->msg, sizeof c->msg);
 }
 
-/* The one comparison path for fuzz inputs, vectors and edge checks. */
-static void check_case(const struct nh_case *c)
-{
-    uint8_t want[NH_HASH_BYTES];
-    nh_ref(c->key, c->msg, c->len, want);
-    for (size_t i = 0; i < NIMPLS; i++)
-        if (!impl_unavailable(&impls[i].info)) check_kernel(c, &impls[i], want);
-}
+/* ---- known answers: corpus/nh/kat.txt (published) and vectors.txt (seed-based) ---- */
 
-static int nh_one_input(const uint8_t *data, size_t size)
+static int kat(const char *srcdir)
 {
-    static struct nh_case c;
-    /* Units of 16 bytes; SSE2 kernels take 4 units per loop trip, AVX2 8. */
-    static const size_t widths[] = {4, 8};
-    struct input in;
-    input_init(&in, data, size);
-    size_t units = input_length(&in, NH_MESSAGE_BYTES_MAX / NH_MESSAGE_UNIT, widths, 2);
-    c.len = (units ? units : 1) * NH_MESSAGE_UNIT;
-    for (int i = 0; i < 3; i++) {
-        c.place[i] = input_bool(&in) ? GUARD_HEAD : GUARD_TAIL;
-        c.offset[i] = input_pick(&in, 4) == 0 ? (size_t)input_range(&in, 1, 63) & ~(size_t)3 : 0;
-    }
-    /* Only the key words the message reaches matter; the rest stay as they are. */
-    input_fill_words(&in, c.key, KEY_SPAN(c.len) / 4, 4);
-    input_fill_words(&in, c.msg, c.len / 4, 4);
-    check_case(&c);
-    return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    return nh_one_input(data, size);
-}
-
-/* ---- known-answer vectors ---- */
-
-/* corpus/nh/kat.txt: published vectors and the hand-derived all-ones ones. */
-static int kat_published(const char *srcdir, int *count)
-{
-    static struct nh_case c;
+    struct nh_case *c = &the_case;
     static uint8_t keybytes[NH_KEY_BYTES];
     uint8_t want[NH_HASH_BYTES], got[NH_HASH_BYTES];
     struct vec_file vf;
-    int fails = 0;
-    if (vec_open(&vf, srcdir, "corpus/nh/kat.txt")) return 1;
+    int count = 0;
+
+    if (vec_open(&vf, srcdir, "corpus/nh/kat.txt")) return -1;
     while (vec_next(&vf)) {
-        memset(&c, 0, sizeof c);
+        memset(c, 0, sizeof *c);
         memset(keybytes, 0, sizeof keybytes);
         long klen = vec_get_hex(&vf, "Key", keybytes, sizeof keybytes);
-        long mlen = vec_get_hex(&vf, "Message", c.msg, sizeof c.msg);
+        long mlen = vec_get_hex(&vf, "Message", c->msg, sizeof c->msg);
         long hlen = vec_get_hex(&vf, "Hash", want, sizeof want);
         vec_done(&vf);
         if (klen < 0 || mlen < 16 || mlen % 16 || hlen != NH_HASH_BYTES) {
-            fails++;
+            drv_vector_errors(1);
             continue;
         }
-        c.len = (size_t)mlen;
-        nh_key_from_bytes(c.key, keybytes);
-        nh_ref(c.key, c.msg, c.len, got);
-        if (memcmp(got, want, sizeof want)) {
-            fprintf(stderr, "%s:%d: the C reference gives the wrong hash\n", vf.path, vf.b.line);
-            fails++;
-            continue;
-        }
-        for (int p = 0; p < 2; p++) {
-            for (int i = 0; i < 3; i++) c.place[i] = p ? GUARD_HEAD : GUARD_TAIL;
-            check_case(&c);
-        }
-        (*count)++;
+        c->len = (size_t)mlen;
+        nh_key_from_bytes(c->key, keybytes);
+        c_reference(c->key, c->msg, c->len, got);
+        if (drv_reference_agrees(vf.path, "hash", want, got, sizeof want)) drv_check(c);
+        count++;
     }
-    return fails + vec_close(&vf);
-}
+    drv_vector_errors(vec_close(&vf));
 
-/* corpus/nh/vectors.txt: (seed, length, digest) for every length, as the Linux KUnit tests
- * store them; the inputs are regenerated here with the generator tools/gen_nh_vectors.c
- * documents (xorshift64*, state = seed; key words first, then message words). */
-static uint64_t xorshift64star(uint64_t *x)
-{
-    *x ^= *x >> 12;
-    *x ^= *x << 25;
-    *x ^= *x >> 27;
-    return *x * 0x2545f4914f6cdd1dull;
-}
-
-static int kat_seeded(const char *srcdir, int *count)
-{
-    static struct nh_case c;
-    char path[4096], line[256];
-    int fails = 0, lineno = 0;
-    snprintf(path, sizeof path, "%s/corpus/nh/vectors.txt", srcdir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "asmdiff: cannot open %s\n", path);
-        return 1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long seed;
-        size_t len;
-        char hex[65];
-        lineno++;
-        if (line[0] == '#' || line[0] == '\n') continue;
-        if (sscanf(line, "%llu %zu %64s", &seed, &len, hex) != 3 || strlen(hex) != 64 ||
-            len < 16 || len > NH_MESSAGE_BYTES_MAX || len % 16) {
-            fprintf(stderr, "%s:%d: malformed (want 'seed length digest_hex')\n", path, lineno);
-            fails++;
+    /* (seed, length, digest), as the Linux KUnit tests store theirs: the input is regenerated
+     * with the generator tools/gen_nh_vectors.c documents */
+    if (vec_open(&vf, srcdir, "corpus/nh/vectors.txt")) return -1;
+    while (vec_next(&vf)) {
+        long long seed = vec_get_uint(&vf, "Seed"), len = vec_get_uint(&vf, "Length");
+        long hlen = vec_get_hex(&vf, "Hash", want, sizeof want);
+        vec_done(&vf);
+        if (seed <= 0 || len < 16 || len > NH_MESSAGE_BYTES_MAX || len % 16 ||
+            hlen != NH_HASH_BYTES) {
+            drv_vector_errors(1);
             continue;
         }
-        memset(&c, 0, sizeof c);
-        c.len = len;
-        uint64_t x = seed;
-        for (size_t i = 0; i < NH_KEY_WORDS; i++) c.key[i] = (uint32_t)(xorshift64star(&x) >> 32);
-        for (size_t i = 0; i < len / 4; i++) {
-            uint32_t w = (uint32_t)(xorshift64star(&x) >> 32);
-            for (int b = 0; b < 4; b++) c.msg[4 * i + (size_t)b] = (uint8_t)(w >> (8 * b));
+        memset(c, 0, sizeof *c);
+        c->len = (size_t)len;
+        uint64_t x = (uint64_t)seed;
+        for (size_t i = 0; i < NH_KEY_WORDS; i++) c->key[i] = (uint32_t)(rng_next(&x) >> 32);
+        for (size_t i = 0; i < c->len / 4; i++) {
+            uint32_t w = (uint32_t)(rng_next(&x) >> 32);
+            for (int b = 0; b < 4; b++) c->msg[4 * i + (size_t)b] = (uint8_t)(w >> (8 * b));
         }
-        uint8_t want[NH_HASH_BYTES], got[NH_HASH_BYTES];
-        for (int i = 0; i < NH_HASH_BYTES; i++) {
-            unsigned v;
-            sscanf(hex + 2 * i, "%2x", &v);
-            want[i] = (uint8_t)v;
-        }
-        nh_ref(c.key, c.msg, c.len, got);
-        if (memcmp(got, want, sizeof want)) {
-            fprintf(stderr, "%s:%d: the C reference gives the wrong hash\n", path, lineno);
-            fails++;
-            continue;
-        }
-        check_case(&c);
-        (*count)++;
+        c_reference(c->key, c->msg, c->len, got);
+        if (drv_reference_agrees(vf.path, "hash", want, got, sizeof want)) drv_check(c);
+        count++;
     }
-    fclose(f);
-    return fails;
+    drv_vector_errors(vec_close(&vf));
+    return count;
 }
 
-static int nh_kat(const char *srcdir)
-{
-    int published = 0, seeded = 0;
-    int fails = kat_published(srcdir, &published) + kat_seeded(srcdir, &seeded);
-    printf("nh kat: %d published/derived and %d seed-based vectors on %zu kernels, %d failures\n",
-           published, seeded, NIMPLS, fails);
-    return fails || !published || !seeded;
-}
+/* ---- exhaustive: every length argument 0..1024, at the edges of the documented contract ---- */
 
-/* ---- edges of the length precondition ----
- * What each kernel does at and outside the documented domain, as its entry comment states:
- * with n = len & ~15, it reads exactly key bytes [0, n + 48) and message [0, n), and n == 0
- * gives an all-zero hash.  Every len in 0..1024 (not only multiples of 16) is checked with the
- * buffers sized exactly to that, against the reference at n. */
-static int nh_edges(void)
+static int exhaustive(void)
 {
-    static struct nh_case c;
+    struct nh_case *c = &the_case;
     uint64_t x = 0x6e68656467657321ull;
-    unsigned long long calls = 0;
     for (size_t len = 0; len <= NH_MESSAGE_BYTES_MAX; len++) {
-        size_t n = len & ~(size_t)15;
-        for (size_t i = 0; i < NH_KEY_WORDS; i++) c.key[i] = (uint32_t)(xorshift64star(&x) >> 32);
-        for (size_t i = 0; i < NH_MESSAGE_BYTES_MAX; i++) c.msg[i] = (uint8_t)xorshift64star(&x);
-        uint8_t want[NH_HASH_BYTES] = {0};
-        if (n) nh_ref(c.key, c.msg, n, want);
-        for (size_t k = 0; k < NIMPLS; k++) {
-            if (impl_unavailable(&impls[k].info)) continue;
-            for (int p = 0; p < 2; p++) {
-                enum guard_place place = p ? GUARD_HEAD : GUARD_TAIL;
-                uint8_t *key = gbuf_place(&g_key, KEY_SPAN(n), place, 0);
-                uint8_t *msg = gbuf_place(&g_msg, n, place, 0);
-                uint8_t *hash = gbuf_place(&g_hash, NH_HASH_BYTES, place, 0);
-                memcpy(key, c.key, KEY_SPAN(n));
-                memcpy(msg, c.msg, n);
-                ABI_CALL_CLEAN(impls[k].info.name, impls[k].fn, (const uint32_t *)key,
-                               (const uint8_t *)msg, len, hash);
-                long where;
-                if (memcmp(hash, want, NH_HASH_BYTES) || gbuf_check_canary(&g_hash, &where)) {
-                    c.len = len;
-                    report_case(&c, impls[k].info.name,
-                                "at the edge of the length precondition: not as documented");
-                    report_diff("documented", want, impls[k].info.name, hash, NH_HASH_BYTES);
-                    report_end("nh", asmdiff_mismatch_nh);
-                }
-                calls++;
-            }
-        }
+        rng_fill(&x, c->key, sizeof c->key);
+        rng_fill(&x, c->msg, sizeof c->msg);
+        c->len = len;
+        drv_check(c);
     }
-    printf("nh edges: every length 0..1024 on %zu kernels (%llu calls): reads stay in key[0, n+48)"
-           " and message[0, n), n = len & ~15, n == 0 gives a zero hash\n",
-           NIMPLS, calls);
     return 0;
 }
 
-/* ---- bench: bench-slope over messages up to 1024 bytes ---- */
+/* ---- bench ---- */
 
-struct bench_ctx {
-    nh_fn fn;
-    const uint32_t *key;
-    const uint8_t *msg;
-    uint8_t *hash;
-};
+static const struct bench_op bench_ops[] = {{"hash", NH_MESSAGE_UNIT, NH_MESSAGE_BYTES_MAX}};
 
-static void bench_op(void *ctx, size_t bytes)
-{
-    struct bench_ctx *b = ctx;
-    b->fn(b->key, b->msg, bytes, b->hash);
-}
-
-static void ref_fn(const uint32_t *key, const uint8_t *message, size_t len, uint8_t hash[32])
-{
-    nh_ref(key, message, len, hash);
-}
-
-static int nh_bench(FILE *out, int csv)
+static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
 {
     static uint32_t key[NH_KEY_WORDS];
-    static uint8_t msg[NH_MESSAGE_BYTES_MAX], hash[NH_HASH_BYTES];
-    for (size_t i = 0; i < NH_KEY_WORDS; i++) key[i] = (uint32_t)(0x9e3779b9u * (i + 1));
-    for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 7 + 1);
-    bench_table_begin(out, "nh", csv);
-    for (size_t i = 0; i <= NIMPLS; i++) {
-        const char *name = i < NIMPLS ? impls[i].info.name : "c-reference";
-        if (i < NIMPLS) {
-            const char *why = impl_unavailable(&impls[i].info);
-            if (why) {
-                bench_table_na(out, "nh", name, "hash", why, csv);
-                continue;
-            }
-        }
-        struct bench_ctx b = {i < NIMPLS ? impls[i].fn : ref_fn, key, msg, hash};
-        struct bench_result r = bench_slope(bench_op, &b, NH_MESSAGE_UNIT, NH_MESSAGE_BYTES_MAX);
-        bench_table_row(out, "nh", name, "hash", &r, csv);
-    }
-    bench_table_end(out, csv);
+    static uint8_t hash[NH_HASH_BYTES];
+    (void)op;
+    ((nh_fn)im->ops)(key, buf, bytes, hash);
     return 0;
-}
-
-static const struct impl_info *nh_impl(size_t i)
-{
-    return &impls[i].info;
-}
-
-static void nh_list_extra(FILE *out)
-{
-    fprintf(out, "  %-28s %-10s (authoritative)\n", "c-reference", "reference");
 }
 
 const struct family asmdiff_family = {
     .name = "nh",
-    .one_input = nh_one_input,
-    .nimpls = NIMPLS,
-    .impl = nh_impl,
-    .list_extra = nh_list_extra,
-    .kat = nh_kat,
-    .exhaustive = nh_edges,
-    .bench = nh_bench,
+    .spec = "Adiantum paper, NH",
+    .impls = impls,
+    .nimpls = sizeof impls / sizeof impls[0],
+    .bufs = bufs,
+    .nbufs = sizeof bufs / sizeof bufs[0],
+    .decode = decode,
+    .expect = expect,
+    .run = run,
+    .params = params,
+    .vary_secrets = vary_secrets,
+    .kat = kat,
+    .exhaustive = exhaustive,
+    .bench_ops = bench_ops,
+    .nbench_ops = 1,
+    .bench_run = bench_run,
 };

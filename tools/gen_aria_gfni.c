@@ -24,7 +24,7 @@
  * is the identity. */
 #define _POSIX_C_SOURCE 200809L     /* open_memstream */
 
-#include "aria.h"
+#include "reference/aria.h"
 
 #include <inttypes.h>
 #include <stdio.h>

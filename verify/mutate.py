@@ -4,17 +4,26 @@
 A spec file (verify/mutants/<family>.mutants) holds blocks:
     mutant: <name>
     file: <kernel path relative to the source root>
+    impls: <the implementations built from that file that the bug reaches, space-separated>
+    expect: <the check that must catch it: mismatch, abi, residue, stack, guard-page, canary,
+             input-modified>
     find: <the text of exactly one line of that file, compared without surrounding blanks>
     replace: <replacement line(s); a literal \\n starts a new line>
     why: <the bug it models>
 
-  mutate.py --list SPEC                 print "name file" for every mutant
-  mutate.py SPEC NAME INPUT OUTPUT      write INPUT with the mutation applied to OUTPUT
+  mutate.py --list SPEC                       print "name file" for every mutant
+  mutate.py --get SPEC NAME FIELD             print one field of one mutant
+  mutate.py SPEC NAME INPUT OUTPUT STATUS     write INPUT with the mutation applied to OUTPUT,
+                                              and "ok" to STATUS
 
-A find that matches no line, or more than one, is an error: a kernel edit that moves the
-mutated line breaks the build loudly instead of silently testing an unmutated copy.
+A find that matches no line, or more than one, is a stale spec (the kernel was edited): OUTPUT
+is then the unmutated kernel, so the build and every other suite still work, and STATUS says
+what to update; the mutant's own test fails with that message.
 """
 import sys
+
+FIELDS = ("mutant", "file", "impls", "expect", "find", "replace", "why")
+CHECKS = ("mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified")
 
 
 def parse(path):
@@ -30,13 +39,13 @@ def parse(path):
                     cur = {}
                 continue
             key, sep, val = s.partition(":")
-            if not sep or key.strip() not in ("mutant", "file", "find", "replace", "why"):
-                sys.exit(f"{path}:{lineno}: expected 'mutant|file|find|replace|why: value'")
+            if not sep or key.strip() not in FIELDS:
+                sys.exit(f"{path}:{lineno}: expected '{'|'.join(FIELDS)}: value'")
             cur[key.strip()] = val.strip()
     if cur:
         mutants.append(cur)
     for m in mutants:
-        for k in ("mutant", "file", "find", "replace", "why"):
+        for k in FIELDS:
             if k not in m:
                 sys.exit(f"{path}: mutant {m.get('mutant', '?')} lacks '{k}'")
     return mutants
@@ -45,11 +54,19 @@ def parse(path):
 def main(argv):
     if len(argv) == 3 and argv[1] == "--list":
         for m in parse(argv[2]):
+            if m["expect"] not in CHECKS:
+                sys.exit(f"{argv[2]}: mutant {m['mutant']}: expect must be one of {', '.join(CHECKS)}")
             print(m["mutant"], m["file"])
         return 0
-    if len(argv) != 5:
+    if len(argv) == 5 and argv[1] == "--get":
+        ms = [m for m in parse(argv[2]) if m["mutant"] == argv[3]]
+        if len(ms) != 1 or argv[4] not in FIELDS:
+            sys.exit(f"{argv[2]}: no single mutant {argv[3]} with field {argv[4]}")
+        print(ms[0][argv[4]])
+        return 0
+    if len(argv) != 6:
         sys.exit(__doc__)
-    spec, name, src, dst = argv[1:]
+    spec, name, src, dst, status = argv[1:]
     ms = [m for m in parse(spec) if m["mutant"] == name]
     if len(ms) != 1:
         sys.exit(f"{spec}: no single mutant named {name}")
@@ -60,13 +77,21 @@ def main(argv):
         lines = f.readlines()
     hits = [i for i, l in enumerate(lines) if l.strip() == m["find"].strip()]
     if len(hits) != 1:
-        sys.exit(f"mutant {name}: 'find' matches {len(hits)} lines of {src}, want exactly 1")
+        with open(dst, "w") as f:
+            f.writelines(lines)
+        with open(status, "w") as f:
+            f.write(f"stale: the spec {spec}, mutant {name}: its 'find' line matches {len(hits)} "
+                    f"lines of {m['file']} (want exactly 1); update the spec to the kernel as "
+                    f"it is now\n")
+        return 0
     i = hits[0]
     indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
     new = [indent + part + "\n" for part in m["replace"].split("\\n")]
     out = lines[:i] + [f"/* MUTANT {name}: {m['why']} */\n"] + new + lines[i + 1 :]
     with open(dst, "w") as f:
         f.writelines(out)
+    with open(status, "w") as f:
+        f.write("ok\n")
     return 0
 
 

@@ -1,21 +1,55 @@
 #!/usr/bin/env bash
-# run_mutant.sh MODE EXE BUDGET NAME — the suite's own sensitivity: EXE is a fuzz target
-# built with one deliberately broken kernel.  Passes when the target reports the mutant (a
-# mismatch, an ABI violation, or a crash at a guard page) within BUDGET seconds, and prints the
-# time it took; fails when the mutant survives.
+# run_mutant.sh MODE EXE BUDGET NAME SPEC STATUS TOOL — the suite's own sensitivity: EXE is a
+# family target built with one deliberately broken kernel (verify/mutate.py made it from SPEC;
+# STATUS says whether the spec still matched the kernel).  Passes only when, within BUDGET
+# seconds, the target reports the finding the spec declares (`expect:` — mismatch, abi,
+# residue, stack, guard-page, ...) on one of the implementations the spec names (`impls:`), and
+# the finding's file reproduces it alone.  Any other exit — a different check, another
+# implementation, a crash without a report, a usage error — is a failure, not a catch.
 #   MODE libfuzzer: EXE is fuzz_<family>_mutant_<name>: coverage-guided fuzzing from an EMPTY
-#                   corpus (the seeds are not used: they would make detection a replay, and the
-#                   point is that fuzzing alone finds the bug), -seed=1 so runs repeat;
+#                   corpus (the seeds would make detection a replay), -seed=1 so runs repeat;
 #   MODE random:    EXE is the plain build: structure-aware random inputs, fixed seed.
+# TOOL (the family's unmutated plain build) says whether this host runs the mutated
+# implementations: when it runs none of them the mutant is skipped (exit 77) with the reason.
 set -u
-mode=$1 exe=$2 budget=$3 name=$4
+[ $# -eq 7 ] || { echo "usage: run_mutant.sh MODE EXE BUDGET NAME SPEC STATUS TOOL" >&2; exit 2; }
+mode=$1 exe=$2 budget=$3 name=$4 spec=$5 status=$6 tool=$7
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+if [ "$(cat "$status" 2>/dev/null)" != ok ]; then
+  echo "mutant $name: STALE SPEC: $(cat "$status" 2>/dev/null || echo "no status file $status")"
+  exit 1
+fi
+expect=$(python3 "$here/mutate.py" --get "$spec" "$name" expect) || exit 1
+impls=$(python3 "$here/mutate.py" --get "$spec" "$name" impls) || exit 1
+
+# Which of the mutated implementations this host runs (the unmutated tool's list).
+listing=$("$tool" list 2>&1) || { echo "mutant $name: '$tool list' failed: $listing"; exit 1; }
+runnable=() why=()
+for im in $impls; do
+  line=$(printf '%s\n' "$listing" | grep -E "^  $im +" | head -n1)
+  if [ -z "$line" ]; then
+    echo "mutant $name: the spec names '$im', which $tool does not register"
+    exit 1
+  fi
+  if printf '%s' "$line" | grep -qE "^  $im +[a-z]+ +runs "; then
+    runnable+=("$im")
+  else
+    why+=("$im: ${line##*-- }")
+  fi
+done
+if [ ${#runnable[@]} -eq 0 ]; then
+  echo "mutant $name: SKIP: this host runs none of the mutated implementations (${why[*]})"
+  exit 77
+fi
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"
 start=$(date +%s.%N)
 case $mode in
   libfuzzer)
-    "$exe" -max_total_time="$budget" -seed=1 -timeout=20 -rss_limit_mb=4096 \
+    "$exe" -max_total_time="$budget" -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 \
       -artifact_prefix="$work/" "$work/corpus" >"$work/log" 2>&1
     rc=$? ;;
   random)
@@ -32,21 +66,44 @@ if [ $rc -eq 0 ]; then
   tail -n 5 "$work/log"
   exit 1
 fi
-# The finding's file alone must reproduce it (libFuzzer mode writes it as crash-<sha1>).
+heading=$(grep -m1 -E '^==== asmdiff: ' "$work/log")
+check=$(sed -n 's/^  check *= *//p' "$work/log" | head -n1)
+impl=$(sed -n 's/^  implementation *= *\([^ ]*\).*/\1/p' "$work/log" | head -n1)
+if [ "$rc" != 1 ] || [ -z "$heading" ]; then
+  echo "mutant $name: the target ended with exit $rc without a finding report: not a catch"
+  tail -n 30 "$work/log"
+  exit 1
+fi
+if [ "$check" != "$expect" ]; then
+  echo "mutant $name: caught by the wrong check: '$check' where the spec expects '$expect'"
+  echo "  $heading"
+  exit 1
+fi
+case " $impls " in
+  *" $impl "*) ;;
+  *) echo "mutant $name: reported on '$impl', which is not one of the mutated implementations ($impls)"
+     echo "  $heading"
+     exit 1 ;;
+esac
+# The finding's file alone must reproduce it (libFuzzer mode writes it as crash-<sha1>), and the
+# report must have named that file.
 if [ "$mode" = libfuzzer ]; then
   unit=$(ls "$work"/crash-* 2>/dev/null | head -n1)
   if [ -z "$unit" ]; then
-    echo "mutant $name: the target failed (exit $rc) but left no crash file to reproduce it"
-    tail -n 20 "$work/log"
+    echo "mutant $name: the target reported but left no crash file to reproduce it"
     exit 1
   fi
-  if "$exe" -runs=1 "$unit" >"$work/replay.log" 2>&1; then
-    echo "mutant $name: the crash file $(basename "$unit") does not reproduce the finding"
+  grep -qF "$(basename "$unit")" "$work/log" ||
+    { echo "mutant $name: the report's reproduce line does not name $(basename "$unit")"; exit 1; }
+  "$exe" -runs=1 -error_exitcode=1 "$unit" >"$work/replay.log" 2>&1
+  rrc=$?
+  rcheck=$(sed -n 's/^  check *= *//p' "$work/replay.log" | head -n1)
+  if [ $rrc != 1 ] || [ "$rcheck" != "$expect" ]; then
+    echo "mutant $name: the crash file $(basename "$unit") does not reproduce the finding alone (exit $rrc, check '$rcheck')"
     exit 1
   fi
   reproduced=" (its crash file reproduces it alone)"
 fi
-how=$(grep -m1 -E 'MISMATCH in|ABI violation|GUARD PAGE|ERROR: AddressSanitizer|deadly signal|runtime error' "$work/log")
-echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}${reproduced:-}: ${how:-exit $rc}"
-grep -m3 -E '^  (implementation|operation|n) ' "$work/log" || true
+echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}${reproduced:-} by the $check check on $impl"
+echo "  $heading"
 exit 0

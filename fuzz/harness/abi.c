@@ -11,6 +11,9 @@ const char *volatile abi_current_impl;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <sys/mman.h>
+#endif
 
 #if defined(__riscv)
 #include <sys/auxv.h>
@@ -38,6 +41,7 @@ _Static_assert(offsetof(struct abi_state, vec_fill) == 80, "ST_VEC_FILL");
 _Static_assert(offsetof(struct abi_state, vec) == 128, "ST_VEC");
 _Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == 64, "ST_VEC row stride");
 _Static_assert(offsetof(struct abi_state, k) == 2176, "ST_K");
+_Static_assert(offsetof(struct abi_state, stack_top) == 2240, "ST_STACK_TOP");
 _Static_assert(ABI_VEC_SSE == 1 && ABI_VEC_AVX == 2 && ABI_VEC_AVX512 == 3, "VEC_* in the .S");
 _Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
 
@@ -120,7 +124,13 @@ void abi_set_fail_handler(abi_fail_fn fn)
     fail_handler = fn ? fn : abi_violation;
 }
 
-static _Thread_local char message[128];
+static _Thread_local char message[192];
+static _Thread_local const char *last_kind = "abi";
+
+const char *abi_last_kind(void)
+{
+    return last_kind;
+}
 
 #if defined(__x86_64__)
 /* "not cleared" holds for a lane that is neither the marker nor zero. */
@@ -139,6 +149,7 @@ const char *abi_check(const struct abi_state *before, const struct abi_state *af
                             before->r13, before->r14, before->r15};
     const uint64_t out[6] = {after->rbx, after->rbp, after->r12,
                              after->r13, after->r14, after->r15};
+    last_kind = "abi";
 
     for (int i = 0; i < 6; i++)
         if (in[i] != out[i]) {
@@ -188,15 +199,118 @@ const char *abi_check(const struct abi_state *before, const struct abi_state *af
             if (lane_holds_data(after->vec[r] + off, before->vec_fill)) {
                 snprintf(message, sizeof message, "%cmm%d not cleared: holds data",
                          shape[mode].prefix, r);
+                last_kind = "residue";
                 return message;
             }
     if (mode == ABI_VEC_AVX512)
         for (int k = 0; k < 8; k++)
             if (after->k[k] != before->vec_fill && after->k[k] != 0) {
                 snprintf(message, sizeof message, "k%d not cleared: holds data", k);
+                last_kind = "residue";
                 return message;
             }
     return NULL;
+}
+
+/* ---- the separate stack of clean calls ---- */
+
+#define STACK_SIZE (256u * 1024u)
+#define STACK_ABOVE 256u  /* above the callee's rsp: 32 bytes of stack arguments, fn, canary */
+#define STACK_CANARY_FROM 40u
+#define STACK_MARKER 0x57ac6e1e57ac6e1eull
+#define NOT_DATA_SPAN (1ull << 20)
+
+extern const char abi_trampoline_return_separate[];
+
+static _Thread_local uint8_t *stack_lo; /* lowest usable byte (a guard page lies below) */
+
+/* The callee's rsp on the separate stack, with the scanned span and the canary filled; NULL
+ * when the stack could not be mapped (the call then runs on the caller's stack, unchecked). */
+static uint8_t *separate_stack(void)
+{
+    if (!stack_lo) {
+        size_t page = 4096;
+        uint8_t *m = mmap(NULL, STACK_SIZE + page, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        mprotect(m, page, PROT_NONE); /* a runaway stack faults instead of corrupting memory */
+        stack_lo = m + page;
+        for (uint64_t *w = (uint64_t *)stack_lo; w < (uint64_t *)(stack_lo + STACK_SIZE); w++)
+            *w = STACK_MARKER;
+    }
+    return stack_lo + STACK_SIZE - STACK_ABOVE;
+}
+
+static int near(uint64_t w, uint64_t p, uint64_t span)
+{
+    return w - p < span || p - w < span;
+}
+
+/* Not data: what a correct kernel may leave in its frame (see abi.h). */
+static int not_data(uint64_t w, const struct abi_state *before, const void *fn,
+                    const uint64_t *argv, size_t argc, const uint8_t *top)
+{
+    if (w == 0 || w == STACK_MARKER || w < NOT_DATA_SPAN) return 1;
+    if (w == (uint64_t)(uintptr_t)abi_trampoline_return_separate) return 1;
+    const uint64_t saved[6] = {before->rbx, before->rbp, before->r12,
+                               before->r13, before->r14, before->r15};
+    for (int i = 0; i < 6; i++)
+        if (w == saved[i]) return 1;
+    if (w >= (uint64_t)(uintptr_t)stack_lo && w <= (uint64_t)(uintptr_t)(top + STACK_ABOVE))
+        return 1;
+    if (near(w, (uint64_t)(uintptr_t)fn, 16ull << 20)) return 1;
+    for (size_t i = 0; i < argc; i++)
+        if (w == argv[i] || (argv[i] >= NOT_DATA_SPAN && near(w, argv[i], NOT_DATA_SPAN)))
+            return 1;
+    return 0;
+}
+
+/* After a clean call: the first data word below top, or the caller's frame written.  Puts the
+ * marker back wherever the call wrote, so the next call starts from a known stack. */
+static const char *stack_check(const struct abi_state *before, const void *fn,
+                               const uint64_t *argv, size_t argc, uint8_t *top)
+{
+    static _Thread_local char smsg[192];
+    const char *what = NULL;
+    uint64_t *lo = (uint64_t *)(top - ABI_STACK_SCAN);
+    for (uint64_t *blk = lo; blk < (uint64_t *)top; blk += 32) {
+        uint64_t acc = 0;
+        for (int i = 0; i < 32; i++) acc |= blk[i] ^ STACK_MARKER;
+        if (!acc) continue;
+        for (int i = 0; i < 32; i++) {
+            uint64_t w = blk[i];
+            if (w == STACK_MARKER) continue;
+            int ok = not_data(w, before, fn, argv, argc, top);
+            /* a 32-bit store into a marked word: judge the half that was written */
+            if (!ok && (w >> 32) == (STACK_MARKER >> 32)) ok = (uint32_t)w < NOT_DATA_SPAN;
+            if (!ok && (uint32_t)w == (uint32_t)STACK_MARKER) ok = (w >> 32) < NOT_DATA_SPAN;
+            if (!ok && !what) {
+                size_t below = (size_t)(top - (uint8_t *)&blk[i]);
+                snprintf(smsg, sizeof smsg,
+                         "stack below the caller's frame holds data after return: 8 bytes at "
+                         "rsp-%zu = 0x%016llx (%s)",
+                         below, (unsigned long long)w,
+                         below <= 128 ? "the red zone" : "the kernel's own frame");
+                what = smsg;
+            }
+            blk[i] = STACK_MARKER;
+        }
+    }
+    for (uint8_t *p = top + STACK_CANARY_FROM; p < top + STACK_ABOVE; p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        if (w != STACK_MARKER) {
+            if (!what) {
+                snprintf(smsg, sizeof smsg,
+                         "wrote the caller's frame: 8 bytes at rsp+%zu (above its stack "
+                         "arguments) = 0x%016llx",
+                         (size_t)(p - top), (unsigned long long)w);
+                what = smsg;
+            }
+            memcpy(p, &(uint64_t){STACK_MARKER}, 8);
+        }
+    }
+    return what;
 }
 
 static uint64_t checked_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
@@ -224,13 +338,22 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     before.vec_mode = mode;
     before.pad1 = 0;
     before.vec_fill = VEC_MARKER;
+    uint8_t *top = mode != ABI_VEC_NONE ? separate_stack() : NULL;
+    before.stack_top = (uint64_t)(uintptr_t)top;
     /* only the header is input; vec and k are output, left for the trampoline to fill */
     memcpy(&after, &before, offsetof(struct abi_state, vec));
+    after.stack_top = before.stack_top;
 
     abi_current_impl = name;
     uint64_t ret = abi_trampoline(fn, &after, argv, argc);
     abi_current_impl = NULL;
     const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
+    /* the stack check runs even after another finding, to put the marker back */
+    const char *stack = top ? stack_check(&before, fn, argv, argc, top) : NULL;
+    if (!what && stack) {
+        what = stack;
+        last_kind = "stack";
+    }
     if (what) fail_handler(name, what);
     return ret;
 }

@@ -44,6 +44,8 @@ struct abi_state {
     uint8_t vec[32][64] __attribute__((aligned(64))); /* 128: out: zmm/ymm/xmm after the call;
                                             *      register n at vec[n], low bytes first */
     uint64_t k[8];                         /* 128+2048: out: k0-7 after the call */
+    uint64_t stack_top;                    /* 2240: in: 0, or the callee's rsp on a separate
+                                            *      stack (abi.c checks what is left below it) */
 };
 #endif
 
@@ -104,7 +106,16 @@ uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t
  * zero (cleared); every opmask register likewise.  Anything else is data left behind by the
  * kernel: reported as "zmm5 not cleared: holds data".  Lanes rather than whole registers because
  * a legacy-SSE kernel that clears xmm5 with pxor cannot touch the upper lanes of ymm5/zmm5,
- * which keep the marker. */
+ * which keep the marker.
+ * On x86-64 the call also runs on a separate stack whose ABI_STACK_SCAN bytes below the callee's
+ * rsp (red zone and the kernel's own frame) hold a marker before the call; after it every 8-byte
+ * word there must be the marker, zero, or something that is not data: the return address, a
+ * value the caller passed in (callee-saved registers pushed, arguments), an address on that
+ * stack, in the kernel's code or within 1 MiB of a pointer argument, or a small count
+ * (< 2^20).  Anything else — a spilled key word, cipher state — is "stack below the caller's
+ * frame holds data".  The 216 bytes above the callee's stack arguments (the caller's frame)
+ * must be untouched. */
+#define ABI_STACK_SCAN 8192
 uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc);
 
 /* Compare a finished state against what was loaded; NULL when all is well, otherwise a
@@ -112,6 +123,10 @@ uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, 
  * its control bits only: the exception flags (bits 0-5) are caller-saved in the SysV ABI. */
 const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors);
+
+/* What the last failed abi_check found: "abi", "residue" (data in a vector or opmask
+ * register) or "stack" (data left on the stack, or the caller's frame written). */
+const char *abi_last_kind(void);
 
 /* Called on a broken property.  Default: print to stderr and abort() via a non-inlined
  * function named abi_violation (its own crash signature).  Tests may replace the handler. */

@@ -53,6 +53,7 @@
         .equ    ST_VEC_FILL, 80
         .equ    ST_VEC, 128             /* 32 rows of 64 bytes */
         .equ    ST_K, 2176              /* 8 x 8 bytes */
+        .equ    ST_STACK_TOP, 2240      /* 0: call on this stack; else the callee's rsp */
 
 /* enum abi_vec_mode (abi.h) */
         .equ    VEC_SSE, 1
@@ -192,6 +193,33 @@ abi_trampoline:
         movq    ST_R14(%r11), %r14
         movq    ST_R15(%r11), %r15
 
+        /* A separate stack (st->stack_top, prepared by abi.c): the callee's rsp is stack_top,
+         * its stack arguments sit at stack_top + 0..31 and fn at stack_top + 32; what it leaves
+         * below stack_top, and whether it wrote above its arguments, is judged after return. */
+        movq    ST_STACK_TOP(%r11), %rax
+        testq   %rax, %rax
+        jz      .Lsame_stack
+        .irp    slot, 0, 8, 16, 24
+        movq    F_STACK_ARGS + \slot(%rsp), %r10
+        movq    %r10, \slot(%rax)
+        .endr
+        movq    F_FN(%rsp), %r10
+        movq    %r10, 32(%rax)
+        movq    F_REG_ARGS + 0(%rsp), %rdi
+        movq    F_REG_ARGS + 8(%rsp), %rsi
+        movq    F_REG_ARGS + 16(%rsp), %rdx
+        movq    F_REG_ARGS + 24(%rsp), %rcx
+        movq    F_REG_ARGS + 32(%rsp), %r8
+        movq    F_REG_ARGS + 40(%rsp), %r9
+        movq    %rax, %rsp
+        movabsq $JUNK_SCRATCH, %rax
+        movq    %rax, %r10
+        movq    %rax, %r11
+        callq   *32(%rsp)
+        .globl  abi_trampoline_return_separate
+abi_trampoline_return_separate:
+        jmp     .Lreturned
+.Lsame_stack:
         movq    F_REG_ARGS + 0(%rsp), %rdi
         movq    F_REG_ARGS + 8(%rsp), %rsi
         movq    F_REG_ARGS + 16(%rsp), %rdx
@@ -202,6 +230,7 @@ abi_trampoline:
         movq    %rax, %r10
         movq    %rax, %r11
         callq   *F_FN(%rsp)
+.Lreturned:
 
         /* Nothing here may touch flags, vectors or the stack before they are recorded: mov
          * changes none of them, and rsp comes back from TLS before the first push. */
@@ -211,9 +240,12 @@ abi_trampoline:
         pushfq
         popq    %r11
         cld                             /* the C caller relies on DF = 0 whatever fn did */
-        subq    %rsp, %r10
-
         movq    F_ST(%rsp), %rdi
+        movq    ST_STACK_TOP(%rdi), %rcx
+        testq   %rcx, %rcx
+        jnz     1f
+        movq    %rsp, %rcx
+1:      subq    %rcx, %r10
         movl    ST_VEC_MODE(%rdi), %ecx
         cmpl    $VEC_SSE, %ecx
         je      .Lstore_sse

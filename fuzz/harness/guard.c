@@ -1,6 +1,8 @@
 /* guard.c — see guard.h. */
 #include "guard.h"
 
+#include "report.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,25 +18,27 @@ extern const char *volatile abi_current_impl __attribute__((weak));
 #define GUARD_MAX_LIVE 64
 static struct gbuf *live[GUARD_MAX_LIVE];
 
-/* SIGSEGV/SIGBUS at a guard page: say which buffer, how far past it, and whose code; then die
- * as before (abort: libFuzzer keeps the input, and ASan, when present, prints the stack). */
+/* SIGSEGV/SIGBUS at a guard page: say which buffer, how far past it, and whose code, through
+ * the one report printer; then die as a finding does. */
 static void on_fault(int sig, siginfo_t *si, void *uctx)
 {
     (void)uctx;
     uint8_t *a = si->si_addr;
+    signal(sig, SIG_DFL);
     for (int i = 0; i < GUARD_MAX_LIVE; i++) {
         struct gbuf *b = live[i];
         if (!b || !b->map || a < b->map || a >= b->map + b->maplen) continue;
-        const char *who = &abi_current_impl && abi_current_impl ? abi_current_impl : "(not in a checked call)";
-        if (a >= b->data + b->cap || a < b->data)
-            fprintf(stderr, "\n==== asmdiff: GUARD PAGE: %s touched byte %ld of a %zu-byte buffer "
-                            "(%s, offset %zu): outside it, in the unmapped page %s it\n",
-                    who, (long)(a - b->p), b->len, guard_place_name(b->place), b->offset,
-                    a < b->data ? "before" : "after");
-        break;
+        const char *who = &abi_current_impl && abi_current_impl ? abi_current_impl : NULL;
+        char what[256];
+        snprintf(what, sizeof what,
+                 "touched byte %ld of the %zu-byte buffer %s (%s, offset %zu): in the unmapped "
+                 "page %s it",
+                 (long)(a - b->p), b->len, b->name ? b->name : "?", guard_place_name(b->place),
+                 b->offset, a < b->data ? "before" : "after");
+        report_simple(FINDING_GUARD_PAGE, who, what);
     }
-    signal(sig, SIG_DFL);
-    abort();
+    /* not ours: the default action (a crash libFuzzer and ASan report as such) */
+    raise(sig);
 }
 
 static void track(struct gbuf *b)
@@ -104,15 +108,6 @@ uint8_t *gbuf_place(struct gbuf *b, size_t len, enum guard_place place, size_t o
     return b->p;
 }
 
-uint8_t *gbuf_place_input(struct gbuf *b, size_t len, size_t granule, struct input *in)
-{
-    enum guard_place place = input_bool(in) ? GUARD_HEAD : GUARD_TAIL;
-    size_t offset = 0;
-    if (granule == 0) granule = 1;
-    if (input_pick(in, 4) == 0) offset = granule * (size_t)input_range(in, 1, (64 - 1) / granule);
-    return gbuf_place(b, len, place, offset);
-}
-
 int gbuf_check_canary(const struct gbuf *b, long *where)
 {
     uint8_t *lo = b->p - GUARD_CANARY_SPAN < b->data ? b->data : b->p - GUARD_CANARY_SPAN;
@@ -128,27 +123,6 @@ int gbuf_check_canary(const struct gbuf *b, long *where)
             *where = (long)(q - b->p);
             return -1;
         }
-    return 0;
-}
-
-int gbuf_after_call(const struct gbuf_use *bufs, size_t n, char *what, size_t whatlen,
-                    size_t *bad)
-{
-    for (size_t i = 0; i < n; i++) {
-        const struct gbuf *g = bufs[i].g;
-        long where;
-        if (!g->map) continue;
-        *bad = i;
-        if (gbuf_check_canary(g, &where)) {
-            snprintf(what, whatlen, "wrote outside %s: byte %ld relative to its start",
-                     bufs[i].name, where);
-            return 1;
-        }
-        if (bufs[i].orig && memcmp(g->p, bufs[i].orig, g->len)) {
-            snprintf(what, whatlen, "modified its input %s", bufs[i].name);
-            return 2;
-        }
-    }
     return 0;
 }
 

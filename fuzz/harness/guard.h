@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input.h"
 
 enum guard_place { GUARD_TAIL = 0, GUARD_HEAD = 1 };
 
@@ -26,6 +25,7 @@ struct gbuf {
     size_t len;
     enum guard_place place;
     size_t offset;   /* bytes between the buffer and its guard */
+    const char *name; /* for a fault report: "key", "message" */
 };
 
 #define GUARD_CANARY 0xa5
@@ -35,28 +35,9 @@ struct gbuf {
  * Grows the mapping when needed.  Returns b->p.  Exits with a message if mmap fails. */
 uint8_t *gbuf_place(struct gbuf *b, size_t len, enum guard_place place, size_t offset);
 
-/* Choose placement and offset from the input: offset 0 (flush) most often, else a multiple of
- * granule (the element size, so C references stay aligned) below 64 bytes.  Then place. */
-uint8_t *gbuf_place_input(struct gbuf *b, size_t len, size_t granule, struct input *in);
-
 /* 0 when the canary bytes on both sides of the buffer are intact; else -1 and *where is the
  * signed offset of the first changed byte relative to b->p (negative: before the buffer). */
 int gbuf_check_canary(const struct gbuf *b, long *where);
-
-/* One buffer of a kernel call, for gbuf_after_call: orig is what an input the kernel must not
- * write held before the call (NULL for outputs and for an input the call writes in place). */
-struct gbuf_use {
-    const char *name;
-    const struct gbuf *g;
-    const void *orig;
-};
-
-/* After a kernel call, the first broken promise about its buffers: 1 when a canary next to a
- * buffer changed ("wrote outside key: byte 1072 relative to its start"), 2 when an input changed
- * ("modified its input key"), with the message in what and the buffer's index in *bad; 0 when
- * all is well.  Buffers not placed in this call (never mapped) are skipped. */
-int gbuf_after_call(const struct gbuf_use *bufs, size_t n, char *what, size_t whatlen,
-                    size_t *bad);
 
 void gbuf_free(struct gbuf *b);
 

@@ -4,14 +4,54 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "asmdiff-config.h"
 #include "cpu.h"
+#include "sha1.h"
 
 const char *report_current_file;
+int report_exit_status;
 
-void report_begin(const char *family, const char *what)
+static const char *family_name = "?";
+static void (*context_fn)(void);
+static const uint8_t *input_data;
+static size_t input_size;
+
+static const char *const names[FINDING_COUNT] = {
+    "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified",
+};
+static const char *const headings[FINDING_COUNT] = {
+    "MISMATCH", "ABI VIOLATION", "REGISTER RESIDUE", "STACK LEFTOVER",
+    "GUARD PAGE", "CANARY", "INPUT MODIFIED",
+};
+
+const char *finding_name(enum finding kind)
 {
-    fprintf(stderr, "\n==== asmdiff: MISMATCH in %s: %s\n", family, what);
+    return kind < FINDING_COUNT ? names[kind] : "?";
+}
+
+void report_set_context(const char *family, void (*context)(void))
+{
+    family_name = family;
+    context_fn = context;
+}
+
+void report_set_input(const uint8_t *data, size_t size)
+{
+    input_data = data;
+    input_size = size;
+}
+
+static int in_report;
+
+void report_begin(enum finding kind, const char *title)
+{
+    in_report = 1;
+    fprintf(stderr, "\n==== asmdiff: %s in %s: %s\n", headings[kind], family_name, title);
+    fprintf(stderr, "  %-14s = %s\n", "check", names[kind]);
+    if (context_fn) context_fn();
 }
 
 void report_param(const char *name, const char *fmt, ...)
@@ -61,30 +101,77 @@ void report_diff(const char *exp_name, const void *exp, const char *act_name, co
         from = first > 64 ? (first - 64) & ~(size_t)15 : 0;
         to = from + 192 < n ? from + 192 : n;
     }
-    char l1[96], l2[96];
+    char l1[128], l2[128];
     snprintf(l1, sizeof l1, "expected (%s), bytes %zu..%zu", exp_name, from, to - 1);
     snprintf(l2, sizeof l2, "actual   (%s), bytes %zu..%zu", act_name, from, to - 1);
     dump(l1, e, from, to, first);
     dump(l2, a, from, to, first);
 }
 
-void report_end(const char *family, void (*crash)(void))
+/* The file libFuzzer writes the crashing input to: -artifact_prefix (from our command line,
+ * default "./") followed by crash-<sha1 of the input>. */
+static int libfuzzer_crash_file(char *out, size_t len)
 {
-    char names[512];
-    fprintf(stderr, "  cpu features   = %s\n",
-            cpu_feature_names(cpu_features(), names, sizeof names));
-    if (cpu_features_masked())
-        fprintf(stderr, "  masked         = %s (ASMDIFF_CPU_MASK=%s)\n",
-                cpu_feature_names(cpu_features_masked(), names, sizeof names),
-                getenv("ASMDIFF_CPU_MASK"));
+    if (!input_data && input_size) return -1;
+    char prefix[1024] = "./";
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (f) {
+        char arg[2048];
+        size_t n = 0;
+        int c;
+        while ((c = fgetc(f)) != EOF) {
+            if (n < sizeof arg - 1) arg[n++] = (char)c;
+            if (c == 0) {
+                if (!strncmp(arg, "-artifact_prefix=", 17))
+                    snprintf(prefix, sizeof prefix, "%s", arg + 17);
+                n = 0;
+            }
+        }
+        fclose(f);
+    }
+    uint8_t digest[20];
+    sha1(input_data ? input_data : (const uint8_t *)"", input_size, digest);
+    int used = snprintf(out, len, "%scrash-", prefix);
+    for (int i = 0; i < 20 && used > 0 && (size_t)used < len; i++)
+        used += snprintf(out + used, len - (size_t)used, "%02x", digest[i]);
+    return 0;
+}
+
+void report_end(void)
+{
+    char names_buf[512], env[512] = "", file[1200];
+    fprintf(stderr, "  %-14s = %s\n", "cpu features",
+            cpu_feature_names(cpu_features(), names_buf, sizeof names_buf));
+    /* Everything in the environment that chose what ran goes into the reproduce line. */
+    const char *mask = getenv("ASMDIFF_CPU_MASK");
+    const char *level = getenv("ASMDIFF_GCRYPT_DISABLE");
+    if (mask && *mask) snprintf(env + strlen(env), sizeof env - strlen(env), "ASMDIFF_CPU_MASK=%s ", mask);
+    if (level && *level)
+        snprintf(env + strlen(env), sizeof env - strlen(env), "ASMDIFF_GCRYPT_DISABLE=%s ", level);
+    char vlen[32] = "";
+#if ARCH_RISCV64
+    if (cpu_riscv_vlenb()) snprintf(vlen, sizeof vlen, "--vlen %u ", 8 * cpu_riscv_vlenb());
+#endif
     if (report_current_file)
-        fprintf(stderr, "  reproduce      : %s./asmdiff fuzz %s %s\n",
-                cpu_features_masked() ? "ASMDIFF_CPU_MASK=... " : "", family,
-                report_current_file);
-    else
-        fprintf(stderr, "  reproduce      : ./asmdiff fuzz %s <the crash file libFuzzer names "
-                        "below>\n", family);
+        snprintf(file, sizeof file, "%s", report_current_file);
+    else if (libfuzzer_crash_file(file, sizeof file))
+        snprintf(file, sizeof file, "<the file libFuzzer names below>");
+    fprintf(stderr, "  %-14s : %s./asmdiff fuzz %s %s%s\n", "reproduce", env, family_name, vlen,
+            file);
     fflush(stderr);
-    crash();
+    if (report_exit_status) _exit(report_exit_status);
     abort();
+}
+
+void report_simple(enum finding kind, const char *who, const char *what)
+{
+    char title[512];
+    if (in_report) { /* a fault inside a report: say so and stop */
+        fprintf(stderr, "asmdiff: %s while reporting: %s\n", names[kind], what);
+        if (report_exit_status) _exit(report_exit_status);
+        abort();
+    }
+    snprintf(title, sizeof title, "%s: %s", who ? who : "(outside a checked call)", what);
+    report_begin(kind, title);
+    report_end();
 }

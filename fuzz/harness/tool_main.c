@@ -1,11 +1,17 @@
-/* tool_main.c — main() of the plain build, asmdiff-<family>: the fuzz target without libFuzzer.
+/* tool_main.c — main() of the plain build, asmdiff-<family>: the family driver without libFuzzer.
  *
  *   asmdiff-<family> replay PATH...     run each file (directories: every file below them)
  *   asmdiff-<family> random N [SEED]    N random inputs of random length (no coverage guidance)
  *   asmdiff-<family> list               implementations, whether this host runs them, and why not
  *   asmdiff-<family> kat [SRCDIR]       published vectors on every implementation
  *   asmdiff-<family> exhaustive         small domains, completely
- *   asmdiff-<family> bench [--csv]      bench-slope table
+ *   asmdiff-<family> bench [--csv]      bench-slope table, every implementation side by side
+ *   asmdiff-<family> ct N               N random cases, kernels only, secrets undefined: run it
+ *                                       under valgrind --error-exitcode=1 (constant time)
+ *
+ * Exit status: 0 every check passed and something of ours ran; 1 a finding (the report says
+ * which) or a mode that checked nothing it should have; 2 bad usage; 77 this host can run none
+ * of the family's kernels (the message names what it lacks); 99 a setup error.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,18 +21,86 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bench.h"
 #include "cpu.h"
-#include "family.h"
+#include "driver.h"
 #include "report.h"
+#include "stats.h"
+
+static const struct family *const F = &asmdiff_family;
 
 static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s replay PATH... | random N [SEED] | list | kat [SRCDIR] | exhaustive | "
-            "bench [--csv]\n",
+            "bench [--csv] | ct N\n",
             argv0);
     return 2;
 }
+
+/* ---- the honest summary: what ran, what did not and why, and the verdict ---- */
+
+static int host_lacks(const struct impl *im)
+{
+    return (im->needs & ~cpu_features_detected()) != 0;
+}
+
+/* Prints "<family> <mode>: <what>; ran K of M implementations (skipped: ...)" and returns the
+ * exit status: 1 when a vector failed or nothing of ours ran although the host could run it
+ * (masked away), 77 when the host lacks what every kernel needs, else 0. */
+static int summary(const char *mode, const char *what)
+{
+    size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0;
+    char skipped[2048] = "";
+    for (size_t i = 0; i < F->nimpls; i++) {
+        const struct impl *im = &F->impls[i];
+        if (im->flags & IMPL_REFERENCE) continue;
+        total++;
+        kernels += (im->flags & IMPL_KERNEL) != 0;
+        if (drv_stats.ran[i]) {
+            ran++;
+            kernels_ran += (im->flags & IMPL_KERNEL) != 0;
+            continue;
+        }
+        const char *why = impl_unavailable(im);
+        if (!why) why = "no case reached it";
+        else if (host_lacks(im)) lacking++;
+        else masked++;
+        size_t used = strlen(skipped);
+        snprintf(skipped + used, sizeof skipped - used, "%s%s because %s", used ? "; " : "",
+                 impl_name(im), why);
+    }
+    printf("%s %s: %s; ran %zu of %zu implementations", F->name, mode, what, ran, total);
+    if (*skipped) printf(" (skipped: %s)", skipped);
+    printf(" — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
+    if (drv_stats.vector_failures) {
+        printf("%s %s: FAIL: %llu published vectors disagree with the reference\n", F->name, mode,
+               drv_stats.vector_failures);
+        return 1;
+    }
+    if (!drv_stats.cases) {
+        printf("%s %s: FAIL: no case was checked\n", F->name, mode);
+        return 1;
+    }
+    if (kernels && !kernels_ran) {
+        if (masked) {
+            printf("%s %s: FAIL: none of the %zu kernels ran: masked away, nothing of ours was "
+                   "tested\n", F->name, mode, kernels);
+            return 1;
+        }
+        printf("%s %s: SKIP: this host runs none of the %zu kernels (see above)\n", F->name, mode,
+               kernels);
+        return 77;
+    }
+    if (!ran) {
+        printf("%s %s: FAIL: no implementation ran\n", F->name, mode);
+        return 1;
+    }
+    (void)lacking;
+    return 0;
+}
+
+/* ---- replay and random ---- */
 
 static size_t replayed;
 
@@ -50,7 +124,7 @@ static int replay_file(const char *path)
         return -1;
     }
     report_current_file = path;
-    asmdiff_family.one_input(buf, len);
+    drv_one_input(buf, len);
     report_current_file = NULL;
     free(buf);
     replayed++;
@@ -92,7 +166,7 @@ static int parse_count(const char *s, unsigned long long *out)
     return 0;
 }
 
-static int cmd_random(unsigned long long n, unsigned long long seed)
+static void random_inputs(unsigned long long n, unsigned long long seed)
 {
     uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
     uint8_t *buf = malloc(8192);
@@ -103,29 +177,86 @@ static int cmd_random(unsigned long long n, unsigned long long seed)
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             buf[j] = (uint8_t)(x >> 32);
         }
-        asmdiff_family.one_input(buf, len);
+        drv_one_input(buf, len);
     }
     free(buf);
-    printf("%s: %llu random inputs, no mismatch\n", asmdiff_family.name, n);
-    return 0;
 }
+
+/* ---- list ---- */
 
 static int cmd_list(void)
 {
     char names[512];
-    printf("%s  (cpu: %s", asmdiff_family.name,
-           cpu_feature_names(cpu_features(), names, sizeof names));
+    printf("%s  (cpu: %s", F->name, cpu_feature_names(cpu_features(), names, sizeof names));
     if (cpu_features_masked())
         printf("; masked: %s", cpu_feature_names(cpu_features_masked(), names, sizeof names));
     printf(")\n");
-    for (size_t i = 0; i < asmdiff_family.nimpls; i++) {
-        const struct impl_info *info = asmdiff_family.impl(i);
-        const char *why = impl_unavailable(info);
-        printf("  %-28s %-10s needs: %s%s%s\n", info->name, why ? "n/a" : "runs",
-               info->needs ? cpu_feature_names(info->needs, names, sizeof names) : "-",
-               why ? "  -- " : "", why ? why : "");
+    size_t total = 0, runs = 0;
+    for (size_t i = 0; i < F->nimpls; i++) {
+        const struct impl *im = &F->impls[i];
+        const char *why = impl_unavailable(im);
+        const char *kind = im->flags & IMPL_REFERENCE ? "reference"
+                           : im->flags & IMPL_KERNEL  ? "kernel"
+                                                      : "library";
+        if (!(im->flags & IMPL_REFERENCE)) total++, runs += !why;
+        printf("  %-32s %-9s %-5s needs: %-28s", impl_name(im), kind, why ? "n/a" : "runs",
+               im->needs ? cpu_feature_names(im->needs, names, sizeof names) : "-");
+        if (why) printf(" -- %s", why);
+        else if (im->flags & IMPL_REFERENCE) printf(" (authoritative: %s)", F->spec);
+        else if (im->describe) printf(" %s", im->describe());
+        printf("\n");
     }
-    if (asmdiff_family.list_extra) asmdiff_family.list_extra(stdout);
+    if (F->list_extra) F->list_extra(stdout);
+    printf("  %zu of %zu implementations run here\n", runs, total);
+    return 0;
+}
+
+/* ---- bench ---- */
+
+struct bench_ctx {
+    const struct impl *im;
+    size_t op;
+    uint8_t *buf;
+};
+
+static void bench_thunk(void *ctx, size_t bytes)
+{
+    struct bench_ctx *b = ctx;
+    F->bench_run(b->im, b->op, b->buf, bytes);
+}
+
+static int cmd_bench(int csv)
+{
+    size_t max = 0;
+    for (size_t op = 0; op < F->nbench_ops; op++)
+        if (F->bench_ops[op].max_bytes > max) max = F->bench_ops[op].max_bytes;
+    uint8_t *buf = malloc(max + 64);
+    for (size_t i = 0; i < max; i++) buf[i] = (uint8_t)(i * 7 + 1);
+    bench_table_begin(stdout, F->name, csv);
+    size_t rows = 0;
+    for (size_t op = 0; op < F->nbench_ops; op++) {
+        const struct bench_op *o = &F->bench_ops[op];
+        if (F->bench_setup) F->bench_setup(op);
+        for (size_t i = 0; i < F->nimpls; i++) {
+            const struct impl *im = &F->impls[i];
+            const char *why = impl_unavailable(im);
+            if (why) {
+                bench_table_na(stdout, F->name, impl_name(im), o->name, why, csv);
+                continue;
+            }
+            if (F->bench_run(im, op, buf, o->unit) < 0) continue; /* no such operation */
+            struct bench_ctx b = {im, op, buf};
+            struct bench_result r = bench_slope(bench_thunk, &b, o->unit, o->max_bytes);
+            bench_table_row(stdout, F->name, impl_name(im), o->name, &r, csv);
+            rows++;
+        }
+    }
+    bench_table_end(stdout, csv);
+    free(buf);
+    if (!rows) {
+        fprintf(stderr, "%s bench: nothing could be measured here\n", F->name);
+        return 1;
+    }
     return 0;
 }
 
@@ -133,15 +264,22 @@ int main(int argc, char **argv)
 {
     if (argc < 2) return usage(argv[0]);
     cpu_features(); /* validates ASMDIFF_CPU_MASK before anything runs */
+    report_exit_status = 1;
     const char *cmd = argv[1];
 
     if (!strcmp(cmd, "replay")) {
         if (argc < 3) return usage(argv[0]);
-        int rc = 0;
+        int bad = 0;
         for (int i = 2; i < argc; i++)
-            if (replay_path(argv[i])) rc = 2;
-        printf("%s: replayed %zu inputs, no mismatch\n", asmdiff_family.name, replayed);
-        return rc;
+            if (replay_path(argv[i])) bad = 1;
+        if (bad) return 2;
+        char what[64];
+        snprintf(what, sizeof what, "replayed %zu inputs, no finding", replayed);
+        if (!replayed) {
+            printf("%s replay: FAIL: no input file under %s\n", F->name, argv[2]);
+            return 1;
+        }
+        return summary("replay", what);
     }
     if (!strcmp(cmd, "random")) {
         unsigned long long n, seed = (unsigned long long)time(NULL);
@@ -150,24 +288,49 @@ int main(int argc, char **argv)
             fprintf(stderr, "asmdiff: random takes a count and an optional seed (numbers)\n");
             return 2;
         }
-        printf("%s: random seed %llu\n", asmdiff_family.name, seed);
-        return cmd_random(n, seed);
+        printf("%s: random seed %llu\n", F->name, seed);
+        random_inputs(n, seed);
+        char what[64];
+        snprintf(what, sizeof what, "%llu random inputs, no finding", n);
+        return summary("random", what);
+    }
+    if (!strcmp(cmd, "ct")) {
+        unsigned long long n;
+        if (argc != 3 || parse_count(argv[2], &n)) {
+            fprintf(stderr, "asmdiff: ct takes a count of random cases (run it under valgrind)\n");
+            return 2;
+        }
+        drv_set_ct(1);
+        random_inputs(n, 1);
+        char what[96];
+        snprintf(what, sizeof what, "%llu random cases with the secrets undefined, every kernel",
+                 n);
+        return summary("ct", what);
     }
     if (!strcmp(cmd, "list") && argc == 2) return cmd_list();
     if (!strcmp(cmd, "kat") && argc <= 3) {
-        if (!asmdiff_family.kat) {
-            fprintf(stderr, "%s: no known-answer vectors\n", asmdiff_family.name);
+        if (!F->kat) {
+            fprintf(stderr, "%s: no known-answer vectors\n", F->name);
             return 77;
         }
-        int fails = asmdiff_family.kat(argc == 3 ? argv[2] : ".");
-        return fails ? 1 : 0;
+        int vectors = F->kat(argc == 3 ? argv[2] : ".");
+        if (vectors < 0) return 2; /* the vector file is not where SRCDIR says */
+        char what[64];
+        snprintf(what, sizeof what, "%d published vectors, no finding", vectors);
+        if (!vectors) {
+            printf("%s kat: FAIL: no vector was read\n", F->name);
+            return 1;
+        }
+        return summary("kat", what);
     }
     if (!strcmp(cmd, "exhaustive") && argc == 2) {
-        if (!asmdiff_family.exhaustive) {
-            fprintf(stderr, "%s: no exhaustive check\n", asmdiff_family.name);
+        if (!F->exhaustive) {
+            fprintf(stderr, "%s: no exhaustive check\n", F->name);
             return 77;
         }
-        return asmdiff_family.exhaustive() ? 1 : 0;
+        int fails = F->exhaustive();
+        int rc = summary("exhaustive", fails ? "FAILED" : "every case of the domain, no finding");
+        return fails ? 1 : rc;
     }
     if (!strcmp(cmd, "bench")) {
         int csv = 0;
@@ -178,7 +341,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
-        return asmdiff_family.bench(stdout, csv);
+        return cmd_bench(csv);
     }
     fprintf(stderr, "asmdiff: unknown command '%s'\n", cmd);
     return usage(argv[0]);

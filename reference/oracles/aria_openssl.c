@@ -1,6 +1,8 @@
 /* aria_openssl.c — OpenSSL's EVP ARIA (aria-{128,192,256}-{ecb,ctr}) as an oracle. */
 #include "aria_oracles.h"
 
+#include <openssl/crypto.h>
+
 #include <openssl/evp.h>
 
 static const EVP_CIPHER *cipher(size_t keylen, int ctr)
@@ -47,4 +49,9 @@ int oracle_openssl_aria_ctr(const uint8_t *key, size_t keylen, uint8_t *out, con
         add >>= 8;
     }
     return rc;
+}
+
+const char *oracle_openssl_aria_describe(void)
+{
+    return OpenSSL_version(OPENSSL_VERSION);
 }

@@ -15,6 +15,7 @@ int oracle_openssl_aria_ecb(int encrypt, const uint8_t *key, size_t keylen, uint
 /* CTR from ctr (128-bit big-endian), which is advanced by nblocks. */
 int oracle_openssl_aria_ctr(const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in,
                             size_t nblocks, uint8_t ctr[16]);
+const char *oracle_openssl_aria_describe(void);
 #endif
 
 #if ASMDIFF_HAVE_GCRYPT

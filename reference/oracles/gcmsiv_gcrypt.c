@@ -48,12 +48,3 @@ int oracle_gcrypt_gcmsiv_decrypt(const uint8_t *key, size_t keylen, const uint8_
     return run(0, key, keylen, nonce, aad, aadlen, ct, ctlen, pt, t);
 }
 
-const char *oracle_gcrypt_describe(void)
-{
-    static char buf[1600];
-    oracle_gcrypt_init();
-    const char *dis = oracle_gcrypt_disabled();
-    snprintf(buf, sizeof buf, "libgcrypt %s (hwf: %s%s%s)", gcry_check_version(NULL),
-             *oracle_gcrypt_hwf() ? oracle_gcrypt_hwf() : "none", *dis ? "; disabled: " : "", dis);
-    return buf;
-}

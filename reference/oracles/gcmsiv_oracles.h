@@ -18,7 +18,6 @@ int oracle_gcrypt_gcmsiv_decrypt(const uint8_t *key, size_t keylen, const uint8_
                                  const uint8_t *aad, size_t aadlen, const uint8_t *ct,
                                  size_t ctlen, const uint8_t tag[16], uint8_t *pt);
 /* "libgcrypt 1.10.1 (hwf: intel-cpu ...; disabled: ...)" */
-const char *oracle_gcrypt_describe(void);
 #endif
 
 #endif

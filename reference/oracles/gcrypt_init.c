@@ -64,3 +64,23 @@ const char *oracle_gcrypt_disabled(void)
 {
     return disabled;
 }
+
+const char *oracle_gcrypt_describe(void)
+{
+    static char buf[1600];
+    oracle_gcrypt_init();
+    snprintf(buf, sizeof buf, "libgcrypt %s (hwf: %s%s%s)", gcry_check_version(NULL),
+             *hwf ? hwf : "none", *disabled ? "; disabled: " : "", disabled);
+    return buf;
+}
+
+const char *oracle_gcrypt_label(void)
+{
+    static char buf[600];
+    if (!*buf) {
+        const char *env = getenv("ASMDIFF_GCRYPT_DISABLE");
+        snprintf(buf, sizeof buf, "libgcrypt-%s%s", env && *env ? "no-" : "full",
+                 env && *env ? env : "");
+    }
+    return buf;
+}

@@ -14,4 +14,9 @@ const char *oracle_gcrypt_hwf(void);
 /* The features disabled by ASMDIFF_GCRYPT_DISABLE ("" when none). */
 const char *oracle_gcrypt_disabled(void);
 
+/* "libgcrypt 1.10.1 (hwf: intel-cpu ...; disabled: intel-avx2)" */
+const char *oracle_gcrypt_describe(void);
+/* The implementation's name at this level: "libgcrypt-full", "libgcrypt-no-intel-avx2". */
+const char *oracle_gcrypt_label(void);
+
 #endif

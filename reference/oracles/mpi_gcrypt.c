@@ -70,15 +70,6 @@ uint64_t oracle_gcrypt_sub_n(uint64_t *rp, const uint64_t *s1, const uint64_t *s
     return borrow;
 }
 
-const char *oracle_gcrypt_version(void)
-{
-    static char buf[1600];
-    const char *dis = oracle_gcrypt_disabled();
-    init();
-    snprintf(buf, sizeof buf, "%s (hwf: %s%s%s)", gcry_check_version(NULL),
-             *oracle_gcrypt_hwf() ? oracle_gcrypt_hwf() : "none", *dis ? "; disabled: " : "", dis);
-    return buf;
-}
 
 /* Bench: numbers of n limbs are built once per n and kept, so a timed call is gcry_mpi_add on
  * ready operands.  u has a larger top limb than v so subtraction stays positive. */

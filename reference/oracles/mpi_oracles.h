@@ -22,7 +22,6 @@ const char *oracle_gmp_version(void);
  * carry (or borrow, from the sign). */
 uint64_t oracle_gcrypt_add_n(uint64_t *rp, const uint64_t *s1, const uint64_t *s2, size_t n);
 uint64_t oracle_gcrypt_sub_n(uint64_t *rp, const uint64_t *s1, const uint64_t *s2, size_t n);
-const char *oracle_gcrypt_version(void);
 /* bench: r = u + v (or u - v) on prepared numbers of n limbs, cached per n */
 void oracle_gcrypt_bench_add(size_t n);
 void oracle_gcrypt_bench_sub(size_t n);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_mutant_emu.sh MODE EXE BUDGET NAME — verify/run_mutant.sh for riscv64 programs: the suite's
+# run_mutant_emu.sh MODE EXE BUDGET NAME SPEC STATUS TOOL — verify/run_mutant.sh for riscv64 programs: the suite's
 # own sensitivity, under qemu-riscv64.  EXE is a riscv64 target built with one deliberately broken
 # kernel; it runs at VLEN 128, 256, 512 and 1024 (Zvkg on) side by side, because a bug may live at
 # one vector length only.  Passes when the target reports the mutant (a mismatch, an ABI
@@ -11,9 +11,16 @@
 # ASMDIFF_MUTANT_ALL_VLENS=1 waits for every VLEN and prints a row each (for reports); by
 # default the first catch ends the run.
 set -u
-[ $# -eq 4 ] || { echo "usage: run_mutant_emu.sh MODE EXE BUDGET NAME" >&2; exit 2; }
-mode=$1 exe=$2 budget=$3 name=$4
+[ $# -eq 7 ] || { echo "usage: run_mutant_emu.sh MODE EXE BUDGET NAME SPEC STATUS TOOL" >&2; exit 2; }
+mode=$1 exe=$2 budget=$3 name=$4 spec=$5 status=$6
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# As verify/run_mutant.sh: a stale spec fails by name; only the declared check counts.  (Every
+# VLEN runs the Zvkg kernels, so no host-capability skip applies here.)
+if [ "$(cat "$status" 2>/dev/null)" != ok ]; then
+  echo "mutant $name: STALE SPEC: $(cat "$status" 2>/dev/null || echo "no status file $status")"
+  exit 1
+fi
+expect=$(python3 "$here/../mutate.py" --get "$spec" "$name" expect) || exit 1
 vlens=(128 256 512 1024)
 all=${ASMDIFF_MUTANT_ALL_VLENS:-0}
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
@@ -35,7 +42,7 @@ one() {
   case $mode in
     libfuzzer)
       timeout "$((budget + 30))" qemu-riscv64 -cpu "$cpu" "$exe" -max_total_time="$budget" \
-        -seed=1 -timeout=20 -rss_limit_mb=4096 -artifact_prefix="$dir/" "$dir/corpus" \
+        -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 -artifact_prefix="$dir/" "$dir/corpus" \
         >"$dir/log" 2>&1
       rc=$? ;;
     random)
@@ -46,11 +53,14 @@ one() {
   esac
   end=$(date +%s.%N)
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+  check=$(sed -n 's/^  check *= *//p' "$dir/log" | head -n1)
   if [ $rc -eq 0 ]; then
     echo "survived $secs" >"$dir/result.tmp"
+  elif [ $rc -ne 1 ] || [ "$check" != "$expect" ]; then
+    echo "survived $secs (exit $rc, check '${check:-none}' where '$expect' was expected)" >"$dir/result.tmp"
   else
     execs=$(grep -oE '^#[0-9]+' "$dir/log" | tail -n1 | tr -d '#')
-    how=$(grep -m1 -E 'MISMATCH in|ABI violation|deadly signal|runtime error|Illegal instruction' "$dir/log")
+    how=$(grep -m1 -E '^==== asmdiff: ' "$dir/log")
     echo "caught $secs ${execs:--}|${how:-exit $rc}" >"$dir/result.tmp"
   fi
   mv "$dir/result.tmp" "$work/$vlen.result"
@@ -96,5 +106,5 @@ execs=$(echo "$r" | cut -d' ' -f3 | cut -d'|' -f1)
 how=$(echo "$r" | cut -d'|' -f2-)
 [ "$execs" = - ] && execs=""
 echo "mutant $name caught at VLEN $first in ${secs}s ($mode${execs:+, $execs execs}): $how"
-grep -m3 -E '^  (implementation|blocks|update calls|vector length) ' "$work/$first/log" || true
+grep -m2 -E '^  (check|implementation) ' "$work/$first/log" || true
 exit 0

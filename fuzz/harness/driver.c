@@ -1,0 +1,339 @@
+/* driver.c — the family driver (driver.h): placement, the loop over implementations, the
+ * checked call with its after-call checks, the compare-and-report step, and the counts of what
+ * ran.  Linked into both builds of every family (fuzz_<family> and asmdiff-<family>). */
+#include "driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmdiff-config.h"
+#include "cpu.h"
+#include "guard.h"
+#include "report.h"
+#include "stats.h"
+
+#if ASMDIFF_HAVE_VALGRIND_H
+#include <valgrind/memcheck.h>
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
+#define DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#else
+#define SECRET(p, n) ((void)(p), (void)(n))
+#define DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
+#define MAX_BUFS 8
+#define MAX_IMPLS 64
+#define POISON 0x5c
+
+static const struct family *const F = &asmdiff_family;
+
+/* ---- the state of the current check ---- */
+
+static struct gbuf bufs[MAX_BUFS];
+static struct {
+    int placed;       /* placed for the current call sequence */
+    const void *orig; /* what an input held; NULL for outputs and in/out buffers */
+} use[MAX_BUFS];
+
+/* The placement of the current pass: all buffers on one side, each at its offset. */
+static enum guard_place pass_side;
+static size_t pass_offset[MAX_BUFS];
+/* What the input chose: a side and a misalignment per buffer for the extra pass. */
+static enum guard_place input_side;
+static size_t input_offset[MAX_BUFS];
+static int input_misaligned;
+
+static const struct impl *cur;
+static const char *cur_op;
+static const void *cur_case;
+static const char *pass_name;
+
+struct drv_stats drv_stats;
+
+/* Constant-time mode (under Valgrind): secret buffers undefined during each kernel call. */
+static int ct_mode;
+
+void drv_set_ct(int on)
+{
+    ct_mode = on;
+}
+
+const char *impl_name(const struct impl *im)
+{
+    return im->label ? im->label() : im->name;
+}
+
+const char *impl_unavailable(const struct impl *im)
+{
+    const char *why = cpu_unavailable_reason(im->needs);
+    if (!why && im->unavailable) why = im->unavailable();
+    return why;
+}
+
+const struct impl *drv_impl(void)
+{
+    return cur;
+}
+
+/* ---- reports: the context every finding prints ---- */
+
+static void context(void)
+{
+    if (cur) {
+        report_param("implementation", "%s%s", impl_name(cur),
+                     cur->flags & IMPL_LIBRARY ? " (library)" : "");
+        if (cur_op) report_param("operation", "%s", cur_op);
+    }
+    if (pass_name) report_param("placement", "%s", pass_name);
+    if (cur_case && F->params) F->params(cur_case);
+    for (size_t i = 0; i < F->nbufs; i++)
+        if (use[i].placed)
+            report_param("buffer", "%-12s %6zu bytes at %p, %s, offset %zu", F->bufs[i].name,
+                         bufs[i].len, (void *)bufs[i].p, guard_place_name(bufs[i].place),
+                         bufs[i].offset);
+}
+
+static void on_abi_violation(const char *who, const char *what)
+{
+    const char *kind = abi_last_kind();
+    enum finding k = !strcmp(kind, "residue") ? FINDING_RESIDUE
+                     : !strcmp(kind, "stack") ? FINDING_STACK
+                                              : FINDING_ABI;
+    report_simple(k, who, what);
+}
+
+static void setup(void)
+{
+    static int done;
+    if (done) return;
+    done = 1;
+    report_set_context(F->name, context);
+    abi_set_fail_handler(on_abi_violation);
+    if (F->nbufs > MAX_BUFS || F->nimpls > MAX_IMPLS) {
+        fprintf(stderr, "asmdiff: %s declares more buffers or implementations than the driver "
+                        "holds\n", F->name);
+        exit(99);
+    }
+}
+
+static void title(char *out, size_t len, const char *what)
+{
+    snprintf(out, len, "%s%s%s: %s", cur ? impl_name(cur) : "c-reference", cur_op ? " " : "",
+             cur_op ? cur_op : "", what);
+}
+
+/* ---- buffers ---- */
+
+static void *place(size_t idx, size_t len, const void *orig)
+{
+    if (idx >= F->nbufs) {
+        fprintf(stderr, "asmdiff: %s uses buffer %zu of %zu\n", F->name, idx, F->nbufs);
+        abort();
+    }
+    uint8_t *p = gbuf_place(&bufs[idx], len, pass_side, pass_offset[idx]);
+    bufs[idx].name = F->bufs[idx].name;
+    use[idx].placed = 1;
+    use[idx].orig = orig;
+    return p;
+}
+
+void *drv_in(size_t idx, const void *src, size_t len)
+{
+    void *p = place(idx, len, src);
+    if (len) memcpy(p, src, len);
+    if (ct_mode && (F->bufs[idx].flags & BUF_SECRET)) SECRET(p, len);
+    return p;
+}
+
+void *drv_inout(size_t idx, const void *src, size_t len)
+{
+    void *p = place(idx, len, NULL);
+    if (len) memcpy(p, src, len);
+    if (ct_mode && (F->bufs[idx].flags & BUF_SECRET)) SECRET(p, len);
+    return p;
+}
+
+void *drv_out(size_t idx, size_t len)
+{
+    void *p = place(idx, len, NULL);
+    memset(p, POISON, len);
+    return p;
+}
+
+void drv_op(const char *name)
+{
+    cur_op = name;
+}
+
+/* Canaries next to every placed buffer, and the inputs that must not change. */
+static void after_call(void)
+{
+    char what[256], t[400];
+    for (size_t i = 0; i < F->nbufs; i++) {
+        if (!use[i].placed) continue;
+        long where;
+        if (gbuf_check_canary(&bufs[i], &where)) {
+            snprintf(what, sizeof what, "wrote outside %s: byte %ld relative to its start",
+                     F->bufs[i].name, where);
+            title(t, sizeof t, what);
+            report_begin(FINDING_CANARY, t);
+            report_end();
+        }
+        if (use[i].orig && memcmp(bufs[i].p, use[i].orig, bufs[i].len)) {
+            snprintf(what, sizeof what, "modified its input %s", F->bufs[i].name);
+            title(t, sizeof t, what);
+            report_begin(FINDING_INPUT_MODIFIED, t);
+            report_diff("original", use[i].orig, impl_name(cur), bufs[i].p, bufs[i].len);
+            report_end();
+        }
+    }
+}
+
+typedef uint64_t (*any_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                           uint64_t, uint64_t, uint64_t);
+
+uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
+{
+    if (ct_mode) {
+        /* A plain call: the checked call's comparisons would branch on the secret-derived
+         * state it records.  Extra arguments are harmless in the SysV ABI. */
+        uint64_t a[10] = {0};
+        memcpy(a, argv, (argc < 10 ? argc : 10) * sizeof a[0]);
+        uint64_t r = ((any_fn)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
+        DECLASSIFY(&r, sizeof r); /* outputs are public once computed */
+        for (size_t i = 0; i < F->nbufs; i++)
+            if (use[i].placed) DECLASSIFY(bufs[i].p, bufs[i].len);
+        drv_stats.calls++;
+        after_call();
+        return r;
+    }
+    const char *name = impl_name(cur);
+    uint64_t r = cur->flags & IMPL_CLEAN ? abi_call_clean(name, fn, argv, argc)
+                                         : abi_call(name, fn, argv, argc);
+    drv_stats.calls++;
+    after_call();
+    return r;
+}
+
+/* ---- compare and report ---- */
+
+void drv_expect_equal(const char *what, const void *want, const void *got, size_t n)
+{
+    if (!n || !memcmp(want, got, n)) return;
+    char msg[200], t[400];
+    snprintf(msg, sizeof msg, "%s differs from the C reference%s", what,
+             cur && (cur->flags & IMPL_LIBRARY) ? " (the library disagrees)" : "");
+    title(t, sizeof t, msg);
+    report_begin(FINDING_MISMATCH, t);
+    report_diff("c-reference", want, cur ? impl_name(cur) : "?", got, n);
+    report_end();
+}
+
+void drv_expect_word(const char *what, uint64_t want, uint64_t got)
+{
+    if (want == got) return;
+    char msg[200], t[400];
+    snprintf(msg, sizeof msg, "%s differs from the C reference", what);
+    title(t, sizeof t, msg);
+    report_begin(FINDING_MISMATCH, t);
+    report_param("expected", "0x%llx (c-reference)", (unsigned long long)want);
+    report_param("actual", "0x%llx (%s)", (unsigned long long)got, cur ? impl_name(cur) : "?");
+    report_end();
+}
+
+void drv_expect_true(int ok, const char *what)
+{
+    if (ok) return;
+    char t[400];
+    title(t, sizeof t, what);
+    report_begin(FINDING_MISMATCH, t);
+    report_end();
+}
+
+int drv_reference_agrees(const char *where, const char *what, const void *want, const void *got,
+                         size_t n)
+{
+    if (!memcmp(want, got, n)) return 1;
+    fprintf(stderr, "%s: the C reference gives the wrong %s\n", where, what);
+    drv_stats.vector_failures++;
+    return 0;
+}
+
+void drv_vector_errors(int n)
+{
+    if (n > 0) drv_stats.vector_failures += (unsigned long long)n;
+}
+
+/* ---- the loop ---- */
+
+static void run_pass(const struct impl *im, const void *c, const void *want, const char *name)
+{
+    pass_name = name;
+    cur_op = NULL;
+    for (size_t i = 0; i < F->nbufs; i++) use[i].placed = 0;
+    F->run(im, c, want);
+}
+
+void drv_check(const void *c)
+{
+    setup();
+    cur = NULL;
+    cur_op = NULL;
+    pass_name = NULL;
+    cur_case = c;
+    const void *want = F->expect(c);
+    drv_stats.cases++;
+    for (size_t i = 0; i < F->nimpls; i++) {
+        const struct impl *im = &F->impls[i];
+        if (im->flags & IMPL_REFERENCE) continue;
+        if (ct_mode && !(im->flags & IMPL_KERNEL)) continue; /* ours only: libraries may branch */
+        if (impl_unavailable(im)) {
+            drv_stats.skipped[i]++;
+            continue;
+        }
+        cur = im;
+        /* flush after, flush before: an overread or overwrite in either direction faults */
+        pass_side = GUARD_TAIL;
+        memset(pass_offset, 0, sizeof pass_offset);
+        run_pass(im, c, want, "flush against the guard page after each buffer");
+        if (ct_mode) {
+            drv_stats.ran[i]++;
+            continue;
+        }
+        pass_side = GUARD_HEAD;
+        run_pass(im, c, want, "flush against the guard page before each buffer");
+        if (input_misaligned) {
+            pass_side = input_side;
+            memcpy(pass_offset, input_offset, sizeof pass_offset);
+            run_pass(im, c, want, "misaligned as the input chose (canaries on both sides)");
+        }
+        drv_stats.ran[i]++;
+    }
+    cur = NULL;
+    cur_op = NULL;
+    pass_name = NULL;
+    cur_case = NULL;
+    input_misaligned = 0;
+}
+
+int drv_one_input(const uint8_t *data, size_t size)
+{
+    struct input in;
+    setup();
+    report_set_input(data, size);
+    input_init(&in, data, size);
+    /* placement first: the rest of the input cannot shift it */
+    input_side = input_bool(&in) ? GUARD_HEAD : GUARD_TAIL;
+    input_misaligned = 0;
+    for (size_t i = 0; i < F->nbufs; i++) {
+        size_t g = F->bufs[i].granule ? F->bufs[i].granule : 1;
+        input_offset[i] = 0;
+        if (g < 64 && input_pick(&in, 2) == 0) {
+            input_offset[i] = g * (size_t)input_range(&in, 1, 63 / g);
+            input_misaligned = 1;
+        }
+    }
+    void *c = F->decode(&in);
+    drv_check(c);
+    return 0;
+}

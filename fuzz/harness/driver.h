@@ -1,0 +1,161 @@
+/* driver.h — the family driver: a family states its contract, the driver does everything else.
+ *
+ * A family (fuzz/<family>.c) supplies only what is its own:
+ *   - its implementations: one table of struct impl, the C reference first (IMPL_REFERENCE), then
+ *     our kernels (IMPL_KERNEL) and the libraries (IMPL_LIBRARY: oracles, and targets when the
+ *     bug may be theirs), each with the CPU features it needs and a pointer to its functions;
+ *   - its buffers: names, element size (the placement granule) and whether they hold secrets;
+ *   - decode: one fuzz input into the family's case (the only family code that reads input);
+ *   - expect: the reference's answer for a case, computed once per case;
+ *   - run: one implementation on one case, through drv_in/drv_out/DRV_CALL/drv_expect_equal;
+ *   - params: the case's parameters for a report;
+ *   - kat and exhaustive (each calls drv_check for every case it builds), bench operations.
+ *
+ * The driver owns the fuzz entry point, buffer placement, the loop over implementations, the
+ * checked call and the after-call checks, the one compare-and-report step, the counts of what
+ * ran, and the replay / random / list / kat / exhaustive / bench modes (driver.c).
+ *
+ * Placement: every implementation runs each case once with all its buffers flush against the
+ * unmapped page after them, once flush against the page before them, and, when the input asks
+ * for it, once more at the input's misalignment (canaries then guard both sides).
+ */
+#ifndef ASMDIFF_DRIVER_H
+#define ASMDIFF_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "abi.h"
+#include "input.h"
+
+enum impl_flags {
+    IMPL_REFERENCE = 1u << 0, /* the authoritative C reference: listed and benched, not compared */
+    IMPL_KERNEL = 1u << 1,    /* ours: what the family exists to test */
+    IMPL_LIBRARY = 1u << 2,   /* a library's implementation: oracle and target */
+    IMPL_CLEAN = 1u << 3,     /* promises no data left in vector/opmask registers or on the stack
+                               * below its caller's frame: checked on every call */
+};
+
+struct impl {
+    const char *name;  /* one name everywhere: "x86_64-avx512-gfni-ternlog", "openssl" */
+    uint64_t needs;    /* CPU features (cpu.h); 0 for portable code */
+    unsigned flags;    /* enum impl_flags */
+    const void *ops;   /* the family's functions for this implementation */
+    /* Optional: why it cannot run although the CPU could (a library without the algorithm);
+     * NULL when it can. */
+    const char *(*unavailable)(void);
+    /* Optional: what exactly it is ("libgcrypt 1.10.1, hwf: intel-avx2 ..."), for list. */
+    const char *(*describe)(void);
+    /* Optional: the name, when it depends on run-time state ("libgcrypt-no-intel-avx2"). */
+    const char *(*label)(void);
+};
+
+/* One row of the table: IMPL("x86_64-avx2", CPU_AVX2, IMPL_KERNEL | IMPL_CLEAN, &ops) with the
+ * optional fields after it (.describe = ..., .unavailable = ..., .label = ...). */
+#define IMPL(name_, needs_, flags_, ops_, ...)                                               \
+    {.name = (name_), .needs = (needs_), .flags = (flags_), .ops = (const void *)(ops_),      \
+     __VA_ARGS__}
+
+enum buf_flags {
+    BUF_SECRET = 1u << 0, /* key or data: undefined under Valgrind's constant-time check */
+};
+
+struct buf_spec {
+    const char *name;
+    size_t granule; /* element size: offsets are multiples of it (1: any byte) */
+    unsigned flags;
+};
+
+struct bench_op {
+    const char *name; /* "ECB enc", "add_n-short" */
+    size_t unit;      /* bytes per element: sizes are multiples of it */
+    size_t max_bytes; /* the slope's largest size */
+};
+
+struct family {
+    const char *name;
+    const char *spec;  /* "RFC 5794": where the reference comes from */
+    const struct impl *impls;
+    size_t nimpls;
+    const struct buf_spec *bufs;
+    size_t nbufs;
+
+    void *(*decode)(struct input *in);         /* returns the family's (static) case */
+    const void *(*expect)(const void *c);       /* returns the family's (static) expected */
+    void (*run)(const struct impl *im, const void *c, const void *want);
+    void (*params)(const void *c);              /* report_param lines */
+    /* Secrets replaced by others of the same shape (constant-time checks); may be NULL. */
+    void (*vary_secrets)(void *c, uint64_t seed);
+
+    /* Published vectors, each through drv_check; returns how many were read (-1: the file
+     * could not be opened).  May be NULL. */
+    int (*kat)(const char *srcdir);
+    /* Small domains completely, through drv_check; returns failures of checks of its own
+     * (0 when every check went through drv_check).  May be NULL. */
+    int (*exhaustive)(void);
+    const struct bench_op *bench_ops;
+    size_t nbench_ops;
+    /* Prepare what bench_run needs for op (keys, buffers); called once per op. */
+    void (*bench_setup)(size_t op);
+    /* One operation of bytes bytes on buf (in place); 0, or -1 when the implementation has no
+     * such operation (the row is left out). */
+    int (*bench_run)(const struct impl *im, size_t op, uint8_t *buf, size_t bytes);
+    void (*list_extra)(FILE *out); /* family-specific list lines (vector length); may be NULL */
+};
+
+extern const struct family asmdiff_family;
+
+/* ---- inside run() ---- */
+
+/* Place buffer `idx` (an index into family.bufs) for this pass and copy src into it; the buffer
+ * must hold the same bytes after every call (an input the call does not write). */
+void *drv_in(size_t idx, const void *src, size_t len);
+/* Place buffer idx and copy src into it; the call may write it (in place, counters). */
+void *drv_inout(size_t idx, const void *src, size_t len);
+/* Place buffer idx, filled with a poison byte; the call writes it. */
+void *drv_out(size_t idx, size_t len);
+
+/* The operation being checked, for reports ("ecb-encrypt"); reset for each implementation. */
+void drv_op(const char *name);
+
+/* The checked call of the current implementation: callee-saved registers, flags, MXCSR, the x87
+ * state, and for IMPL_CLEAN implementations the vector and opmask registers and the stack; then
+ * the canaries around every placed buffer and the inputs that must not change. */
+uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc);
+#define DRV_CALL(fn, ...)                                                                    \
+    drv_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},                   \
+             ABI_NARGS_(__VA_ARGS__))
+
+/* The one compare-and-report step: what (named) must equal the reference's. */
+void drv_expect_equal(const char *what, const void *want, const void *got, size_t n);
+/* A property that has no expected bytes (a refusal, a round trip): report when !ok. */
+void drv_expect_true(int ok, const char *what);
+/* A word-sized result (carry, return code). */
+void drv_expect_word(const char *what, uint64_t want, uint64_t got);
+
+/* ---- kat and exhaustive ---- */
+
+/* Check one case on every implementation this host runs (the fuzz path exactly). */
+void drv_check(const void *c);
+/* The reference itself against a published answer: counts a vector failure when it differs. */
+int drv_reference_agrees(const char *where, const char *what, const void *want, const void *got,
+                         size_t n);
+
+/* Vector-file errors (missing or malformed attributes: vec_close's count) count as failures. */
+void drv_vector_errors(int n);
+
+/* The current implementation (inside run) and its display name. */
+const struct impl *drv_impl(void);
+const char *impl_name(const struct impl *im);
+/* NULL when the implementation runs here, else why not. */
+const char *impl_unavailable(const struct impl *im);
+
+/* Constant-time mode, for runs under Valgrind memcheck: only our kernels, once per case, with
+ * the BUF_SECRET buffers undefined during the call and every output declassified after it. */
+void drv_set_ct(int on);
+
+/* The fuzz entry point: decode, expect, every implementation in every placement. */
+int drv_one_input(const uint8_t *data, size_t size);
+
+#endif

@@ -1,0 +1,42 @@
+/* fuzz_main.c — the libFuzzer entry points of fuzz_<family>: the family driver's one input.
+ * At start it says what will run, and refuses to fuzz when every kernel of ours is masked away
+ * (a fuzz run that checks nothing of ours is a failure, not a pass). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu.h"
+#include "driver.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    const struct family *f = &asmdiff_family;
+    size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, masked = 0;
+    cpu_features(); /* validates ASMDIFF_CPU_MASK */
+    fprintf(stderr, "asmdiff: fuzz_%s:", f->name);
+    for (size_t i = 0; i < f->nimpls; i++) {
+        const struct impl *im = &f->impls[i];
+        if (im->flags & IMPL_REFERENCE) continue;
+        const char *why = impl_unavailable(im);
+        total++, runs += !why;
+        if (im->flags & IMPL_KERNEL) kernels++, kernels_run += !why;
+        if (why && !(im->needs & ~cpu_features_detected())) masked++;
+        fprintf(stderr, " %s%s%s", impl_name(im), why ? " (n/a: " : "", why ? why : "");
+        if (why) fputc(')', stderr);
+    }
+    fprintf(stderr, "; runs %zu of %zu implementations\n", runs, total);
+    if ((kernels && !kernels_run && masked) || !runs) {
+        fprintf(stderr, "asmdiff: fuzz_%s: none of the kernels can run: nothing of ours would be "
+                        "checked\n", f->name);
+        exit(1);
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return drv_one_input(data, size);
+}
