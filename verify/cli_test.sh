@@ -36,9 +36,20 @@ expect 2 "random takes a count" -- "$tool" random many
 expect 2 "random takes a count" -- "$tool" random -5
 expect 2 "no-such-file" -- "$tool" replay /no-such-file
 expect 2 "unknown argument" -- "$tool" bench --fast
-expect 1 "cannot open vector file" -- "$tool" kat /no-such-dir
+expect 2 "cannot open vector file" -- "$tool" kat /no-such-dir
 expect 2 "unknown CPU feature 'bogus'" -- env ASMDIFF_CPU_MASK=-bogus "$tool" list
 expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=avx2 "$tool" list
+
+expect 2 "unknown CPU feature 'garbage'" -- env ASMDIFF_CPU_MASK=-garbage "$asmdiff" list
+expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=garbage "$asmdiff" list
+expect 2 "needs a file name" -- "$asmdiff" premerge --markdown
+expect 2 "must be 128, 256, 512 or 1024" -- "$asmdiff" fuzz polyval --vlen 100
+expect 2 "applies to riscv64 families only" -- "$asmdiff" fuzz mpi --vlen 256
+expect 2 "neither a libFuzzer flag" -- "$asmdiff" fuzz mpi no-such-file
+# a run that checks nothing of ours is a failure, never a pass: every kernel masked away
+srcdir=$(cd "$(dirname "$asmdiff")" && pwd)
+expect 1 "" -- env ASMDIFF_CPU_MASK=-x86_64 "$tool" kat "$srcdir"
+expect 1 "" -- env ASMDIFF_CPU_MASK=-x86_64 "$tool" random 10 1
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -23,7 +23,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         const char *why = impl_unavailable(im);
         total++, runs += !why;
         if (im->flags & IMPL_KERNEL) kernels++, kernels_run += !why;
-        if (why && !(im->needs & ~cpu_features_detected())) masked++;
+        if ((im->flags & IMPL_KERNEL) && cpu_unavailable_reason(im->needs) &&
+            !(im->needs & ~cpu_features_detected()))
+            masked++;
         fprintf(stderr, " %s%s%s", impl_name(im), why ? " (n/a: " : "", why ? why : "");
         if (why) fputc(')', stderr);
     }

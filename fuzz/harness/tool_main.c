@@ -64,8 +64,8 @@ static int summary(const char *mode, const char *what)
         }
         const char *why = impl_unavailable(im);
         if (!why) why = "no case reached it";
-        else if (host_lacks(im)) lacking++;
-        else masked++;
+        else if (im->flags & IMPL_KERNEL && cpu_unavailable_reason(im->needs))
+            host_lacks(im) ? lacking++ : masked++;
         size_t used = strlen(skipped);
         snprintf(skipped + used, sizeof skipped - used, "%s%s because %s", used ? "; " : "",
                  impl_name(im), why);
@@ -190,6 +190,9 @@ static int cmd_list(void)
     printf("%s  (cpu: %s", F->name, cpu_feature_names(cpu_features(), names, sizeof names));
     if (cpu_features_masked())
         printf("; masked: %s", cpu_feature_names(cpu_features_masked(), names, sizeof names));
+#if defined(__riscv)
+    if (cpu_riscv_vlenb()) printf("; VLEN %u bits", 8 * cpu_riscv_vlenb());
+#endif
     printf(")\n");
     size_t total = 0, runs = 0;
     for (size_t i = 0; i < F->nimpls; i++) {

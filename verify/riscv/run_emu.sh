@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# run_emu.sh [--cpu NAME]... [--random N] [--fuzz SECONDS] BUILDDIR [SRCDIR]
+# run_emu.sh [--cpu NAME]... [--random N] [--fuzz SECONDS] FAMILY BUILDDIR [SRCDIR]
 #
-# The emu suite: the riscv64 POLYVAL target of a riscv64 build directory, run under
+# The emu suite: a family's riscv64 target of a riscv64 build directory, run under
 # qemu-riscv64 on each emulated CPU (default: vlen128 vlen256 vlen512 vlen1024 nozvkg; names in
 # verify/riscv/qemu_cpu.sh).  Per CPU:
-#   list     what the target sees: with Zvkg, both Zvkg forms must run and the VLEN must be the
-#            one asked for; without Zvkg they must be listed as unavailable with the reason,
-#            and the portable implementation must still run;
-#   kat      RFC 8452 vectors (corpus/polyval/kat.txt) on every runnable implementation;
-#   replay   the seed corpus (corpus/polyval/seeds);
+#   list     what the target sees: with the vector crypto extensions every implementation must
+#            run and the VLEN must be the one asked for; without Zvkg the implementations that
+#            need it must be listed as unavailable with the reason, and another must still run;
+#   kat      the family's vectors on every runnable implementation;
+#   replay   the seed corpus (corpus/FAMILY/seeds);
 #   random   N structure-aware random inputs (default 3000, seed 1), timed: exec/s;
 #   fuzz     when BUILDDIR has fuzz_polyval (coverage-guided libFuzzer for riscv64): SECONDS of
 #            fuzzing from the seeds (default 20; 0 skips), its exec/s and coverage.
@@ -26,13 +26,18 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-[ $# -ge 1 ] || { sed -n '2,3p' "$0" >&2; exit 2; }
-build=$(cd "$1" && pwd)
-src=$(cd "${2:-$here/../..}" && pwd)
+[ $# -ge 2 ] || { sed -n '2,3p' "$0" >&2; exit 2; }
+fam=$1
+build=$(cd "$2" && pwd)
+src=$(cd "${3:-$here/../..}" && pwd)
 [ ${#cpus[@]} -gt 0 ] || cpus=(vlen128 vlen256 vlen512 vlen1024 nozvkg)
-tool=$build/asmdiff-polyval
-fuzzer=$build/fuzz_polyval
-command -v qemu-riscv64 >/dev/null || { echo "run_emu.sh: qemu-riscv64 not found (qemu-user >= 8.2)"; exit 77; }
+tool=$build/asmdiff-$fam
+fuzzer=$build/fuzz_$fam
+if ! command -v qemu-riscv64 >/dev/null; then
+  [ "${ASMDIFF_STRICT:-0}" = 1 ] &&
+    { echo "run_emu.sh: qemu-riscv64 not found, though tools/bootstrap installs it (qemu-user)"; exit 1; }
+  echo "SKIP: qemu-riscv64 not found (qemu-user >= 8.2)"; exit 77
+fi
 [ -x "$tool" ] || { echo "run_emu.sh: $tool not built"; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-emu.XXXXXX")
@@ -51,24 +56,23 @@ for name in "${cpus[@]}"; do
   # list: availability and VLEN as this CPU should show them
   run "$tool" list >"$work/list" 2>&1 || { ok=0; fails+=("list exit $?"); }
   sed 's/^/   /' "$work/list"
+  impls=$(sed -n 's/^  \([^ ]*\) \+\(kernel\|library\) .*/\1/p' "$work/list")
   case $name in
     vlen*)
-      for impl in zvkg-lmul1 zvkg-fraclmul; do
-        grep -Eq "^  $impl +runs " "$work/list" || { ok=0; fails+=("$impl not runnable"); }
+      for impl in $impls; do
+        grep -Eq "^  $impl +[a-z]+ +runs " "$work/list" || { ok=0; fails+=("$impl not runnable"); }
       done
       grep -q "VLEN ${name#vlen} bits" "$work/list" || { ok=0; fails+=("VLEN is not ${name#vlen}"); } ;;
     nozvkg|novector)
-      for impl in zvkg-lmul1 zvkg-fraclmul; do
-        grep -Eq "^  $impl +n/a .*-- host lacks .*zvkg" "$work/list" ||
-          { ok=0; fails+=("$impl not reported unavailable (host lacks zvkg)"); }
-      done ;;
+      lacking=$(grep -cE "^  [^ ]+ +[a-z]+ +n/a .*-- host lacks .*zvkg" "$work/list")
+      [ "$lacking" -gt 0 ] || { ok=0; fails+=("no implementation reported unavailable (host lacks zvkg)"); }
+      grep -Eq "^  [^ ]+ +(kernel|library) +runs " "$work/list" || { ok=0; fails+=("nothing runs without zvkg"); } ;;
   esac
-  grep -Eq "^  portable-ghash +runs " "$work/list" || { ok=0; fails+=("portable-ghash not runnable"); }
 
   if run "$tool" kat "$src" >"$work/kat" 2>&1; then kat=pass; else kat=FAIL; ok=0; fails+=(kat); fi
   tail -n 1 "$work/kat" | sed 's/^/   /'
 
-  if run "$tool" replay "$src/corpus/polyval/seeds" >"$work/replay" 2>&1; then
+  if run "$tool" replay "$src/corpus/$fam/seeds" >"$work/replay" 2>&1; then
     replay=pass
   else
     replay=FAIL; ok=0; fails+=(replay)
@@ -84,8 +88,8 @@ for name in "${cpus[@]}"; do
   fuzz="-"
   if [ -x "$fuzzer" ] && [ "$fuzz_secs" -gt 0 ]; then
     rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/findings"
-    run "$fuzzer" -max_total_time="$fuzz_secs" -timeout=20 -seed=1 -print_final_stats=1 \
-      -artifact_prefix="$work/findings/" "$work/corpus" "$src/corpus/polyval/seeds" \
+    run "$fuzzer" -max_total_time="$fuzz_secs" -timeout=20 -seed=1 -print_final_stats=1 -error_exitcode=1 \
+      -artifact_prefix="$work/findings/" "$work/corpus" "$src/corpus/$fam/seeds" \
       >"$work/fuzz" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz" | tail -n1)
@@ -95,7 +99,7 @@ for name in "${cpus[@]}"; do
       fuzz="pass ${execs:-?} execs, ${speed:-?} exec/s, $cov"
     else
       fuzz="FAIL (exit $rc)"; ok=0; fails+=(fuzz)
-      grep -m3 -E 'MISMATCH in|ABI violation|deadly signal|ERROR' "$work/fuzz" | sed 's/^/   /'
+      grep -m3 -E '^==== asmdiff: |deadly signal|ERROR' "$work/fuzz" | sed 's/^/   /'
       cp -r "$work/findings" "$build/emu-findings-$name" 2>/dev/null &&
         echo "   findings kept in $build/emu-findings-$name"
     fi
@@ -107,7 +111,7 @@ for name in "${cpus[@]}"; do
 done
 
 echo
-echo "== emu summary: asmdiff-polyval under qemu-riscv64 (random: $random_n inputs, seed 1)"
+echo "== emu summary: asmdiff-$fam under qemu-riscv64 (random: $random_n inputs, seed 1)"
 printf '%-9s %-5s %-6s %-6s %13s  %s\n' cpu kat replay random "random rate" "libFuzzer (${fuzz_secs}s)"
 printf '%s\n' "${rows[@]}"
 exit $bad

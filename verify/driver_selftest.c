@@ -1,0 +1,135 @@
+/* driver_selftest.c — the family driver's own checks can fail, and here is the proof: a toy
+ * family (out = in XOR a 16-byte key) whose implementations are one correct kernel and one
+ * kernel per finding the driver must report (verify/driver_selftest_x86_64.S).
+ * ASMDIFF_SELFTEST=<name> selects the one implementation that runs; verify/driver_selftest.sh
+ * runs each and checks the report: its check line, its implementation, its reproduce line.
+ * It is a family like any other (the same driver, tool_main and report), so what it proves
+ * holds for every family. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "driver.h"
+#include "report.h"
+
+#define MAX_LEN 300
+
+typedef void (*xor_fn)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16]);
+void st_good(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_wrong(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_clobber_rbx(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_leave_xmm(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_stack_leftover(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_overread(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_write_past(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_modify_input(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+
+static void c_reference(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16])
+{
+    for (size_t i = 0; i < len; i++) out[i] = in[i] ^ key[i % 16];
+}
+
+/* Only the implementation ASMDIFF_SELFTEST names runs. */
+static const char *chosen(const char *name)
+{
+    const char *want = getenv("ASMDIFF_SELFTEST");
+    return want && !strcmp(want, name) ? NULL : "not selected (ASMDIFF_SELFTEST)";
+}
+#define CONTROL(name)                                                                        \
+    static const char *sel_##name(void) { return chosen(#name); }
+CONTROL(good)
+CONTROL(wrong)
+CONTROL(clobber_rbx)
+CONTROL(leave_xmm)
+CONTROL(stack_leftover)
+CONTROL(overread)
+CONTROL(write_past)
+CONTROL(modify_input)
+
+static const struct impl impls[] = {
+    IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
+    IMPL("good", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_good, .unavailable = sel_good),
+    IMPL("wrong", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_wrong, .unavailable = sel_wrong),
+    IMPL("clobber_rbx", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_clobber_rbx,
+         .unavailable = sel_clobber_rbx),
+    IMPL("leave_xmm", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_leave_xmm,
+         .unavailable = sel_leave_xmm),
+    IMPL("stack_leftover", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_stack_leftover,
+         .unavailable = sel_stack_leftover),
+    IMPL("overread", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_overread,
+         .unavailable = sel_overread),
+    IMPL("write_past", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_write_past,
+         .unavailable = sel_write_past),
+    IMPL("modify_input", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_modify_input,
+         .unavailable = sel_modify_input),
+};
+
+enum { B_KEY, B_IN, B_OUT };
+static const struct buf_spec bufs[] = {
+    {"key", 1, BUF_SECRET}, {"input", 1, BUF_SECRET}, {"output", 1, 0}};
+
+static struct st_case {
+    size_t len;
+    uint8_t key[16], in[MAX_LEN];
+} the_case;
+
+static void *decode(struct input *in)
+{
+    static const size_t widths[] = {16};
+    the_case.len = input_length(in, MAX_LEN, widths, 1);
+    input_bytes(in, the_case.key, 16);
+    input_bytes(in, the_case.in, the_case.len);
+    return &the_case;
+}
+
+static const void *expect(const void *cv)
+{
+    static uint8_t want[MAX_LEN];
+    const struct st_case *c = cv;
+    c_reference(want, c->in, c->len, c->key);
+    return want;
+}
+
+static void run(const struct impl *im, const void *cv, const void *want)
+{
+    const struct st_case *c = cv;
+    const uint8_t *key = drv_in(B_KEY, c->key, 16);
+    const uint8_t *in = drv_in(B_IN, c->in, c->len);
+    uint8_t *out = drv_out(B_OUT, c->len);
+    drv_op("xor");
+    DRV_CALL((xor_fn)im->ops, out, in, c->len, key);
+    drv_expect_equal("output", want, out, c->len);
+}
+
+static void params(const void *cv)
+{
+    const struct st_case *c = cv;
+    report_param("length", "%zu", c->len);
+    report_hex("key", c->key, 16);
+}
+
+static const struct bench_op bench_ops[] = {{"xor", 1, MAX_LEN}};
+
+static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
+{
+    static const uint8_t key[16] = {1};
+    (void)op;
+    ((xor_fn)im->ops)(buf, buf, bytes, key);
+    return 0;
+}
+
+const struct family asmdiff_family = {
+    .name = "selftest",
+    .spec = "out = in XOR key",
+    .impls = impls,
+    .nimpls = sizeof impls / sizeof impls[0],
+    .bufs = bufs,
+    .nbufs = sizeof bufs / sizeof bufs[0],
+    .decode = decode,
+    .expect = expect,
+    .run = run,
+    .params = params,
+    .bench_ops = bench_ops,
+    .nbench_ops = 1,
+    .bench_run = bench_run,
+};

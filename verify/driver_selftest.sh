@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# driver_selftest.sh EXE — every finding the family driver reports, provoked on purpose
+# (verify/driver_selftest.c): each control kernel must end the run with exit 1 and a report
+# whose check line names the right check, on that implementation, with a reproduce line; the
+# correct kernel must pass, counting what it ran.
+set -u
+exe=$1
+pass=0 fail=0
+expect() {
+  local control=$1 check=$2 out rc got impl
+  out=$(ASMDIFF_SELFTEST=$control "$exe" random 300 1 2>&1)
+  rc=$?
+  got=$(printf '%s\n' "$out" | sed -n 's/^  check *= *//p' | head -n1)
+  impl=$(printf '%s\n' "$out" | sed -n 's/^  implementation *= *//p' | head -n1)
+  if [ $rc = 1 ] && [ "$got" = "$check" ] && [ "$impl" = "$control" ] &&
+     printf '%s\n' "$out" | grep -qE '^  reproduce +: '; then
+    echo "ok   $control: $(printf '%s\n' "$out" | grep -m1 '^==== asmdiff: ')"
+    pass=$((pass + 1))
+  else
+    echo "FAIL $control: exit $rc (want 1), check '$got' (want '$check'), implementation '$impl'"
+    printf '%s\n' "$out" | tail -n 15
+    fail=$((fail + 1))
+  fi
+}
+expect wrong mismatch
+expect clobber_rbx abi
+expect leave_xmm residue
+expect stack_leftover stack
+expect overread guard-page
+expect write_past canary
+expect modify_input input-modified
+out=$(ASMDIFF_SELFTEST=good "$exe" random 300 1 2>&1)
+rc=$?
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q 'ran 1 of 8 implementations'; then
+  echo "ok   good: $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
+  pass=$((pass + 1))
+else
+  echo "FAIL good: exit $rc"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

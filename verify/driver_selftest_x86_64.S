@@ -1,0 +1,98 @@
+/* driver_selftest_x86_64.S — implementations for verify/driver_selftest.c: one correct, and one
+ * for each finding the family driver must report, each otherwise correct.
+ *
+ *   void st_<name>(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16])
+ *   out[i] = in[i] ^ key[i mod 16] for i < len
+ *
+ * SysV: rdi = out, rsi = in, rdx = len, rcx = key; clobbers rax, r8, r9 (and what each control
+ * breaks on purpose). */
+
+/* XOR_BODY: out[0, len) = in ^ key, byte by byte.  In: rdi, rsi, rdx, rcx.  Temps: rax, r8, r9. */
+.macro XOR_BODY
+        xorl    %eax, %eax
+1:      cmpq    %rdx, %rax
+        jae     2f
+        movl    %eax, %r8d
+        andl    $15, %r8d
+        movzbl  (%rcx,%r8), %r9d
+        xorb    (%rsi,%rax), %r9b
+        movb    %r9b, (%rdi,%rax)
+        incq    %rax
+        jmp     1b
+2:
+.endm
+
+.macro FUNC name
+        .globl  \name
+        .type   \name, @function
+        .p2align 4
+\name:
+.endm
+
+        .text
+FUNC st_good
+        XOR_BODY
+        ret
+        .size st_good, . - st_good
+
+/* mismatch: the first output byte flipped */
+FUNC st_wrong
+        XOR_BODY
+        testq   %rdx, %rdx
+        jz      3f
+        xorb    $1, (%rdi)
+3:      ret
+        .size st_wrong, . - st_wrong
+
+/* abi: rbx overwritten, not restored */
+FUNC st_clobber_rbx
+        movl    $1, %ebx
+        XOR_BODY
+        ret
+        .size st_clobber_rbx, . - st_clobber_rbx
+
+/* residue: the key left in xmm5 */
+FUNC st_leave_xmm
+        movdqu  (%rcx), %xmm5
+        XOR_BODY
+        ret
+        .size st_leave_xmm, . - st_leave_xmm
+
+/* stack: the key written into the red zone and left there */
+FUNC st_stack_leftover
+        movq    (%rcx), %rax
+        movq    %rax, -16(%rsp)
+        movq    8(%rcx), %rax
+        movq    %rax, -8(%rsp)
+        XOR_BODY
+        ret
+        .size st_stack_leftover, . - st_stack_leftover
+
+/* guard-page: one byte read past the input */
+FUNC st_overread
+        XOR_BODY
+        movzbl  (%rsi,%rdx), %eax
+        ret
+        .size st_overread, . - st_overread
+
+/* canary: one byte written past the output, only where that byte is mapped (not flush against
+ * the guard page), so the canary and not the page sees it */
+FUNC st_write_past
+        XOR_BODY
+        leaq    (%rdi,%rdx), %rax
+        testl   $0xfff, %eax
+        jz      3f
+        movb    $0, (%rax)
+3:      ret
+        .size st_write_past, . - st_write_past
+
+/* input-modified: the first input byte inverted */
+FUNC st_modify_input
+        XOR_BODY
+        testq   %rdx, %rdx
+        jz      3f
+        notb    (%rsi)
+3:      ret
+        .size st_modify_input, . - st_modify_input
+
+        .section .note.GNU-stack, "", @progbits
