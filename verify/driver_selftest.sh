@@ -6,18 +6,23 @@
 set -u
 exe=$1
 pass=0 fail=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-driver.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export ASMDIFF_FINDINGS=$work
 expect() {
   local control=$1 check=$2 out rc got impl
   out=$(ASMDIFF_SELFTEST=$control "$exe" random 300 1 2>&1)
   rc=$?
   got=$(printf '%s\n' "$out" | sed -n 's/^  check *= *//p' | head -n1)
   impl=$(printf '%s\n' "$out" | sed -n 's/^  implementation *= *//p' | head -n1)
-  if [ $rc = 1 ] && [ "$got" = "$check" ] && [ "$impl" = "$control" ] &&
-     printf '%s\n' "$out" | grep -qE '^  reproduce +: '; then
+  # the file the reproduce line names must reproduce the same finding alone
+  file=$(printf '%s\n' "$out" | sed -n 's/^  reproduce *: .* \([^ ]*crash-[0-9a-f]*\)$/\1/p')
+  again=$( [ -f "$file" ] && ASMDIFF_SELFTEST=$control "$exe" replay "$file" 2>&1 | sed -n 's/^  check *= *//p')
+  if [ $rc = 1 ] && [ "$got" = "$check" ] && [ "$impl" = "$control" ] && [ "$again" = "$check" ]; then
     echo "ok   $control: $(printf '%s\n' "$out" | grep -m1 '^==== asmdiff: ')"
     pass=$((pass + 1))
   else
-    echo "FAIL $control: exit $rc (want 1), check '$got' (want '$check'), implementation '$impl'"
+    echo "FAIL $control: exit $rc (want 1), check '$got' (want '$check'), implementation '$impl', replay of '$file': '$again'"
     printf '%s\n' "$out" | tail -n 15
     fail=$((fail + 1))
   fi

@@ -133,8 +133,12 @@ const char *abi_last_kind(void)
 }
 
 #if defined(__x86_64__)
+/* The scans below read only the checked call's own snapshot and stack: ASan's checks of every
+ * load there would cost more than the kernels they judge. */
+#define SCAN __attribute__((no_sanitize("address", "undefined")))
+
 /* "not cleared" holds for a lane that is neither the marker nor zero. */
-static int lane_holds_data(const uint8_t *lane, uint64_t fill)
+SCAN static int lane_holds_data(const uint8_t *lane, uint64_t fill)
 {
     uint64_t lo, hi;
     memcpy(&lo, lane, 8);
@@ -247,7 +251,7 @@ static int near(uint64_t w, uint64_t p, uint64_t span)
 }
 
 /* Not data: what a correct kernel may leave in its frame (see abi.h). */
-static int not_data(uint64_t w, const struct abi_state *before, const void *fn,
+SCAN static int not_data(uint64_t w, const struct abi_state *before, const void *fn,
                     const uint64_t *argv, size_t argc, const uint8_t *top)
 {
     if (w == 0 || w == STACK_MARKER || w < NOT_DATA_SPAN) return 1;
@@ -267,7 +271,7 @@ static int not_data(uint64_t w, const struct abi_state *before, const void *fn,
 
 /* After a clean call: the first data word below top, or the caller's frame written.  Puts the
  * marker back wherever the call wrote, so the next call starts from a known stack. */
-static const char *stack_check(const struct abi_state *before, const void *fn,
+SCAN static const char *stack_check(const struct abi_state *before, const void *fn,
                                const uint64_t *argv, size_t argc, uint8_t *top)
 {
     static _Thread_local char smsg[192];

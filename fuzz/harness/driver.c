@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "asmdiff-config.h"
 #include "cpu.h"
@@ -49,6 +50,42 @@ static const void *cur_case;
 static const char *pass_name;
 
 struct drv_stats drv_stats;
+
+/* ASMDIFF_STATS=1: time each part of an exec (off by default: clock reads cost) */
+static int stats_on = -1;
+static int stats(void)
+{
+    if (stats_on < 0) {
+        const char *e = getenv("ASMDIFF_STATS");
+        stats_on = e && *e == '1';
+    }
+    return stats_on;
+}
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+void drv_print_stats(void)
+{
+    struct drv_stats *s = &drv_stats;
+    if (!stats() || !s->execs) return;
+    double harness = s->ns_total - s->ns_decode - s->ns_reference - s->ns_kernels - s->ns_libraries;
+    double pl = (double)(s->placed[0] + s->placed[1] + s->placed[2]);
+    fprintf(stderr,
+            "asmdiff stats: %s, %llu execs, %.1f us/exec: reference %.0f%%, kernels %.0f%%, "
+            "libraries %.0f%%, decode %.0f%%, harness (placement, copies, checks) %.0f%%\n"
+            "asmdiff stats: buffer placements: flush after %.0f%%, flush before %.0f%%, "
+            "misaligned %.0f%% (%llu placements)\n",
+            F->name, s->execs, s->ns_total / 1e3 / (double)s->execs,
+            100 * s->ns_reference / s->ns_total, 100 * s->ns_kernels / s->ns_total,
+            100 * s->ns_libraries / s->ns_total, 100 * s->ns_decode / s->ns_total,
+            100 * harness / s->ns_total, 100 * (double)s->placed[0] / pl,
+            100 * (double)s->placed[1] / pl, 100 * (double)s->placed[2] / pl,
+            (unsigned long long)pl);
+}
 
 /* Constant-time mode (under Valgrind): secret buffers undefined during each kernel call. */
 static int ct_mode;
@@ -133,6 +170,7 @@ static void *place(size_t idx, size_t len, const void *orig)
     uint8_t *p = gbuf_place(&bufs[idx], len, pass_side, pass_offset[idx]);
     bufs[idx].name = F->bufs[idx].name;
     use[idx].placed = 1;
+    drv_stats.placed[pass_offset[idx] ? 2 : pass_side == GUARD_TAIL ? 0 : 1]++;
     use[idx].orig = orig;
     return p;
 }
@@ -208,8 +246,11 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
         return r;
     }
     const char *name = impl_name(cur);
+    double t0 = stats() ? now_ns() : 0;
     uint64_t r = cur->flags & IMPL_CLEAN ? abi_call_clean(name, fn, argv, argc)
                                          : abi_call(name, fn, argv, argc);
+    if (stats()) *(cur->flags & IMPL_LIBRARY ? &drv_stats.ns_libraries : &drv_stats.ns_kernels) +=
+                     now_ns() - t0;
     drv_stats.calls++;
     after_call();
     return r;
@@ -281,7 +322,9 @@ void drv_check(const void *c)
     cur_op = NULL;
     pass_name = NULL;
     cur_case = c;
+    double t0 = stats() ? now_ns() : 0;
     const void *want = F->expect(c);
+    if (stats()) drv_stats.ns_reference += now_ns() - t0;
     drv_stats.cases++;
     for (size_t i = 0; i < F->nimpls; i++) {
         const struct impl *im = &F->impls[i];
@@ -292,6 +335,17 @@ void drv_check(const void *c)
             continue;
         }
         cur = im;
+        if (im->flags & IMPL_LIBRARY) {
+            /* a library is an oracle first: one placement per case, the side the input chose
+             * (its bounds are the library's business; ours are checked on every side) */
+            pass_side = input_side;
+            memset(pass_offset, 0, sizeof pass_offset);
+            run_pass(im, c, want, input_side == GUARD_TAIL
+                                      ? "flush against the guard page after each buffer"
+                                      : "flush against the guard page before each buffer");
+            drv_stats.ran[i]++;
+            continue;
+        }
         /* flush after, flush before: an overread or overwrite in either direction faults */
         pass_side = GUARD_TAIL;
         memset(pass_offset, 0, sizeof pass_offset);
@@ -333,7 +387,15 @@ int drv_one_input(const uint8_t *data, size_t size)
             input_misaligned = 1;
         }
     }
+    double t0 = stats() ? now_ns() : 0;
     void *c = F->decode(&in);
+    if (stats()) drv_stats.ns_decode += now_ns() - t0;
     drv_check(c);
+    if (stats()) {
+        drv_stats.ns_total += now_ns() - t0;
+        /* libFuzzer may leave with _Exit: report as it goes, at every power of two */
+        if (++drv_stats.execs >= 256 && !(drv_stats.execs & (drv_stats.execs - 1)))
+            drv_print_stats();
+    }
     return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "cpu.h"
 #include "driver.h"
+#include "stats.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,6 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                         "checked\n", f->name);
         exit(1);
     }
+    atexit(drv_print_stats);
     return 0;
 }
 

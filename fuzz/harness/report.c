@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "asmdiff-config.h"
@@ -13,6 +14,7 @@
 
 const char *report_current_file;
 int report_exit_status;
+const char *report_rerun;
 
 static const char *family_name = "?";
 static void (*context_fn)(void);
@@ -137,6 +139,26 @@ static int libfuzzer_crash_file(char *out, size_t len)
     return 0;
 }
 
+/* Outside libFuzzer, the input is ours to keep: findings/<family>/crash-<sha1> (or under
+ * ASMDIFF_FINDINGS), so the finding reproduces from the file alone. */
+static int save_input(char *out, size_t len)
+{
+    const char *dir = getenv("ASMDIFF_FINDINGS");
+    char d[900];
+    snprintf(d, sizeof d, "%s/%s", dir && *dir ? dir : "findings", family_name);
+    mkdir(dir && *dir ? dir : "findings", 0777);
+    mkdir(d, 0777);
+    uint8_t digest[20];
+    sha1(input_data ? input_data : (const uint8_t *)"", input_size, digest);
+    int used = snprintf(out, len, "%s/crash-", d);
+    for (int i = 0; i < 20 && used > 0 && (size_t)used < len; i++)
+        used += snprintf(out + used, len - (size_t)used, "%02x", digest[i]);
+    FILE *f = fopen(out, "wb");
+    if (!f) return -1;
+    int ok = fwrite(input_data ? input_data : (const uint8_t *)"", 1, input_size, f) == input_size;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 void report_end(void)
 {
     char names_buf[512], env[512] = "", file[1200];
@@ -152,12 +174,18 @@ void report_end(void)
 #if ARCH_RISCV64
     if (cpu_riscv_vlenb()) snprintf(vlen, sizeof vlen, "--vlen %u ", 8 * cpu_riscv_vlenb());
 #endif
-    if (report_current_file)
-        snprintf(file, sizeof file, "%s", report_current_file);
-    else if (libfuzzer_crash_file(file, sizeof file))
-        snprintf(file, sizeof file, "<the file libFuzzer names below>");
-    fprintf(stderr, "  %-14s : %s./asmdiff fuzz %s %s%s\n", "reproduce", env, family_name, vlen,
-            file);
+    if (!report_current_file && !input_data && report_rerun) {
+        /* a case the mode built (kat, exhaustive): the mode itself reproduces it */
+        fprintf(stderr, "  %-14s : %s%s\n", "reproduce", env, report_rerun);
+    } else {
+        if (report_current_file)
+            snprintf(file, sizeof file, "%s", report_current_file);
+        else if (report_exit_status ? save_input(file, sizeof file)
+                                    : libfuzzer_crash_file(file, sizeof file))
+            snprintf(file, sizeof file, "<the file libFuzzer names below>");
+        fprintf(stderr, "  %-14s : %s./asmdiff fuzz %s %s%s\n", "reproduce", env, family_name,
+                vlen, file);
+    }
     fflush(stderr);
     if (report_exit_status) _exit(report_exit_status);
     abort();

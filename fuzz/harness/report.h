@@ -43,8 +43,12 @@ void report_set_context(const char *family, void (*context)(void));
 void report_set_input(const uint8_t *data, size_t size);
 /* The file being replayed, or NULL. */
 extern const char *report_current_file;
-/* 0 (default): abort at the end of a report; else exit with this status. */
+/* 0 (default): abort at the end of a report; else exit with this status, after saving the
+ * input to findings/<family>/crash-<sha1>. */
 extern int report_exit_status;
+/* For cases built by a mode rather than decoded from an input (kat, exhaustive): the command
+ * that runs the mode again. */
+extern const char *report_rerun;
 
 /* Start a report: the heading, the check line, then the context. */
 void report_begin(enum finding kind, const char *title);

@@ -9,7 +9,14 @@ struct drv_stats {
     unsigned long long ran[64];     /* cases each implementation ran, by table index */
     unsigned long long skipped[64]; /* cases it could not run here */
     unsigned long long vector_failures; /* the reference itself against published answers */
+    /* ASMDIFF_STATS=1: where an exec's time goes, and how buffers were placed */
+    unsigned long long execs;
+    double ns_total, ns_decode, ns_reference, ns_kernels, ns_libraries;
+    unsigned long long placed[3]; /* buffer placements: flush after, flush before, misaligned */
 };
+
+/* Print the time and placement shares to stderr (when ASMDIFF_STATS=1). */
+void drv_print_stats(void);
 
 extern struct drv_stats drv_stats;
 

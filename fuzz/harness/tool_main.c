@@ -269,6 +269,11 @@ int main(int argc, char **argv)
     cpu_features(); /* validates ASMDIFF_CPU_MASK before anything runs */
     report_exit_status = 1;
     const char *cmd = argv[1];
+    static char rerun[1024];
+    int used = 0;
+    for (int i = 0; i < argc && used < (int)sizeof rerun; i++)
+        used += snprintf(rerun + used, sizeof rerun - (size_t)used, "%s%s", i ? " " : "", argv[i]);
+    report_rerun = rerun;
 
     if (!strcmp(cmd, "replay")) {
         if (argc < 3) return usage(argv[0]);

@@ -34,7 +34,7 @@
  *                  stands in for the cmp that would.
  *
  * Speed (Zen 5): the CF chain allows at best one limb per cycle; this loop runs at about 1.00
- * cycles/limb at n = 256, the one-limb loop at about 1.04 (verify/mpi_kernel_selftest --bench).
+ * cycles/limb at n = 256, the one-limb loop at about 1.04 (a microbenchmark at the time; ./asmdiff bench mpi has the slopes).
  * Pointer bumps measured faster here than base+index addressing (1.06), and the 62-byte loop is
  * aligned to 64 so that it sits in one cache line: straddling two cost up to twice the time in
  * the one-limb loop.
