@@ -146,7 +146,7 @@ SCAN static int lane_holds_data(const uint8_t *lane, uint64_t fill)
     return !((lo == fill && hi == fill) || (lo == 0 && hi == 0));
 }
 
-const char *abi_check(const struct abi_state *before, const struct abi_state *after,
+SCAN const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors)
 {
     const uint64_t in[6] = {before->rbx, before->rbp, before->r12,
@@ -446,7 +446,7 @@ static int rv_lane_holds_data(const uint8_t *lane, uint64_t fill)
     return !((lo == fill && hi == fill) || (lo == 0 && hi == 0));
 }
 
-const char *abi_check(const struct abi_state *before, const struct abi_state *after,
+SCAN const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors)
 {
     for (int i = 0; i < 12; i++)
