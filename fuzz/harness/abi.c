@@ -124,6 +124,10 @@ void abi_set_fail_handler(abi_fail_fn fn)
     fail_handler = fn ? fn : abi_violation;
 }
 
+/* The scans below read only the checked call's own snapshot and stack: ASan's checks of every
+ * load there would cost more than the kernels they judge. */
+#define SCAN __attribute__((no_sanitize("address", "undefined")))
+
 static _Thread_local char message[192];
 static _Thread_local const char *last_kind = "abi";
 
@@ -133,9 +137,6 @@ const char *abi_last_kind(void)
 }
 
 #if defined(__x86_64__)
-/* The scans below read only the checked call's own snapshot and stack: ASan's checks of every
- * load there would cost more than the kernels they judge. */
-#define SCAN __attribute__((no_sanitize("address", "undefined")))
 
 /* "not cleared" holds for a lane that is neither the marker nor zero. */
 SCAN static int lane_holds_data(const uint8_t *lane, uint64_t fill)
