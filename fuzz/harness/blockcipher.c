@@ -1,0 +1,273 @@
+/* blockcipher.c — see blockcipher.h. */
+#include "blockcipher.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "rng.h"
+#include "vectors.h"
+
+#define C (&bc_cipher)
+
+const struct buf_spec bc_bufs[BC_NBUFS] = {
+    {"key", 1, BUF_SECRET},   {"key schedule", 1, BUF_SECRET}, {"input", 1, BUF_SECRET},
+    {"output", 1, 0},         {"counter", 1, 0},
+};
+
+enum op { OP_ECB_ENC, OP_ECB_DEC, OP_CTR, OP_COUNT };
+static const char *const op_names[] = {"ecb-encrypt", "ecb-decrypt", "ctr"};
+
+static struct bc_case the_case;
+
+struct schedule {
+    uint8_t ks[BC_MAX_SCHEDULE] __attribute__((aligned(16)));
+    unsigned rounds;
+    size_t bytes; /* what a kernel reads */
+};
+
+static struct bc_want {
+    struct schedule enc, dec;
+    uint8_t out[OP_COUNT][16 * BC_MAX_BLOCKS];
+    uint8_t ctr[16];
+} want_;
+
+void *bc_decode(struct input *in)
+{
+    struct bc_case *c = &the_case;
+    c->keylen = 16 + 8 * (size_t)input_pick(in, 3);
+    c->nblocks = input_length(in, 300, C->widths, 3);
+    c->in_place = input_bool(in);
+    c->nsplits = input_pick(in, 4);
+    size_t left = c->nblocks;
+    for (size_t i = 0; i < c->nsplits; i++) {
+        c->split[i] = input_length(in, left, C->widths, 3);
+        left -= c->split[i];
+    }
+    /* counter: random, or just below a wrap of the low 32, 64 or all 128 bits */
+    int bias = (int)input_pick(in, 4);
+    uint64_t below = input_range(in, 0, 2 * 64);
+    input_bytes(in, c->ctr, 16);
+    if (bias) {
+        size_t low = bias == 1 ? 4 : bias == 2 ? 8 : 16;
+        uint64_t v = ~(uint64_t)0 - below;
+        for (size_t i = 0; i < low; i++) c->ctr[15 - i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0xff;
+    }
+    input_fill_words(in, c->key, c->keylen / 4, 4);
+    input_fill_words(in, c->in, 4 * c->nblocks, 4);
+    return c;
+}
+
+static void schedule(struct schedule *s, const uint8_t *key, size_t keylen, int decrypt)
+{
+    C->schedule(s->ks, key, keylen, decrypt, &s->rounds, &s->bytes);
+}
+
+const void *bc_expect(const void *cv)
+{
+    const struct bc_case *c = cv;
+    schedule(&want_.enc, c->key, c->keylen, 0);
+    schedule(&want_.dec, c->key, c->keylen, 1);
+    C->ecb(want_.enc.ks, want_.out[OP_ECB_ENC], c->in, c->nblocks);
+    C->ecb(want_.dec.ks, want_.out[OP_ECB_DEC], c->in, c->nblocks);
+    memcpy(want_.ctr, c->ctr, 16);
+    C->ctr(want_.enc.ks, want_.out[OP_CTR], c->in, c->nblocks, want_.ctr);
+    return &want_;
+}
+
+/* One operation of one implementation on in[0, 16 * nblocks): into out (in place when asked),
+ * the final counter into ctr_out.  Returns the output buffer. */
+static uint8_t *one_op(const struct impl *im, const struct bc_case *c, enum op op,
+                       const uint8_t *in, uint8_t ctr_out[16])
+{
+    size_t bytes = 16 * c->nblocks;
+    const struct schedule *s = op == OP_ECB_DEC ? &want_.dec : &want_.enc;
+    drv_op(op_names[op]);
+    uint8_t *src = c->in_place ? drv_inout(BC_BUF_IN, in, bytes) : drv_in(BC_BUF_IN, in, bytes);
+    uint8_t *dst = c->in_place ? src : drv_out(BC_BUF_OUT, bytes);
+    uint8_t *ctr = op == OP_CTR ? drv_inout(BC_BUF_CTR, c->ctr, 16) : NULL;
+    if (im->flags & IMPL_KERNEL) {
+        const struct bc_kernel_ops *ops = im->ops;
+        const uint8_t *ks = drv_in(BC_BUF_SCHEDULE, s->ks, s->bytes);
+        if (op != OP_CTR) {
+            DRV_CALL(ops->ecb, ks, s->rounds, dst, (const uint8_t *)src, c->nblocks);
+        } else {
+            size_t done = 0;
+            for (size_t i = 0; i <= c->nsplits; i++) {
+                size_t n = i < c->nsplits ? c->split[i] : c->nblocks - done;
+                DRV_CALL(ops->ctr, ks, s->rounds, dst + 16 * done,
+                         (const uint8_t *)src + 16 * done, n, ctr);
+                done += n;
+            }
+        }
+    } else {
+        const struct bc_lib_ops *ops = im->ops;
+        const uint8_t *key = drv_in(BC_BUF_KEY, c->key, c->keylen);
+        int rc = op == OP_CTR ? (int)DRV_CALL(ops->ctr, key, c->keylen, dst, (const uint8_t *)src,
+                                              c->nblocks, ctr)
+                              : (int)DRV_CALL(ops->ecb, op == OP_ECB_ENC, key, c->keylen, dst,
+                                              (const uint8_t *)src, c->nblocks);
+        drv_expect_true(rc == 0, "the library call failed");
+    }
+    if (ctr) memcpy(ctr_out, ctr, 16);
+    return dst;
+}
+
+void bc_run(const struct impl *im, const void *cv, const void *wv)
+{
+    const struct bc_case *c = cv;
+    const struct bc_want *w = wv;
+    static uint8_t ct[16 * BC_MAX_BLOCKS];
+    size_t bytes = 16 * c->nblocks;
+    uint8_t ctr[16];
+    for (int op = 0; op < OP_COUNT; op++) {
+        uint8_t *out = one_op(im, c, (enum op)op, c->in, ctr);
+        drv_expect_equal("output", w->out[op], out, bytes);
+        if (op == OP_CTR) drv_expect_equal("final counter", w->ctr, ctr, 16);
+        if (op == OP_ECB_ENC && (im->flags & IMPL_KERNEL)) {
+            /* the round trip through the kernel itself */
+            memcpy(ct, out, bytes);
+            out = one_op(im, c, OP_ECB_DEC, ct, ctr);
+            drv_op("ecb-decrypt of its own ciphertext");
+            drv_expect_equal("decrypt(encrypt(x))", c->in, out, bytes);
+        }
+    }
+    if (C->extra_run) C->extra_run(im, c);
+}
+
+void bc_params(const void *cv)
+{
+    const struct bc_case *c = cv;
+    report_param("key size", "%zu bits (%u rounds)", 8 * c->keylen, want_.enc.rounds);
+    report_param("blocks", "%zu", c->nblocks);
+    report_param("in place", "%s", c->in_place ? "yes" : "no");
+    char s[64] = "";
+    for (size_t i = 0; i < c->nsplits; i++)
+        snprintf(s + strlen(s), sizeof s - strlen(s), "%zu+", c->split[i]);
+    report_param("ctr calls", "%srest", s);
+    report_hex("initial counter", c->ctr, 16);
+    report_hex("key", c->key, c->keylen);
+    report_hex("input (first 64 bytes)", c->in, 16 * c->nblocks < 64 ? 16 * c->nblocks : 64);
+}
+
+void bc_vary_secrets(void *cv, uint64_t seed)
+{
+    struct bc_case *c = cv;
+    rng_fill(&seed, c->key, sizeof c->key);
+    rng_fill(&seed, c->in, sizeof c->in);
+}
+
+/* ---- published vectors, each also as N identical blocks, both directions ---- */
+
+int bc_kat(const char *srcdir)
+{
+    struct bc_case *c = &the_case;
+    static const size_t counts[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 129, 200};
+    static struct schedule s;
+    uint8_t pt[16], ct[16], got[16];
+    struct vec_file vf;
+    int count = 0;
+    if (vec_open(&vf, srcdir, C->kat_file)) return -1;
+    while (vec_next(&vf)) {
+        memset(c, 0, sizeof *c);
+        long kl = vec_get_hex(&vf, "Key", c->key, sizeof c->key);
+        long pl = vec_get_hex(&vf, "Plaintext", pt, sizeof pt);
+        long cl = vec_get_hex(&vf, "Ciphertext", ct, sizeof ct);
+        vec_done(&vf);
+        if ((kl != 16 && kl != 24 && kl != 32) || pl != 16 || cl != 16) {
+            drv_vector_errors(1);
+            continue;
+        }
+        c->keylen = (size_t)kl;
+        count++;
+        for (int dir = 0; dir < 2; dir++) {
+            schedule(&s, c->key, c->keylen, dir);
+            C->ecb(s.ks, got, dir ? ct : pt, 1);
+            if (!drv_reference_agrees(vf.path, dir ? "plaintext" : "ciphertext", dir ? pt : ct,
+                                      got, 16))
+                goto next;
+        }
+        for (size_t n = 0; n < sizeof counts / sizeof counts[0]; n++) {
+            c->nblocks = counts[n];
+            for (int dir = 0; dir < 2; dir++) {
+                for (size_t b = 0; b < c->nblocks; b++) memcpy(c->in + 16 * b, dir ? ct : pt, 16);
+                c->in_place = (int)(n & 1);
+                drv_check(c);
+            }
+        }
+    next:;
+    }
+    drv_vector_errors(vec_close(&vf));
+    return count;
+}
+
+/* ---- exhaustive: every block count 0..200 and 255..513, every key size ---- */
+
+int bc_exhaustive(void)
+{
+    struct bc_case *c = &the_case;
+    int fails = C->exhaustive_extra ? C->exhaustive_extra() : 0;
+    uint64_t x = 0x626c6f636bu;
+    for (size_t keylen = 16; keylen <= 32; keylen += 8)
+        for (size_t n = 0; n <= 513; n++) {
+            if (n > 200 && n < 255) continue;
+            memset(c, 0, sizeof *c);
+            c->keylen = keylen;
+            c->nblocks = n;
+            c->in_place = (int)(n % 2);
+            rng_fill(&x, c->key, keylen);
+            rng_fill(&x, c->in, 16 * n);
+            rng_fill(&x, c->ctr, 16);
+            if (n % 3 == 0) memset(c->ctr + 8, 0xff, 8); /* the 2^64 carry inside the call */
+            c->nsplits = n % 4 == 1 && n > 64 ? 1 : 0;
+            c->split[0] = n / 3;
+            drv_check(c);
+        }
+    return fails;
+}
+
+/* ---- bench: <NAME>128/192/256 x {ECB enc, ECB dec, CTR} ---- */
+
+#define BENCH_BYTES (16 * 1024)
+static char bench_names[9][32];
+const struct bench_op bc_bench_ops[9] = {
+    {bench_names[0], 16, BENCH_BYTES}, {bench_names[1], 16, BENCH_BYTES},
+    {bench_names[2], 16, BENCH_BYTES}, {bench_names[3], 16, BENCH_BYTES},
+    {bench_names[4], 16, BENCH_BYTES}, {bench_names[5], 16, BENCH_BYTES},
+    {bench_names[6], 16, BENCH_BYTES}, {bench_names[7], 16, BENCH_BYTES},
+    {bench_names[8], 16, BENCH_BYTES},
+};
+static struct {
+    uint8_t raw[32];
+    size_t keylen;
+    struct schedule s;
+    enum op op;
+} bench;
+
+void bc_bench_setup(size_t op)
+{
+    static const char *const what[] = {"ECB enc", "ECB dec", "CTR"};
+    for (size_t i = 0; i < sizeof bench.raw; i++) bench.raw[i] = (uint8_t)(i * 29 + 7);
+    bench.keylen = 16 + 8 * (op / 3);
+    bench.op = (enum op)(op % 3);
+    snprintf(bench_names[op], sizeof bench_names[op], "%s%zu %s", C->name, 8 * bench.keylen,
+             what[op % 3]);
+    schedule(&bench.s, bench.raw, bench.keylen, bench.op == OP_ECB_DEC);
+}
+
+int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
+{
+    uint8_t ctr[16] = {0};
+    size_t n = bytes / 16;
+    (void)op;
+    if (im->flags & IMPL_KERNEL) {
+        const struct bc_kernel_ops *k = im->ops;
+        if (bench.op == OP_CTR) k->ctr(bench.s.ks, bench.s.rounds, buf, buf, n, ctr);
+        else k->ecb(bench.s.ks, bench.s.rounds, buf, buf, n);
+    } else {
+        const struct bc_lib_ops *l = im->ops;
+        if (bench.op == OP_CTR) l->ctr(bench.raw, bench.keylen, buf, buf, n, ctr);
+        else l->ecb(bench.op == OP_ECB_ENC, bench.raw, bench.keylen, buf, buf, n);
+    }
+    return 0;
+}
