@@ -12,7 +12,8 @@
 
 const struct buf_spec bc_bufs[BC_NBUFS] = {
     {"key", 1, BUF_SECRET},   {"key schedule", 1, BUF_SECRET}, {"input", 1, BUF_SECRET},
-    {"output", 1, 0},         {"counter", 1, 0},
+    {"output", 1, 0},         {"counter", 1, 0},               {"computed schedule", 1, 0},
+    {"rounds", 4, 0},
 };
 
 enum op { OP_ECB_ENC, OP_ECB_DEC, OP_CTR, OP_COUNT };
@@ -75,6 +76,14 @@ const void *bc_expect(const void *cv)
     return &want_;
 }
 
+const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes)
+{
+    const struct schedule *s = decrypt ? &want_.dec : &want_.enc;
+    *rounds = s->rounds;
+    *kernel_bytes = s->bytes;
+    return s->ks + C->kernel_offset;
+}
+
 /* One operation of one implementation on in[0, 16 * nblocks): into out (in place when asked),
  * the final counter into ctr_out.  Returns the output buffer. */
 static uint8_t *one_op(const struct impl *im, const struct bc_case *c, enum op op,
@@ -88,7 +97,7 @@ static uint8_t *one_op(const struct impl *im, const struct bc_case *c, enum op o
     uint8_t *ctr = op == OP_CTR ? drv_inout(BC_BUF_CTR, c->ctr, 16) : NULL;
     if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *ops = im->ops;
-        const uint8_t *ks = drv_in(BC_BUF_SCHEDULE, s->ks, s->bytes);
+        const uint8_t *ks = drv_in(BC_BUF_SCHEDULE, s->ks + C->kernel_offset, s->bytes);
         if (op != OP_CTR) {
             DRV_CALL(ops->ecb, ks, s->rounds, dst, (const uint8_t *)src, c->nblocks);
         } else {
@@ -262,8 +271,9 @@ int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
     (void)op;
     if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *k = im->ops;
-        if (bench.op == OP_CTR) k->ctr(bench.s.ks, bench.s.rounds, buf, buf, n, ctr);
-        else k->ecb(bench.s.ks, bench.s.rounds, buf, buf, n);
+        const uint8_t *ks = bench.s.ks + C->kernel_offset;
+        if (bench.op == OP_CTR) k->ctr(ks, bench.s.rounds, buf, buf, n, ctr);
+        else k->ecb(ks, bench.s.rounds, buf, buf, n);
     } else {
         const struct bc_lib_ops *l = im->ops;
         if (bench.op == OP_CTR) l->ctr(bench.raw, bench.keylen, buf, buf, n, ctr);

@@ -62,12 +62,17 @@ struct bc_cipher {
                      size_t *kernel_bytes);
     void (*ecb)(const void *ks, uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*ctr)(const void *ks, uint8_t *out, const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
+    /* Where in the schedule the kernels' part starts (0 when they read it from the start). */
+    size_t kernel_offset;
     /* Optional: more checks of one implementation on the case (the family's own operations,
      * e.g. a key-expansion kernel), after the cipher operations. */
     void (*extra_run)(const struct impl *im, const void *c);
     /* Optional: the family's own exhaustive checks (tables over their domain); failures. */
     int (*exhaustive_extra)(void);
 };
+
+/* The reference's schedule of the current case (for extra_run): enc or dec. */
+const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes);
 
 /* The case, for a family's extra_run and params. */
 struct bc_case {
@@ -81,8 +86,11 @@ struct bc_case {
 /* Defined by the family file. */
 extern const struct bc_cipher bc_cipher __attribute__((weak)); /* only cipher families */
 
-/* Buffer indices: the key (raw, for libraries), the key schedule (kernels), and these. */
-enum { BC_BUF_KEY, BC_BUF_SCHEDULE, BC_BUF_IN, BC_BUF_OUT, BC_BUF_CTR, BC_NBUFS };
+/* Buffer indices: the key (raw, for libraries), the key schedule (kernels), and these; the
+ * last two are for the family's own operations (extra_run): a schedule a kernel computes, and
+ * its round count. */
+enum { BC_BUF_KEY, BC_BUF_SCHEDULE, BC_BUF_IN, BC_BUF_OUT, BC_BUF_CTR, BC_BUF_SCHEDULE_OUT,
+       BC_BUF_ROUNDS_OUT, BC_NBUFS };
 extern const struct buf_spec bc_bufs[BC_NBUFS];
 extern const struct bench_op bc_bench_ops[9];
 

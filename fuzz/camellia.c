@@ -1,0 +1,145 @@
+/* fuzz/camellia.c — the Camellia family: RFC 3713 block cipher, ECB and CTR, and the kernels'
+ * key expansion.
+ *
+ * Property (fuzz/harness/blockcipher.h does the cipher part, as for every such cipher): for
+ * every key size and key, every block count (weighted at the kernels' widths 16/32/64 and ±1),
+ * every counter (just below the 2^32, 2^64 and 2^128 wraps too), in place and out of place, each
+ * kernel's ECB encryption and decryption and its CTR output and final counter equal the plain C
+ * reference's (reference/camellia.c); CTR split across calls equals one call; the kernel
+ * decrypts its own ciphertext; OpenSSL, nettle and libgcrypt (at each hardware-feature level)
+ * agree with the reference.  Both FL-shift forms of the AVX-512 kernel (cmp-mask: vpcmpltb into
+ * k1 and a masked vpaddb; gfni-shift: one vgf2p8affineqb) and the AVX2 path promise no data in
+ * zmm/ymm/xmm or opmask registers (k1 included) or on the stack.  The kernels' key expansion
+ * (camellia_setkey_x86_64) gives the reference's schedule, encryption and decryption, for every
+ * key size.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "asmdiff-config.h"
+#include "blockcipher.h"
+#include "cpu.h"
+#include "driver.h"
+#include "reference/camellia.h"
+#include "reference/oracles/camellia_oracles.h"
+#if ASMDIFF_HAVE_GCRYPT
+#include "reference/oracles/gcrypt_init.h"
+#endif
+#if ARCH_X86_64
+#include "kernels/camellia/camellia.h"
+#endif
+
+static void schedule(void *ks, const uint8_t *key, size_t keylen, int decrypt, unsigned *rounds,
+                     size_t *kernel_bytes)
+{
+    struct camellia_key *k = ks;
+    _Static_assert(sizeof(struct camellia_key) <= BC_MAX_SCHEDULE, "room for the schedule");
+    if (decrypt) camellia_set_decrypt_key(k, key, keylen);
+    else camellia_set_encrypt_key(k, key, keylen);
+    *rounds = k->rounds;
+    *kernel_bytes = 8 * (size_t)CAMELLIA_SUBKEYS(k->rounds);
+}
+
+static void ecb(const void *ks, uint8_t *out, const uint8_t *in, size_t n)
+{
+    camellia_ecb(ks, out, in, n);
+}
+
+static void ctr(const void *ks, uint8_t *out, const uint8_t *in, size_t n, uint8_t c[16])
+{
+    camellia_ctr(ks, out, in, n, c);
+}
+
+static int ref_ecb(int encrypt, const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in,
+                   size_t n)
+{
+    struct camellia_key k;
+    if (encrypt) camellia_set_encrypt_key(&k, key, keylen);
+    else camellia_set_decrypt_key(&k, key, keylen);
+    camellia_ecb(&k, out, in, n);
+    return 0;
+}
+
+static int ref_ctr(const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in, size_t n,
+                   uint8_t c[16])
+{
+    struct camellia_key k;
+    camellia_set_encrypt_key(&k, key, keylen);
+    camellia_ctr(&k, out, in, n, c);
+    return 0;
+}
+
+#if ARCH_X86_64
+/* The kernels' own key expansion must give the reference's schedule, both directions. */
+static void setkey_run(const struct impl *im, const void *cv)
+{
+    const struct bc_case *c = cv;
+    if (!(im->flags & IMPL_KERNEL)) return;
+    for (int decrypt = 0; decrypt < 2; decrypt++) {
+        unsigned want_rounds;
+        size_t bytes;
+        const void *want = bc_reference_schedule(decrypt, &want_rounds, &bytes);
+        drv_op(decrypt ? "setkey (decryption schedule)" : "setkey (encryption schedule)");
+        const uint8_t *key = drv_in(BC_BUF_KEY, c->key, c->keylen);
+        uint64_t *sk = drv_out(BC_BUF_SCHEDULE_OUT, bytes);
+        unsigned *rounds = drv_out(BC_BUF_ROUNDS_OUT, sizeof *rounds);
+        DRV_CALL(camellia_setkey_x86_64, sk, rounds, key, c->keylen, decrypt);
+        drv_expect_word("round count", want_rounds, *rounds);
+        drv_expect_equal("key schedule", want, sk, bytes);
+    }
+}
+#endif
+
+const struct bc_cipher bc_cipher = {
+    .name = "CAMELLIA",
+    .kat_file = "corpus/camellia/kat.txt",
+    .widths = {16, 32, 64},
+    .schedule = schedule,
+    .ecb = ecb,
+    .ctr = ctr,
+    .kernel_offset = offsetof(struct camellia_key, sk),
+#if ARCH_X86_64
+    .extra_run = setkey_run,
+#endif
+};
+
+static const struct bc_lib_ops reference = {ref_ecb, ref_ctr};
+#if ARCH_X86_64
+#define KOPS(e, c) {(bc_kernel_ecb)(e), (bc_kernel_ctr)(c)}
+static const struct bc_kernel_ops cmpmask =
+    KOPS(camellia_ecb_avx512_gfni_cmpmask, camellia_ctr_avx512_gfni_cmpmask);
+static const struct bc_kernel_ops gfnishift =
+    KOPS(camellia_ecb_avx512_gfni_gfnishift, camellia_ctr_avx512_gfni_gfnishift);
+static const struct bc_kernel_ops avx2 = KOPS(camellia_ecb_avx2_gfni, camellia_ctr_avx2_gfni);
+#define NEEDS_AVX512_GFNI (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_GFNI)
+#endif
+#if ASMDIFF_HAVE_OPENSSL
+static const struct bc_lib_ops openssl = {oracle_openssl_camellia_ecb, oracle_openssl_camellia_ctr};
+#endif
+#if ASMDIFF_HAVE_NETTLE
+static const struct bc_lib_ops nettle = {oracle_nettle_camellia_ecb, oracle_nettle_camellia_ctr};
+#endif
+#if ASMDIFF_HAVE_GCRYPT
+static const struct bc_lib_ops gcrypt = {oracle_gcrypt_camellia_ecb, oracle_gcrypt_camellia_ctr};
+#endif
+
+static const struct impl impls[] = {
+    IMPL("c-reference", 0, IMPL_REFERENCE, &reference),
+#if ARCH_X86_64
+    IMPL("x86_64-avx512-gfni-cmpmask", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &cmpmask),
+    IMPL("x86_64-avx512-gfni-gfnishift", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &gfnishift),
+    IMPL("x86_64-avx2-gfni", CPU_AVX2 | CPU_GFNI, IMPL_KERNEL | IMPL_CLEAN, &avx2),
+#endif
+#if ASMDIFF_HAVE_OPENSSL
+    IMPL("openssl", 0, IMPL_LIBRARY, &openssl, .describe = oracle_openssl_camellia_describe),
+#endif
+#if ASMDIFF_HAVE_NETTLE
+    IMPL("nettle", 0, IMPL_LIBRARY, &nettle, .describe = oracle_nettle_camellia_describe),
+#endif
+#if ASMDIFF_HAVE_GCRYPT
+    IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .describe = oracle_gcrypt_camellia_describe,
+         .label = oracle_gcrypt_label),
+#endif
+};
+
+const struct family asmdiff_family = BC_FAMILY("camellia", "RFC 3713", impls);
