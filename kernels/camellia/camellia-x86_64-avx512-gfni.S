@@ -91,9 +91,16 @@
 #define SHIFT   30
 #define ONES    31
 
+/* Stack frame of the entry points: the CTR running counter at 0 (not secret; left at the
+ * bottom because CTR_BLOCKS reads it at (%rsp)), the key table at KT. */
+#define KT      16
+#define FRAME   (KT + 4 * 8 * 34 + 8)
+
         .section .rodata
         .p2align 6
         CTR_OFFSET_TABLES
+.Lcam_spread:                                   /* vpshufb: byte 0 of each dword to all four */
+        .byte 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12
 .Lcam_pre:
         .quad CAMELLIA_GFNI_S1_PRE_MATRIX
 .Lcam_pre4:
@@ -129,11 +136,10 @@
 .endif
 .endm
 
-/* KEY_SBOX V, kofs, j, src, t:  V t = SBOX(V src ^ key byte j), the key the word at
- * kofs(%rax). */
-.macro KEY_SBOX V, kofs, j, src, t
-        vpbroadcastb (\kofs + 7 - \j)(%rax), %\V\t
-        vpxorq %\V\src, %\V\t, %\V\t
+/* KEY_SBOX V, N, kofs, j, src, t:  V t = SBOX(V src ^ key byte j), the key the word at
+ * kofs in the key table at %rax (see BUILD_KEY_TABLE); N = dwords per V (16 or 8). */
+.macro KEY_SBOX V, N, kofs, j, src, t
+        vpxord (4 * (\kofs + 7 - \j))(%rax){1to\N}, %\V\src, %\V\t
         SBOX \V, \j, \t
 .endm
 
@@ -161,47 +167,39 @@
         vpternlogq $0x96, %\V\()18, %\V\()23, %\V\o3    /* z4 = x8^z7 */
 .endm
 
-/* F_ROUND V, kofs, i0..i7, o0..o7:  (V o) ^= F(V i, the key word at kofs(%rax)).
+/* F_ROUND V, N, kofs, i0..i7, o0..o7:  (V o) ^= F(V i, the key word at kofs).
  * Temporaries: V16-23. */
-.macro F_ROUND V, kofs, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
-        KEY_SBOX \V, \kofs, 0, \i0, 16
-        KEY_SBOX \V, \kofs, 1, \i1, 17
-        KEY_SBOX \V, \kofs, 2, \i2, 18
-        KEY_SBOX \V, \kofs, 3, \i3, 19
-        KEY_SBOX \V, \kofs, 4, \i4, 20
-        KEY_SBOX \V, \kofs, 5, \i5, 21
-        KEY_SBOX \V, \kofs, 6, \i6, 22
-        KEY_SBOX \V, \kofs, 7, \i7, 23
+.macro F_ROUND V, N, kofs, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
+        KEY_SBOX \V, \N, \kofs, 0, \i0, 16
+        KEY_SBOX \V, \N, \kofs, 1, \i1, 17
+        KEY_SBOX \V, \N, \kofs, 2, \i2, 18
+        KEY_SBOX \V, \N, \kofs, 3, \i3, 19
+        KEY_SBOX \V, \N, \kofs, 4, \i4, 20
+        KEY_SBOX \V, \N, \kofs, 5, \i5, 21
+        KEY_SBOX \V, \N, \kofs, 6, \i6, 22
+        KEY_SBOX \V, \N, \kofs, 7, \i7, 23
         P_XOR \V, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
 .endm
 
-/* SIX_ROUNDS V:  R ^= F(L, k), L ^= F(R, k'), three times, the keys at 0, 8, .. 40(%rax). */
-.macro SIX_ROUNDS V
+/* SIX_ROUNDS V, N:  R ^= F(L, k), L ^= F(R, k'), three times, the keys words 0 .. 5 of the
+ * table at %rax. */
+.macro SIX_ROUNDS V, N
 .irp kofs, 0, 16, 32
-        F_ROUND \V, \kofs, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-        F_ROUND \V, (\kofs + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+        F_ROUND \V, \N, \kofs, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        F_ROUND \V, \N, (\kofs + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
 .endr
 .endm
 
-/* ADD_KEY_HALF V, kofs, r0..r7:  V rj ^= byte j of the key word at kofs(%rax).  Temporary:
- * V29. */
-.macro ADD_KEY_HALF V, kofs, r0, r1, r2, r3, r4, r5, r6, r7
-        vpbroadcastb (\kofs + 7)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r0, %\V\r0
-        vpbroadcastb (\kofs + 6)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r1, %\V\r1
-        vpbroadcastb (\kofs + 5)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r2, %\V\r2
-        vpbroadcastb (\kofs + 4)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r3, %\V\r3
-        vpbroadcastb (\kofs + 3)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r4, %\V\r4
-        vpbroadcastb (\kofs + 2)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r5, %\V\r5
-        vpbroadcastb (\kofs + 1)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r6, %\V\r6
-        vpbroadcastb (\kofs + 0)(%rax), %\V\()KEYTMP
-        vpxorq %\V\()KEYTMP, %\V\r7, %\V\r7
+/* ADD_KEY_HALF V, N, kofs, r0..r7:  V rj ^= byte j of the key word at kofs. */
+.macro ADD_KEY_HALF V, N, kofs, r0, r1, r2, r3, r4, r5, r6, r7
+        vpxord (4 * (\kofs + 7))(%rax){1to\N}, %\V\r0, %\V\r0
+        vpxord (4 * (\kofs + 6))(%rax){1to\N}, %\V\r1, %\V\r1
+        vpxord (4 * (\kofs + 5))(%rax){1to\N}, %\V\r2, %\V\r2
+        vpxord (4 * (\kofs + 4))(%rax){1to\N}, %\V\r3, %\V\r3
+        vpxord (4 * (\kofs + 3))(%rax){1to\N}, %\V\r4, %\V\r4
+        vpxord (4 * (\kofs + 2))(%rax){1to\N}, %\V\r5, %\V\r5
+        vpxord (4 * (\kofs + 1))(%rax){1to\N}, %\V\r6, %\V\r6
+        vpxord (4 * (\kofs + 0))(%rax){1to\N}, %\V\r7, %\V\r7
 .endm
 
 /* ---- FL and FL^-1 ---- */
@@ -222,17 +220,13 @@
 .endif
 .endm
 
-/* AND_K1 V, kofs, a0..a3:  V16+j = V aj & byte j of the high 32 bits (k1) of the key word at
- * kofs(%rax). */
-.macro AND_K1 V, kofs, a0, a1, a2, a3
-        vpbroadcastb (\kofs + 7)(%rax), %\V\()16
-        vpandq %\V\a0, %\V\()16, %\V\()16
-        vpbroadcastb (\kofs + 6)(%rax), %\V\()17
-        vpandq %\V\a1, %\V\()17, %\V\()17
-        vpbroadcastb (\kofs + 5)(%rax), %\V\()18
-        vpandq %\V\a2, %\V\()18, %\V\()18
-        vpbroadcastb (\kofs + 4)(%rax), %\V\()19
-        vpandq %\V\a3, %\V\()19, %\V\()19
+/* AND_K1 V, N, kofs, a0..a3:  V16+j = V aj & byte j of the high 32 bits (k1) of the key word
+ * at kofs. */
+.macro AND_K1 V, N, kofs, a0, a1, a2, a3
+        vpandd (4 * (\kofs + 7))(%rax){1to\N}, %\V\a0, %\V\()16
+        vpandd (4 * (\kofs + 6))(%rax){1to\N}, %\V\a1, %\V\()17
+        vpandd (4 * (\kofs + 5))(%rax){1to\N}, %\V\a2, %\V\()18
+        vpandd (4 * (\kofs + 4))(%rax){1to\N}, %\V\a3, %\V\()19
 .endm
 
 /* ROTL1_XOR V, form, b0..b3:  the 32-bit word in V b0..b3 ^= (the word in V16-19) <<< 1.
@@ -244,50 +238,47 @@
         ROTL1_BYTE \V, \form, \b3, 19, 16, 23
 .endm
 
-/* OR_K2_XOR V, kofs, a0..a3, b0..b3:  word a ^= word b | the low 32 bits (k2) of the key word
- * at kofs(%rax).  Temporary: V29. */
-.macro OR_K2_XOR V, kofs, a0, a1, a2, a3, b0, b1, b2, b3
-        vpbroadcastb (\kofs + 3)(%rax), %\V\()KEYTMP
-        vpternlogq $0x1e, %\V\()KEYTMP, %\V\b0, %\V\a0
-        vpbroadcastb (\kofs + 2)(%rax), %\V\()KEYTMP
-        vpternlogq $0x1e, %\V\()KEYTMP, %\V\b1, %\V\a1
-        vpbroadcastb (\kofs + 1)(%rax), %\V\()KEYTMP
-        vpternlogq $0x1e, %\V\()KEYTMP, %\V\b2, %\V\a2
-        vpbroadcastb (\kofs + 0)(%rax), %\V\()KEYTMP
-        vpternlogq $0x1e, %\V\()KEYTMP, %\V\b3, %\V\a3
+/* OR_K2_XOR V, N, kofs, a0..a3, b0..b3:  word a ^= word b | the low 32 bits (k2) of the key
+ * word at kofs (vpternlogd 0x1e: A ^ (B | C)). */
+.macro OR_K2_XOR V, N, kofs, a0, a1, a2, a3, b0, b1, b2, b3
+        vpternlogd $0x1e, (4 * (\kofs + 3))(%rax){1to\N}, %\V\b0, %\V\a0
+        vpternlogd $0x1e, (4 * (\kofs + 2))(%rax){1to\N}, %\V\b1, %\V\a1
+        vpternlogd $0x1e, (4 * (\kofs + 1))(%rax){1to\N}, %\V\b2, %\V\a2
+        vpternlogd $0x1e, (4 * (\kofs + 0))(%rax){1to\N}, %\V\b3, %\V\a3
 .endm
 
 /* FL_FWD V, form, kofs, a0..a3, b0..b3:  FL on the half whose 32-bit words are x1 = V a0..a3
  * and x2 = V b0..b3: x2 ^= (x1 & k1) <<< 1; x1 ^= x2 | k2, with k1 || k2 the key word at
  * kofs(%rax). */
-.macro FL_FWD V, form, kofs, a0, a1, a2, a3, b0, b1, b2, b3
-        AND_K1 \V, \kofs, \a0, \a1, \a2, \a3
+.macro FL_FWD V, N, form, kofs, a0, a1, a2, a3, b0, b1, b2, b3
+        AND_K1 \V, \N, \kofs, \a0, \a1, \a2, \a3
         ROTL1_XOR \V, \form, \b0, \b1, \b2, \b3
-        OR_K2_XOR \V, \kofs, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3
+        OR_K2_XOR \V, \N, \kofs, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3
 .endm
 
 /* FL_INV V, form, kofs, a0..a3, b0..b3:  FL^-1 on y1 = V a0..a3, y2 = V b0..b3:
  * y1 ^= y2 | k2; y2 ^= (y1 & k1) <<< 1. */
-.macro FL_INV V, form, kofs, a0, a1, a2, a3, b0, b1, b2, b3
-        OR_K2_XOR \V, \kofs, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3
-        AND_K1 \V, \kofs, \a0, \a1, \a2, \a3
+.macro FL_INV V, N, form, kofs, a0, a1, a2, a3, b0, b1, b2, b3
+        OR_K2_XOR \V, \N, \kofs, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3
+        AND_K1 \V, \N, \kofs, \a0, \a1, \a2, \a3
         ROTL1_XOR \V, \form, \b0, \b1, \b2, \b3
 .endm
 
-/* FL_LAYER V, form:  L = FL(L, word 0 at %rax); R = FL^-1(R, word 1).  One line, so that one
- * mutant can exchange the two. */
-.macro FL_LAYER V, form
-        FL_FWD \V, \form, 0, 0, 1, 2, 3, 4, 5, 6, 7 ; FL_INV \V, \form, 8, 8, 9, 10, 11, 12, 13, 14, 15    /* FL on L, FL^-1 on R */
+/* FL_LAYER V, N, form:  L = FL(L, key word 0); R = FL^-1(R, key word 1).  One line, so that
+ * one mutant can exchange the two. */
+.macro FL_LAYER V, N, form
+        FL_FWD \V, \N, \form, 0, 0, 1, 2, 3, 4, 5, 6, 7 ; FL_INV \V, \N, \form, 8, 8, 9, 10, 11, 12, 13, 14, 15    /* FL on L, FL^-1 on R */
 .endm
 
 /* ---- The cipher core: all rounds on one byte-sliced batch ---- */
 
-/* CAMELLIA_CORE V, form:  emits camellia_core_<V>_<form>, a local function (called, not
- * exported).
- *   in:  V0-15 = sliced blocks (V0-7 = L, V8-15 = R), rdi = sk, esi = rounds (18 or 24)
+/* CAMELLIA_CORE V, N, form:  emits camellia_core_<V>_<form>, a local function (called, not
+ * exported); N = dwords per V.
+ *   in:  V0-15 = sliced blocks (V0-7 = L, V8-15 = R), rdi = the key table (BUILD_KEY_TABLE),
+ *        esi = rounds (18 or 24)
  *   out: V0-15 = sliced results before the swap of the halves (the output transpose swaps)
  *   clobbers: V16-31, rax, r10, flags, and k1 in the cmpmask form. */
-.macro CAMELLIA_CORE V, form
+.macro CAMELLIA_CORE V, N, form
         .type camellia_core_\V\()_\form, @function
         .p2align 5
 camellia_core_\V\()_\form:
@@ -305,18 +296,18 @@ camellia_core_\V\()_\form:
 .endif
         mov %rdi, %rax
         mov %esi, %r10d
-        ADD_KEY_HALF \V, 0, 0, 1, 2, 3, 4, 5, 6, 7              /* L ^= kw1 */
-        ADD_KEY_HALF \V, 8, 8, 9, 10, 11, 12, 13, 14, 15        /* R ^= kw2 */
-        add $16, %rax
-1:      SIX_ROUNDS \V
-        add $48, %rax
+        ADD_KEY_HALF \V, \N, 0, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw1 */
+        ADD_KEY_HALF \V, \N, 8, 8, 9, 10, 11, 12, 13, 14, 15    /* R ^= kw2 */
+        add $(4 * 16), %rax
+1:      SIX_ROUNDS \V, \N
+        add $(4 * 48), %rax
         sub $6, %r10d                   /* rounds left */
         jz 2f
-        FL_LAYER \V, \form
-        add $16, %rax
+        FL_LAYER \V, \N, \form
+        add $(4 * 16), %rax
         jmp 1b
-2:      ADD_KEY_HALF \V, 0, 8, 9, 10, 11, 12, 13, 14, 15        /* R ^= kw3 */
-        ADD_KEY_HALF \V, 8, 0, 1, 2, 3, 4, 5, 6, 7              /* L ^= kw4 */
+2:      ADD_KEY_HALF \V, \N, 0, 8, 9, 10, 11, 12, 13, 14, 15    /* R ^= kw3 */
+        ADD_KEY_HALF \V, \N, 8, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw4 */
         ret
         .size camellia_core_\V\()_\form, .-camellia_core_\V\()_\form
 .endm
@@ -373,6 +364,36 @@ camellia_core_\V\()_\form:
         vzeroupper
 .endm
 
+/* ---- The key table ---- */
+
+/* BUILD_KEY_TABLE:  every subkey byte as a dword of four copies, at KT(%rsp): the RFC's byte j
+ * of word i at KT + 4 * (8i + 7 - j), so that each use is an embedded {1toN} broadcast operand
+ * (no separate byte broadcast).  Reads exactly the sk words the rounds use (26 or 34), from
+ * rdi = sk, esi = rounds; leaves rdi = the table.  Clobbers rax, r10, V16-17 (zmm). */
+.macro BUILD_KEY_TABLE
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+        xor %eax, %eax
+        mov $(8 * 26), %r10d
+        cmp $18, %esi
+        je 1f
+        mov $(8 * 34), %r10d
+1:      vpmovzxbd (%rdi,%rax), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqu32 %zmm16, KT(%rsp,%rax,4)
+        add $16, %rax
+        cmp %r10, %rax
+        jb 1b
+        lea KT(%rsp), %rdi
+.endm
+
+/* DROP_KEY_TABLE:  zero the table (all 34 words' room).  Clobbers zmm16. */
+.macro DROP_KEY_TABLE
+        vpxord %zmm16, %zmm16, %zmm16
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+        vmovdqu32 %zmm16, (KT + 64 * \i)(%rsp)
+.endr
+.endm
+
 /* ---- Entry points ---- */
 
 /* CAMELLIA_ECB form:  camellia_ecb_avx512_gfni_<form>(sk, rounds, out, in, nblocks). */
@@ -384,6 +405,8 @@ camellia_ecb_avx512_gfni_\form:
         endbr64
         test %r8, %r8
         jz 9f                           /* nothing to do, no register touched */
+        sub $FRAME, %rsp
+        BUILD_KEY_TABLE
         cmp $64, %r8
         jb 2f
 1:      LOAD16 zmm, 64, %rcx
@@ -412,7 +435,9 @@ camellia_ecb_avx512_gfni_\form:
         call camellia_core_zmm_\form
         TRANSPOSE_HALFSWAP zmm
         TAIL_STORE16 zmm, 64, k5, k6, k7
-8:      LEAVE \form
+8:      DROP_KEY_TABLE
+        add $FRAME, %rsp
+        LEAVE \form
 9:      ret
         .size camellia_ecb_avx512_gfni_\form, .-camellia_ecb_avx512_gfni_\form
 .endm
@@ -427,7 +452,8 @@ camellia_ctr_avx512_gfni_\form:
         endbr64
         test %r8, %r8
         jz 9f                           /* nothing to do; ctr unchanged */
-        sub $24, %rsp
+        sub $FRAME, %rsp
+        BUILD_KEY_TABLE
         mov (%r9), %rax
         bswap %rax
         mov %rax, 8(%rsp)
@@ -474,16 +500,17 @@ camellia_ctr_avx512_gfni_\form:
         mov %rax, 8(%r9)
         movq $0, (%rsp)
         movq $0, 8(%rsp)
-        add $24, %rsp
+        DROP_KEY_TABLE
+        add $FRAME, %rsp
         LEAVE \form
 9:      ret
         .size camellia_ctr_avx512_gfni_\form, .-camellia_ctr_avx512_gfni_\form
 .endm
 
-        CAMELLIA_CORE zmm, cmpmask
-        CAMELLIA_CORE ymm, cmpmask
-        CAMELLIA_CORE zmm, gfnishift
-        CAMELLIA_CORE ymm, gfnishift
+        CAMELLIA_CORE zmm, 16, cmpmask
+        CAMELLIA_CORE ymm, 8, cmpmask
+        CAMELLIA_CORE zmm, 16, gfnishift
+        CAMELLIA_CORE ymm, 8, gfnishift
         CAMELLIA_ECB cmpmask
         CAMELLIA_ECB gfnishift
         CAMELLIA_CTR cmpmask
