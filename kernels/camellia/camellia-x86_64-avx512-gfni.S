@@ -143,28 +143,36 @@
         SBOX \V, \j, \t
 .endm
 
-/* P_XOR V, o0..o7:  V oj ^= byte j of P(t), t1..t8 in V16-23 (destroyed). */
+/* P_XOR V, o0..o7:  V oj ^= byte j of P(t), t1..t8 in V16-23 (destroyed).  Temporaries:
+ * V29-31.  Each output is one three-way XOR into the state, z = (3 terms of t1..t4) ^ (3 terms
+ * of t5..t8) or (2 terms) ^ (3 terms), with m5 = t6^t7^t8, m6 = t5^t7^t8, m7 = t5^t6^t8,
+ * m8 = t5^t6^t7, aij = ti^tj and wi = the XOR of t1..t4 but ti:
+ *   z1 = w2^m5  z2 = w3^m6  z3 = w4^m7  z4 = w1^m8  z5 = a12^m5  z6 = a23^m6  z7 = a34^m7
+ *   z8 = a41^m8
+ * 21 operations, at most three deep after the S-boxes (a plain chain of XORs is four deep):
+ * a round's latency is what bounds this kernel, since each round needs the last one's output. */
 .macro P_XOR V, o0, o1, o2, o3, o4, o5, o6, o7
-        vpxorq %\V\()21, %\V\()16, %\V\()16      /* x1 = t1^t6 */
-        vpxorq %\V\()22, %\V\()17, %\V\()17      /* x2 = t2^t7 */
-        vpxorq %\V\()23, %\V\()18, %\V\()18      /* x3 = t3^t8 */
-        vpxorq %\V\()20, %\V\()19, %\V\()19      /* x4 = t4^t5 */
-        vpxorq %\V\()18, %\V\()20, %\V\()20      /* x5 = t5^t3^t8 */
-        vpxorq %\V\()19, %\V\()21, %\V\()21      /* x6 = t6^t4^t5 */
-        vpxorq %\V\()16, %\V\()22, %\V\()22      /* x7 = t7^t1^t6 */
-        vpxorq %\V\()17, %\V\()23, %\V\()23      /* x8 = t8^t2^t7 */
-        vpxorq %\V\()23, %\V\()16, %\V\()16      /* z5 */
-        vpxorq %\V\()20, %\V\()17, %\V\()17      /* z6 */
-        vpxorq %\V\()21, %\V\()18, %\V\()18      /* z7 */
-        vpxorq %\V\()22, %\V\()19, %\V\()19      /* z8 */
-        vpxorq %\V\()16, %\V\o4, %\V\o4
-        vpxorq %\V\()17, %\V\o5, %\V\o5
-        vpxorq %\V\()18, %\V\o6, %\V\o6
-        vpxorq %\V\()19, %\V\o7, %\V\o7
-        vpternlogq $0x96, %\V\()19, %\V\()20, %\V\o0    /* z1 = x5^z8 */
-        vpternlogq $0x96, %\V\()16, %\V\()21, %\V\o1    /* z2 = x6^z5 */
-        vpternlogq $0x96, %\V\()17, %\V\()22, %\V\o2    /* z3 = x7^z6 */
-        vpternlogq $0x96, %\V\()18, %\V\()23, %\V\o3    /* z4 = x8^z7 */
+        vpxorq %\V\()20, %\V\()21, %\V\()29                /* b56 = t5^t6 */
+        vpternlogq $0x96, %\V\()23, %\V\()22, %\V\()21     /* m5 = t6^t7^t8 */
+        vpternlogq $0x96, %\V\()23, %\V\()22, %\V\()20     /* m6 = t5^t7^t8 */
+        vpxorq %\V\()29, %\V\()23, %\V\()23                /* m7 = t8^b56 */
+        vpxorq %\V\()29, %\V\()22, %\V\()22                /* m8 = t7^b56 */
+        vpxorq %\V\()16, %\V\()17, %\V\()29                /* a12 */
+        vpxorq %\V\()17, %\V\()18, %\V\()30                /* a23 */
+        vpxorq %\V\()18, %\V\()19, %\V\()31                /* a34 */
+        vpternlogq $0x96, %\V\()21, %\V\()29, %\V\o4       /* z5 = a12^m5 */
+        vpternlogq $0x96, %\V\()20, %\V\()30, %\V\o5       /* z6 = a23^m6 */
+        vpternlogq $0x96, %\V\()23, %\V\()31, %\V\o6       /* z7 = a34^m7 */
+        vpxorq %\V\()18, %\V\()29, %\V\()29                /* w4 = a12^t3 */
+        vpxorq %\V\()19, %\V\()30, %\V\()30                /* w1 = a23^t4 */
+        vpxorq %\V\()16, %\V\()31, %\V\()31                /* w2 = a34^t1 */
+        vpternlogq $0x96, %\V\()23, %\V\()29, %\V\o2       /* z3 = w4^m7 */
+        vpternlogq $0x96, %\V\()22, %\V\()30, %\V\o3       /* z4 = w1^m8 */
+        vpternlogq $0x96, %\V\()21, %\V\()31, %\V\o0       /* z1 = w2^m5 */
+        vpxorq %\V\()19, %\V\()16, %\V\()16                /* a41 */
+        vpternlogq $0x96, %\V\()22, %\V\()16, %\V\o7       /* z8 = a41^m8 */
+        vpxorq %\V\()17, %\V\()16, %\V\()16                /* w3 = a41^t2 */
+        vpternlogq $0x96, %\V\()20, %\V\()16, %\V\o1       /* z2 = w3^m6 */
 .endm
 
 /* F_ROUND V, N, kofs, i0..i7, o0..o7:  (V o) ^= F(V i, the key word at kofs).
@@ -264,6 +272,18 @@
         ROTL1_XOR \V, \form, \b0, \b1, \b2, \b3
 .endm
 
+/* FL_CONSTANTS V, form:  V30 = zero and V31 = bytes of 1 (cmpmask) or V30 = the x >> 7
+ * matrix (gfnishift).  Set before each FL layer, since the rounds' P_XOR uses V29-31. */
+.macro FL_CONSTANTS V, form
+.ifc \form, cmpmask
+        vpxord %\V\()SHIFT, %\V\()SHIFT, %\V\()SHIFT           /* zero, for the sign compares */
+        vpternlogd $0xff, %\V\()ONES, %\V\()ONES, %\V\()ONES
+        vpabsb %\V\()ONES, %\V\()ONES                          /* bytes of 1 */
+.else
+        vpbroadcastq .Lcam_shr7(%rip), %\V\()SHIFT
+.endif
+.endm
+
 /* FL_LAYER V, N, form:  L = FL(L, key word 0); R = FL^-1(R, key word 1).  One line, so that
  * one mutant can exchange the two. */
 .macro FL_LAYER V, N, form
@@ -287,13 +307,6 @@ camellia_core_\V\()_\form:
         vpbroadcastq .Lcam_post1(%rip), %\V\()POST1
         vpbroadcastq .Lcam_post2(%rip), %\V\()POST2
         vpbroadcastq .Lcam_post3(%rip), %\V\()POST3
-.ifc \form, cmpmask
-        vpxord %\V\()SHIFT, %\V\()SHIFT, %\V\()SHIFT           /* zero, for the sign compares */
-        vpternlogd $0xff, %\V\()ONES, %\V\()ONES, %\V\()ONES
-        vpabsb %\V\()ONES, %\V\()ONES                          /* bytes of 1 */
-.else
-        vpbroadcastq .Lcam_shr7(%rip), %\V\()SHIFT
-.endif
         mov %rdi, %rax
         mov %esi, %r10d
         ADD_KEY_HALF \V, \N, 0, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw1 */
@@ -303,6 +316,7 @@ camellia_core_\V\()_\form:
         add $(4 * 48), %rax
         sub $6, %r10d                   /* rounds left */
         jz 2f
+        FL_CONSTANTS \V, \form
         FL_LAYER \V, \N, \form
         add $(4 * 16), %rax
         jmp 1b
