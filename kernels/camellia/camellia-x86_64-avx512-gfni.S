@@ -95,6 +95,17 @@
  * bottom because CTR_BLOCKS reads it at (%rsp)), the key table at KT. */
 #define KT      16
 #define FRAME   (KT + 4 * 8 * 34 + 8)
+/* ECB's frame, 64-byte aligned (the caller's rsp at ECB_SAVE): the key table at KT as above,
+ * then the pipelined pass's buffers of 16 rows of 64 bytes: the next batch sliced (S_NEXT),
+ * the previous batch sliced with its halves swapped (S_PREV), the transposes' middle stages
+ * (Q_IN, Q_OUT), and DUMMY, read or written in place of a batch that does not exist. */
+#define ECB_SAVE 0
+#define S_NEXT  1152
+#define Q_IN    (S_NEXT + 1024)
+#define S_PREV  (Q_IN + 1024)
+#define Q_OUT   (S_PREV + 1024)
+#define DUMMY   (Q_OUT + 1024)
+#define ECB_FRAME (DUMMY + 1024 + 64)
 
         .section .rodata
         .p2align 6
@@ -115,23 +126,34 @@
         .quad CAMELLIA_GFNI_SHR7_MATRIX         /* FL: x >> 7 in every byte */
 
         .text
+        .set MATRICES_IN_MEMORY, 0
 
 /* ---- The F-function ---- */
 
 /* SBOX V, j, t:  V t = SBOXn(V t), n the S-box of F's byte j: 1 2 3 4 2 3 4 1 (section 2.4.1).
- * Uses the matrices in V24-28. */
+ * The matrices come from V24-28, or, while the assembler symbol MATRICES_IN_MEMORY is 1 (the
+ * pipelined pass, which needs V24-28 for its background transposes), as {1to8} broadcasts
+ * from .rodata. */
+.macro SBOX_STEP V, insn, imm, reg, mem, t
+.if MATRICES_IN_MEMORY
+        \insn $\imm, \mem(%rip){1to8}, %\V\t, %\V\t
+.else
+        \insn $\imm, %\V\reg, %\V\t, %\V\t
+.endif
+.endm
+
 .macro SBOX V, j, t
 .if \j == 3 || \j == 6
-        vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, %\V\()PRE4, %\V\t, %\V\t
-        vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, %\V\()POST1, %\V\t, %\V\t
+        SBOX_STEP \V, vgf2p8affineqb, CAMELLIA_GFNI_S4_PRE_IMM, PRE4, .Lcam_pre4, \t
+        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S1_IMM, POST1, .Lcam_post1, \t
 .else
-        vgf2p8affineqb $CAMELLIA_GFNI_S1_PRE_IMM, %\V\()PRE, %\V\t, %\V\t
+        SBOX_STEP \V, vgf2p8affineqb, CAMELLIA_GFNI_S1_PRE_IMM, PRE, .Lcam_pre, \t
 .if \j == 0 || \j == 7
-        vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, %\V\()POST1, %\V\t, %\V\t
+        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S1_IMM, POST1, .Lcam_post1, \t
 .elseif \j == 1 || \j == 4
-        vgf2p8affineinvqb $CAMELLIA_GFNI_S2_IMM, %\V\()POST2, %\V\t, %\V\t
+        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S2_IMM, POST2, .Lcam_post2, \t
 .else
-        vgf2p8affineinvqb $CAMELLIA_GFNI_S3_IMM, %\V\()POST3, %\V\t, %\V\t
+        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S3_IMM, POST3, .Lcam_post3, \t
 .endif
 .endif
 .endm
@@ -400,12 +422,144 @@ camellia_core_\V\()_\form:
         lea KT(%rsp), %rdi
 .endm
 
+/* ZERO_PIPE_BUFFERS:  zero the pipelined pass's stack buffers (they held cipher state). */
+.macro ZERO_PIPE_BUFFERS
+        vpxord %zmm16, %zmm16, %zmm16
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        vmovdqa64 %zmm16, (S_NEXT + 64 * \i)(%rsp)
+        vmovdqa64 %zmm16, (Q_IN + 64 * \i)(%rsp)
+        vmovdqa64 %zmm16, (S_PREV + 64 * \i)(%rsp)
+        vmovdqa64 %zmm16, (Q_OUT + 64 * \i)(%rsp)
+        vmovdqa64 %zmm16, (DUMMY + 64 * \i)(%rsp)
+.endr
+.endm
+
 /* DROP_KEY_TABLE:  zero the table (all 34 words' room).  Clobbers zmm16. */
 .macro DROP_KEY_TABLE
         vpxord %zmm16, %zmm16, %zmm16
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
         vmovdqu32 %zmm16, (KT + 64 * \i)(%rsp)
 .endr
+.endm
+
+/* ---- The pipelined pass: rounds of one batch with the transposes of its neighbours ---- */
+
+/* G2_MEM soff, sbase, doff, dbase, i:  two interleave stages of the per-lane 16x16 transpose
+ * on 64-byte rows in memory: rows i, i+4, i+8, i+12 at soff(sbase) -> rows 4i .. 4i+3 at
+ * doff(dbase) (each stage maps row r, byte c to row 2(r mod 8) + c/8, byte 2(c mod 8) + r/8
+ * within each lane; two such calls on all four groups make the whole TRANSPOSE).  Uses zmm24-28
+ * only, so that it can run beside the rounds. */
+.macro G2_MEM soff, sbase, doff, dbase, i
+        vmovdqu64 (\soff + 64 * (\i))(\sbase), %zmm24
+        vmovdqu64 (\soff + 64 * (\i + 4))(\sbase), %zmm25
+        vpunpcklbw (\soff + 64 * (\i + 8))(\sbase), %zmm24, %zmm26
+        vpunpckhbw (\soff + 64 * (\i + 8))(\sbase), %zmm24, %zmm24
+        vpunpcklbw (\soff + 64 * (\i + 12))(\sbase), %zmm25, %zmm27
+        vpunpckhbw (\soff + 64 * (\i + 12))(\sbase), %zmm25, %zmm25
+        vpunpcklbw %zmm27, %zmm26, %zmm28
+        vpunpckhbw %zmm27, %zmm26, %zmm26
+        vpunpcklbw %zmm25, %zmm24, %zmm27
+        vpunpckhbw %zmm25, %zmm24, %zmm24
+        vmovdqu64 %zmm28, (\doff + 64 * (4 * (\i) + 0))(\dbase)
+        vmovdqu64 %zmm26, (\doff + 64 * (4 * (\i) + 1))(\dbase)
+        vmovdqu64 %zmm27, (\doff + 64 * (4 * (\i) + 2))(\dbase)
+        vmovdqu64 %zmm24, (\doff + 64 * (4 * (\i) + 3))(\dbase)
+.endm
+
+/* BG_SLOT s:  background work s (0..15, nothing above) of a pipelined pass, alternating the
+ * next batch's input transpose (in at r9 -> Q_IN -> S_NEXT, groups 0-7) with the previous
+ * batch's output transpose (S_PREV -> Q_OUT -> out at r11, groups 8-15), each half of a
+ * transpose finished before its second half starts. */
+.macro BG_SLOT s
+.if \s < 16
+.if (\s % 2) == 0
+        BG_GROUP (\s / 2)
+.else
+        BG_GROUP (8 + \s / 2)
+.endif
+.endif
+.endm
+
+.macro BG_GROUP g
+.if \g < 4
+        G2_MEM 0, %r9, Q_IN, %rsp, (\g)
+.elseif \g < 8
+        G2_MEM Q_IN, %rsp, S_NEXT, %rsp, (\g - 4)
+.elseif \g < 12
+        G2_MEM S_PREV, %rsp, Q_OUT, %rsp, (\g - 8)
+.else
+        G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12)
+.endif
+.endm
+
+/* PIPE_CORE form, groups:  all rounds (groups = rounds / 6) on the batch in zmm0-15, as
+ * CAMELLIA_CORE, with one background transpose group (BG_SLOT) issued per round: the GFNI and
+ * XOR work of the rounds and the byte interleaves of the transposes go to different execution
+ * ports, and the rounds alone are bound by their own latency.  Inline (no call: the buffers
+ * are addressed from rsp).  In: rdi = the key table, r9 = next batch's input (or the dummy
+ * buffer), r11 = previous batch's output (or the dummy buffer).  Clobbers zmm16-31, rax. */
+.macro PIPE_CORE form, groups
+        .set MATRICES_IN_MEMORY, 1
+        mov %rdi, %rax
+        ADD_KEY_HALF zmm, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7
+        ADD_KEY_HALF zmm, 16, 8, 8, 9, 10, 11, 12, 13, 14, 15
+        add $(4 * 16), %rax
+.irp g, 0, 1, 2, 3
+.if \g < \groups
+.if \g > 0
+        FL_CONSTANTS zmm, \form
+        FL_LAYER zmm, 16, \form
+        add $(4 * 16), %rax
+.endif
+.irp q, 0, 2, 4
+        BG_SLOT (6 * \g + \q)
+        F_ROUND zmm, 16, (8 * \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        BG_SLOT (6 * \g + \q + 1)
+        F_ROUND zmm, 16, (8 * \q + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+.endr
+        add $(4 * 48), %rax
+.endif
+.endr
+        ADD_KEY_HALF zmm, 16, 0, 8, 9, 10, 11, 12, 13, 14, 15   /* R ^= kw3 */
+        ADD_KEY_HALF zmm, 16, 8, 0, 1, 2, 3, 4, 5, 6, 7         /* L ^= kw4 */
+        .set MATRICES_IN_MEMORY, 0
+.endm
+
+/* ECB_PIPELINED form, groups:  r8 = m >= 2 whole batches of 64 blocks from rcx to rdx.  Batch
+ * p's rounds run beside the input transpose of batch p+1 and the output transpose of batch
+ * p-1 (through the stack buffers); the first input and the last output transpose are done in
+ * registers.  Leaves rcx, rdx past the batches.  Clobbers r8, r9, r11, rax, zmm0-31. */
+.macro ECB_PIPELINED form, groups
+        LOAD16 zmm, 64, %rcx
+        TRANSPOSE zmm
+        lea 1024(%rcx), %r9             /* batch 1's input */
+        lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
+.Lpipe\@:
+        PIPE_CORE \form, \groups
+        dec %r8
+        jz .Lpipe_done\@
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        vmovdqa64 %zmm\j, (S_PREV + 64 * (\j + 8))(%rsp)   /* halves swapped: R first */
+.endr
+.irp j, 8, 9, 10, 11, 12, 13, 14, 15
+        vmovdqa64 %zmm\j, (S_PREV + 64 * (\j - 8))(%rsp)
+.endr
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        vmovdqa64 (S_NEXT + 64 * \j)(%rsp), %zmm\j
+.endr
+        mov %rdx, %r11                  /* this batch's output, transposed during the next */
+        add $1024, %rdx
+        add $1024, %rcx
+        lea 1024(%rcx), %r9
+        cmp $1, %r8
+        jne .Lpipe\@
+        lea DUMMY(%rsp), %r9            /* the next batch is the last: no input after it */
+        jmp .Lpipe\@
+.Lpipe_done\@:
+        TRANSPOSE_HALFSWAP zmm
+        STORE16 zmm, 64, %rdx
+        add $1024, %rcx
+        add $1024, %rdx
 .endm
 
 /* ---- Entry points ---- */
@@ -419,11 +573,29 @@ camellia_ecb_avx512_gfni_\form:
         endbr64
         test %r8, %r8
         jz 9f                           /* nothing to do, no register touched */
-        sub $FRAME, %rsp
+        mov %rsp, %rax
+        sub $ECB_FRAME, %rsp
+        and $-64, %rsp
+        mov %rax, ECB_SAVE(%rsp)
         BUILD_KEY_TABLE
-        cmp $64, %r8
+        cmp $128, %r8
+        jb 1f
+        mov %r8, %r10                   /* 128 blocks or more: the pipelined batches */
+        and $63, %r10d
+        shr $6, %r8
+        cmp $18, %esi
+        jne 4f
+        ECB_PIPELINED \form, 3
+        jmp 5f
+4:      ECB_PIPELINED \form, 4
+5:      mov %r10, %r8
+        ZERO_PIPE_BUFFERS
+        test %r8, %r8
+        jz 8f
+        jmp 2f
+1:      cmp $64, %r8
         jb 2f
-1:      LOAD16 zmm, 64, %rcx
+6:      LOAD16 zmm, 64, %rcx
         TRANSPOSE zmm
         call camellia_core_zmm_\form
         TRANSPOSE_HALFSWAP zmm
@@ -432,7 +604,7 @@ camellia_ecb_avx512_gfni_\form:
         add $1024, %rdx
         sub $64, %r8
         cmp $64, %r8
-        jae 1b
+        jae 6b
         test %r8, %r8
         jz 8f
 2:      TAIL_MASKS
@@ -450,7 +622,7 @@ camellia_ecb_avx512_gfni_\form:
         TRANSPOSE_HALFSWAP zmm
         TAIL_STORE16 zmm, 64, k5, k6, k7
 8:      DROP_KEY_TABLE
-        add $FRAME, %rsp
+        mov ECB_SAVE(%rsp), %rsp
         LEAVE \form
 9:      ret
         .size camellia_ecb_avx512_gfni_\form, .-camellia_ecb_avx512_gfni_\form
