@@ -111,8 +111,11 @@
 /* ECB's frame, 64-byte aligned (the caller's rsp at ECB_SAVE): the key table at KT as above,
  * then the pipelined pass's buffers of 16 rows of 64 bytes: the next batch sliced (S_NEXT),
  * the previous batch sliced with its halves swapped (S_PREV), the transposes' middle stages
- * (Q_IN, Q_OUT), and DUMMY, read or written in place of a batch that does not exist. */
-#define ECB_SAVE 0
+ * (Q_IN, Q_OUT), and DUMMY, read or written in place of a batch that does not exist.  CTR uses
+ * the same frame, with its running counter at 0 (where CTR_BLOCKS reads it) and its ctr
+ * argument at CTR_PTR. */
+#define ECB_SAVE 1104
+#define CTR_PTR 1112
 #define S_NEXT  1152
 #define Q_IN    (S_NEXT + 1024)
 #define S_PREV  (Q_IN + 1024)
@@ -123,6 +126,18 @@
         .section .rodata
         .p2align 6
         CTR_OFFSET_TABLES
+/* Where each block of a pass sits in a sliced register: byte r of lane L holds block 4r + L
+ * (zmm) or 2r + L (ymm). */
+.Lctr_lanes_zmm:
+.irp L, 0, 1, 2, 3
+        .byte 4*0+\L, 4*1+\L, 4*2+\L, 4*3+\L, 4*4+\L, 4*5+\L, 4*6+\L, 4*7+\L
+        .byte 4*8+\L, 4*9+\L, 4*10+\L, 4*11+\L, 4*12+\L, 4*13+\L, 4*14+\L, 4*15+\L
+.endr
+.Lctr_lanes_ymm:
+.irp L, 0, 1
+        .byte 2*0+\L, 2*1+\L, 2*2+\L, 2*3+\L, 2*4+\L, 2*5+\L, 2*6+\L, 2*7+\L
+        .byte 2*8+\L, 2*9+\L, 2*10+\L, 2*11+\L, 2*12+\L, 2*13+\L, 2*14+\L, 2*15+\L
+.endr
 .Lcam_spread:                                   /* vpshufb: byte 0 of each dword to all four */
         .byte 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12
 .Lcam_pre:
@@ -462,7 +477,7 @@ camellia_core_\V\()_\form:
  * doff(dbase) (each stage maps row r, byte c to row 2(r mod 8) + c/8, byte 2(c mod 8) + r/8
  * within each lane; two such calls on all four groups make the whole TRANSPOSE).  Uses zmm24-28
  * only, so that it can run beside the rounds. */
-.macro G2_MEM soff, sbase, doff, dbase, i
+.macro G2_MEM soff, sbase, doff, dbase, i, xbase
         vmovdqu64 (\soff + 64 * (\i))(\sbase), %zmm24
         vmovdqu64 (\soff + 64 * (\i + 4))(\sbase), %zmm25
         vpunpcklbw (\soff + 64 * (\i + 8))(\sbase), %zmm24, %zmm26
@@ -473,27 +488,37 @@ camellia_core_\V\()_\form:
         vpunpckhbw %zmm27, %zmm26, %zmm26
         vpunpcklbw %zmm25, %zmm24, %zmm27
         vpunpckhbw %zmm25, %zmm24, %zmm24
+.ifnb \xbase
+        vpxorq (64 * (4 * (\i) + 0))(\xbase), %zmm28, %zmm28
+        vpxorq (64 * (4 * (\i) + 1))(\xbase), %zmm26, %zmm26
+        vpxorq (64 * (4 * (\i) + 2))(\xbase), %zmm27, %zmm27
+        vpxorq (64 * (4 * (\i) + 3))(\xbase), %zmm24, %zmm24
+.endif
         vmovdqu64 %zmm28, (\doff + 64 * (4 * (\i) + 0))(\dbase)
         vmovdqu64 %zmm26, (\doff + 64 * (4 * (\i) + 1))(\dbase)
         vmovdqu64 %zmm27, (\doff + 64 * (4 * (\i) + 2))(\dbase)
         vmovdqu64 %zmm24, (\doff + 64 * (4 * (\i) + 3))(\dbase)
 .endm
 
-/* BG_SLOT s:  background work s (0..15, nothing above) of a pipelined pass, alternating the
- * next batch's input transpose (in at r9 -> Q_IN -> S_NEXT, groups 0-7) with the previous
- * batch's output transpose (S_PREV -> Q_OUT -> out at r11, groups 8-15), each half of a
- * transpose finished before its second half starts. */
-.macro BG_SLOT s
+/* BG_SLOT s, mode:  background work s (0..15, nothing above) of a pipelined pass.  ECB
+ * alternates the next batch's input transpose (in at r9 -> Q_IN -> S_NEXT, groups 0-7) with
+ * the previous batch's output transpose (S_PREV -> Q_OUT -> out at r11, groups 8-15), each half
+ * of a transpose finished before its second half starts.  CTR has only the output transpose,
+ * whose second half XORs the previous batch's input (at r9) into the keystream as it stores
+ * (its counter blocks are made sliced, CTR_SLICED). */
+.macro BG_SLOT s, mode
 .if \s < 16
 .if (\s % 2) == 0
-        BG_GROUP (\s / 2)
+.ifc \mode, ecb
+        BG_GROUP (\s / 2), \mode
+.endif
 .else
-        BG_GROUP (8 + \s / 2)
+        BG_GROUP (8 + \s / 2), \mode
 .endif
 .endif
 .endm
 
-.macro BG_GROUP g
+.macro BG_GROUP g, mode
 .if \g < 4
         G2_MEM 0, %r9, Q_IN, %rsp, (\g)
 .elseif \g < 8
@@ -501,7 +526,11 @@ camellia_core_\V\()_\form:
 .elseif \g < 12
         G2_MEM S_PREV, %rsp, Q_OUT, %rsp, (\g - 8)
 .else
+.ifc \mode, ecb
         G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12)
+.else
+        G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12), %r9
+.endif
 .endif
 .endm
 
@@ -511,7 +540,7 @@ camellia_core_\V\()_\form:
  * ports, and the rounds alone are bound by their own latency.  Inline (no call: the buffers
  * are addressed from rsp).  In: rdi = the key table, r9 = next batch's input (or the dummy
  * buffer), r11 = previous batch's output (or the dummy buffer).  Clobbers zmm16-31, rax. */
-.macro PIPE_CORE form, groups
+.macro PIPE_CORE form, groups, mode
         .set MATRICES_IN_MEMORY, 1
         mov %rdi, %rax
         ADD_KEY_HALF zmm, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7
@@ -525,9 +554,9 @@ camellia_core_\V\()_\form:
         add $(4 * 16), %rax
 .endif
 .irp q, 0, 2, 4
-        BG_SLOT (6 * \g + \q)
+        BG_SLOT (6 * \g + \q), \mode
         F_ROUND zmm, 16, (8 * \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-        BG_SLOT (6 * \g + \q + 1)
+        BG_SLOT (6 * \g + \q + 1), \mode
         F_ROUND zmm, 16, (8 * \q + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
 .endr
         add $(4 * 48), %rax
@@ -536,6 +565,70 @@ camellia_core_\V\()_\form:
         ADD_KEY_HALF zmm, 16, 0, 8, 9, 10, 11, 12, 13, 14, 15   /* R ^= kw3 */
         ADD_KEY_HALF zmm, 16, 8, 0, 1, 2, 3, 4, 5, 6, 7         /* L ^= kw4 */
         .set MATRICES_IN_MEMORY, 0
+.endm
+
+/* STORE_SLICED_SWAPPED:  S_PREV = the sliced batch in zmm0-15 with its halves exchanged (R
+ * first), for the output transpose of the next pipelined pass. */
+.macro STORE_SLICED_SWAPPED
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        vmovdqa64 %zmm\j, (S_PREV + 64 * (\j + 8))(%rsp)
+.endr
+.irp j, 8, 9, 10, 11, 12, 13, 14, 15
+        vmovdqa64 %zmm\j, (S_PREV + 64 * (\j - 8))(%rsp)
+.endr
+.endm
+
+/* CTR_SLICED V, pattern, width, limit:  V0-15 = the counter blocks of this pass (running
+ * counter at (%rsp), low qword first, as CTR_BLOCKS), sliced.  When the counter's low byte
+ * is at most limit (256 - blocks per pass), no block carries out of it, so byte j of every
+ * block is the counter's byte j, but the last byte, which is its low byte plus the block's
+ * index (pattern: sliced position of block b holds b): sixteen broadcasts and one add.
+ * Otherwise CTR_BLOCKS and TRANSPOSE_REVERSED.  Clobbers rax, V16-31, k4, flags. */
+.macro CTR_SLICED V, pattern, width, offsets
+        movzbl (%rsp), %eax
+        cmp $(256 - \width), %eax
+        ja .Lctr_slow\@
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+        vpbroadcastb (15 - \j)(%rsp), %\V\j
+.endr
+        vpbroadcastb (%rsp), %\V\()15
+        vpaddb \pattern(%rip), %\V\()15, %\V\()15
+        jmp .Lctr_done\@
+.Lctr_slow\@:
+        CTR_BLOCKS \V, \offsets, \width
+        TRANSPOSE_REVERSED \V
+.Lctr_done\@:
+.endm
+
+/* CTR_PIPELINED form, groups:  r8 = m >= 2 whole batches from rcx to rdx, the running counter
+ * at (%rsp) advanced by 64 per batch.  Batch p's rounds run beside the output transpose of
+ * batch p-1, which XORs that batch's input into it on the way out; counter blocks are made
+ * sliced between the batches.  Leaves rcx, rdx past the batches.  Clobbers r8, r9, r11, rax,
+ * zmm0-31, k4. */
+.macro CTR_PIPELINED form, groups
+        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+        addq $64, (%rsp)
+        adcq $0, 8(%rsp)
+        lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
+        lea DUMMY(%rsp), %r9
+.Lpipe\@:
+        PIPE_CORE \form, \groups, ctr
+        dec %r8
+        jz .Lpipe_done\@
+        STORE_SLICED_SWAPPED
+        mov %rdx, %r11                  /* this batch's output and input, for the next pass */
+        mov %rcx, %r9
+        add $1024, %rdx
+        add $1024, %rcx
+        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+        addq $64, (%rsp)
+        adcq $0, 8(%rsp)
+        jmp .Lpipe\@
+.Lpipe_done\@:
+        TRANSPOSE_HALFSWAP zmm
+        XOR_STORE16 zmm, 64
+        add $1024, %rcx
+        add $1024, %rdx
 .endm
 
 /* ECB_PIPELINED form, groups:  r8 = m >= 2 whole batches of 64 blocks from rcx to rdx.  Batch
@@ -548,15 +641,10 @@ camellia_core_\V\()_\form:
         lea 1024(%rcx), %r9             /* batch 1's input */
         lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
 .Lpipe\@:
-        PIPE_CORE \form, \groups
+        PIPE_CORE \form, \groups, ecb
         dec %r8
         jz .Lpipe_done\@
-.irp j, 0, 1, 2, 3, 4, 5, 6, 7
-        vmovdqa64 %zmm\j, (S_PREV + 64 * (\j + 8))(%rsp)   /* halves swapped: R first */
-.endr
-.irp j, 8, 9, 10, 11, 12, 13, 14, 15
-        vmovdqa64 %zmm\j, (S_PREV + 64 * (\j - 8))(%rsp)
-.endr
+        STORE_SLICED_SWAPPED
 .irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         vmovdqa64 (S_NEXT + 64 * \j)(%rsp), %zmm\j
 .endr
@@ -651,7 +739,11 @@ camellia_ctr_avx512_gfni_\form:
         endbr64
         test %r8, %r8
         jz 9f                           /* nothing to do; ctr unchanged */
-        sub $FRAME, %rsp
+        mov %rsp, %rax
+        sub $ECB_FRAME, %rsp
+        and $-64, %rsp
+        mov %rax, ECB_SAVE(%rsp)
+        mov %r9, CTR_PTR(%rsp)
         BUILD_KEY_TABLE
         mov (%r9), %rax
         bswap %rax
@@ -659,10 +751,24 @@ camellia_ctr_avx512_gfni_\form:
         mov 8(%r9), %rax
         bswap %rax
         mov %rax, (%rsp)
-        cmp $64, %r8
+        cmp $128, %r8
+        jb 1f
+        mov %r8, %r10                   /* 128 blocks or more: the pipelined batches */
+        and $63, %r10d
+        shr $6, %r8
+        cmp $18, %esi
+        jne 4f
+        CTR_PIPELINED \form, 3
+        jmp 5f
+4:      CTR_PIPELINED \form, 4
+5:      mov %r10, %r8
+        ZERO_PIPE_BUFFERS
+        test %r8, %r8
+        jz 7f
+        jmp 2f
+1:      cmp $64, %r8
         jb 2f
-1:      CTR_BLOCKS zmm, .Lctr_offsets_zmm, 64
-        TRANSPOSE_REVERSED zmm
+6:      CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
         call camellia_core_zmm_\form
         TRANSPOSE_HALFSWAP zmm
         XOR_STORE16 zmm, 64
@@ -672,26 +778,25 @@ camellia_ctr_avx512_gfni_\form:
         add $1024, %rdx
         sub $64, %r8
         cmp $64, %r8
-        jae 1b
+        jae 6b
         test %r8, %r8
         jz 7f
 2:      TAIL_MASKS
         cmp $32, %r8
         ja 3f
-        CTR_BLOCKS ymm, .Lctr_offsets_ymm, 32
-        TRANSPOSE_REVERSED ymm
+        CTR_SLICED ymm, .Lctr_lanes_ymm, 32, .Lctr_offsets_ymm
         call camellia_core_ymm_\form
         TRANSPOSE_HALFSWAP ymm
         TAIL_XOR_STORE16 ymm, 32, k5, k6, k7
         jmp 6f
-3:      CTR_BLOCKS zmm, .Lctr_offsets_zmm, 64
-        TRANSPOSE_REVERSED zmm
+3:      CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
         call camellia_core_zmm_\form
         TRANSPOSE_HALFSWAP zmm
         TAIL_XOR_STORE16 zmm, 64, k5, k6, k7
 6:      add %r8, (%rsp)
         adcq $0, 8(%rsp)
-7:      mov 8(%rsp), %rax               /* ctr = running counter, big-endian */
+7:      mov CTR_PTR(%rsp), %r9
+        mov 8(%rsp), %rax               /* ctr = running counter, big-endian */
         bswap %rax
         mov %rax, (%r9)
         mov (%rsp), %rax
@@ -700,7 +805,7 @@ camellia_ctr_avx512_gfni_\form:
         movq $0, (%rsp)
         movq $0, 8(%rsp)
         DROP_KEY_TABLE
-        add $FRAME, %rsp
+        mov ECB_SAVE(%rsp), %rsp
         LEAVE \form
 9:      ret
         .size camellia_ctr_avx512_gfni_\form, .-camellia_ctr_avx512_gfni_\form
