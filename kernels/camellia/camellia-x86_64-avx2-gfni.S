@@ -39,12 +39,13 @@
  * Register map in a pass:
  *   rounds:  ymm0-7 the F bytes t1..t8, ymm8 PRE, ymm9 PRE4, ymm10-12 POST1-3, ymm13 the
  *            x >> 7 matrix, ymm14 key byte broadcasts; FL: ymm0-3 the ANDed word, ymm4-5 temps
- *   transposes: ymm0-7
+ *   transposes: ymm0-3, ymm7-10
  *   r11 the frame, rax subkey pointer and r10d rounds left (core), rcx in, rdx out,
  *   r8 blocks left
  */
 
 #include "camellia-gfni-constants.h"
+#include "../x86_64-common/bytesliced-avx2.h"
 
 #if CAMELLIA_GFNI_S2_PRE_MATRIX != CAMELLIA_GFNI_S1_PRE_MATRIX || \
     CAMELLIA_GFNI_S3_PRE_MATRIX != CAMELLIA_GFNI_S1_PRE_MATRIX || \
@@ -87,33 +88,17 @@
 
 /* G2 soff, sbase, doff, dbase, i, swap:  rows i, i+4, i+8, i+12 of the 16 rows at soff(sbase)
  * (32 bytes apart) -> rows 4i .. 4i+3 at doff(dbase): two interleave stages of the per-lane
- * 16x16 transpose (each maps row r, byte c to row 2(r mod 8) + c/8, byte 2(c mod 8) + r/8).
- * swap=1 exchanges the operands of the first stage: row bit 3 is complemented, which after
- * the full transpose swaps the two 64-bit halves of every block.  Uses ymm0-7. */
+ * 16x16 transpose, with the macros shared with ARIA (kernels/x86_64-common/bytesliced-avx2.h).
+ * swap=1 exchanges the operands of the first stage, which after the full transpose swaps the
+ * two 64-bit halves of every block.  Uses ymm0-3, ymm7-10. */
 .macro G2 soff, sbase, doff, dbase, i, swap
-        vmovdqu (\soff + 32 * \i)(\sbase), %ymm0
-        vmovdqu (\soff + 32 * (\i + 4))(\sbase), %ymm1
-        vmovdqu (\soff + 32 * (\i + 8))(\sbase), %ymm2
-        vmovdqu (\soff + 32 * (\i + 12))(\sbase), %ymm3
+        LOAD_GROUP \soff, \sbase, \i
 .if \swap
-        vpunpcklbw %ymm0, %ymm2, %ymm4
-        vpunpckhbw %ymm0, %ymm2, %ymm5
-        vpunpcklbw %ymm1, %ymm3, %ymm6
-        vpunpckhbw %ymm1, %ymm3, %ymm7
+        INTERLEAVE2_SWAPPED
 .else
-        vpunpcklbw %ymm2, %ymm0, %ymm4
-        vpunpckhbw %ymm2, %ymm0, %ymm5
-        vpunpcklbw %ymm3, %ymm1, %ymm6
-        vpunpckhbw %ymm3, %ymm1, %ymm7
+        INTERLEAVE2
 .endif
-        vpunpcklbw %ymm6, %ymm4, %ymm0
-        vpunpckhbw %ymm6, %ymm4, %ymm1
-        vpunpcklbw %ymm7, %ymm5, %ymm2
-        vpunpckhbw %ymm7, %ymm5, %ymm3
-        vmovdqu %ymm0, (\doff + 32 * (4 * \i + 0))(\dbase)
-        vmovdqu %ymm1, (\doff + 32 * (4 * \i + 1))(\dbase)
-        vmovdqu %ymm2, (\doff + 32 * (4 * \i + 2))(\dbase)
-        vmovdqu %ymm3, (\doff + 32 * (4 * \i + 3))(\dbase)
+        STORE_ROWS \doff, \dbase, \i
 .endm
 
 /* TRANSPOSE_IN soff, sbase:  32 blocks at soff(sbase) -> the sliced state S (via Q). */
