@@ -121,7 +121,8 @@
 #define S_PREV  (Q_IN + 1024)
 #define Q_OUT   (S_PREV + 1024)
 #define DUMMY   (Q_OUT + 1024)
-#define ECB_FRAME (DUMMY + 1024 + 64)
+#define DT      (DUMMY + 1024)
+#define ECB_FRAME (DT + 4 * 8 * 34 + 64)
 
         .section .rodata
         .p2align 6
@@ -459,7 +460,9 @@ camellia_core_\V\()_\form:
         vmovdqa64 %zmm16, (S_PREV + 64 * \i)(%rsp)
         vmovdqa64 %zmm16, (Q_OUT + 64 * \i)(%rsp)
         vmovdqa64 %zmm16, (DUMMY + 64 * \i)(%rsp)
+        vmovdqa64 %zmm16, (DT + 64 * \i)(%rsp)
 .endr
+        vmovdqa64 %zmm16, (DT + 64 * 16)(%rsp)
 .endm
 
 /* DROP_KEY_TABLE:  zero the table (all 34 words' room).  Clobbers zmm16. */
@@ -534,37 +537,193 @@ camellia_core_\V\()_\form:
 .endif
 .endm
 
-/* PIPE_CORE form, groups:  all rounds (groups = rounds / 6) on the batch in zmm0-15, as
- * CAMELLIA_CORE, with one background transpose group (BG_SLOT) issued per round: the GFNI and
- * XOR work of the rounds and the byte interleaves of the transposes go to different execution
- * ports, and the rounds alone are bound by their own latency.  Inline (no call: the buffers
- * are addressed from rsp).  In: rdi = the key table, r9 = next batch's input (or the dummy
- * buffer), r11 = previous batch's output (or the dummy buffer).  Clobbers zmm16-31, rax. */
+/* ---- Keyed halves: the pipelined pass's rounds without key XORs ---- */
+
+/* In the pipelined pass each half is kept XORed with the key of its next use as F input, so a
+ * round's S-boxes read the state directly.  When a round updates the other half G by P's
+ * output z, the same three-way XORs also replace G's old key by its next one: G ^= z ^ D with
+ * D = (key G holds) ^ (key G needs next), which costs nothing, since the parts of z that are
+ * used once (a12, a23, a34, a41 and w1..w4 in P_XOR) absorb D's bytes in the ternary XORs that
+ * make them (KEYED_P_XOR).  Per 64 blocks that saves 8 of the round's 37 XOR-class
+ * operations, 18 or 24 times, against 16 more around each FL layer (un-key R, key L).
+ *
+ * The delta table DT (built per call by BUILD_DELTA_TABLE, dword-spread as the key table) holds
+ * in order of use, as 64-bit words W in the RFC's byte order (W[i] the subkeys in order of use,
+ * K(g, q) = W[2 + 8g + q] the key of round q of group g):
+ *   DT[0] = W[0] ^ W[2]   pre-whitening of L and its key for round 1     DT[1] = W[1]
+ *   per group g, at t = 2 + 8g:
+ *   DT[t+q] = E(D(g, q)), q = 0..5: the half updated in round q goes from its key D1 to D2:
+ *             q = 0: 0 -> K(g,1) (R enters the group unkeyed); q = 1..4: K(g,q-1) -> K(g,q+1);
+ *             q = 5: K(g,4) -> 0 (L leaves for FL), or -> W[n-1] = kw4 in the last group
+ *             (post-whitening folded in); E(D) reorders D's bytes for KEYED_P_XOR:
+ *             (D4, D5, D6, D7, D4^D2, D5^D3, D6^D0, D7^D1)
+ *   DT[t+6] = K(g,5), or K(g,5) ^ W[n-2] = kw3 in the last group: un-key R after round 5
+ *   DT[t+7] = K(g+1, 0): key L after FL, for the next group's first round (not in the last) */
+
+/* DT_STAGE t, wa, wb, e:  qword t of the staging area (Q_IN) = W[wa] ^ W[wb] (wb < 0: W[wa]
+ * alone; wa < 0: 0), through E() if e.  r11 = sk.  Clobbers rax, rsi, r9 (rcx, rdx and r8 are
+ * the call's in, out and count). */
+.macro DT_STAGE t, wa, wb, e
+.if \wa < 0
+        xor %eax, %eax
+.else
+        mov (8 * (\wa))(%r11), %rax
+.endif
+.if \wb >= 0
+        xor (8 * (\wb))(%r11), %rax
+.endif
+.if \e
+        mov %eax, %esi                  /* D4..D7: the low half of D */
+        mov %rax, %r9
+        shr $32, %r9
+        rol $16, %r9d                   /* D2, D3, D0, D1 */
+        xor %esi, %r9d
+        shl $32, %rsi
+        or %r9, %rsi                    /* E(D) */
+        mov %rsi, (Q_IN + 8 * (\t))(%rsp)
+.else
+        mov %rax, (Q_IN + 8 * (\t))(%rsp)
+.endif
+.endm
+
+/* BUILD_DELTA_TABLE groups:  DT from sk at r11 (see above).  Clobbers rax, rsi, r9,
+ * zmm16-17. */
+.macro BUILD_DELTA_TABLE groups
+        DT_STAGE 0, 0, 2, 0
+        DT_STAGE 1, 1, -1, 0
+.irp g, 0, 1, 2, 3
+.if \g < \groups
+        DT_STAGE (2 + 8 * \g + 0), (2 + 8 * \g + 1), -1, 1
+.irp q, 1, 2, 3, 4
+        DT_STAGE (2 + 8 * \g + \q), (2 + 8 * \g + \q - 1), (2 + 8 * \g + \q + 1), 1
+.endr
+.if \g < \groups - 1
+        DT_STAGE (2 + 8 * \g + 5), (2 + 8 * \g + 4), -1, 1
+        DT_STAGE (2 + 8 * \g + 6), (2 + 8 * \g + 5), -1, 0
+        DT_STAGE (2 + 8 * \g + 7), (2 + 8 * \g + 8), -1, 0
+.else
+        DT_STAGE (2 + 8 * \g + 5), (2 + 8 * \g + 4), (8 * \groups + 1), 1
+        DT_STAGE (2 + 8 * \g + 6), (2 + 8 * \g + 5), (8 * \groups), 0
+        DT_STAGE (2 + 8 * \g + 7), -1, -1, 0    /* padding to whole 16-byte chunks */
+.endif
+.endif
+.endr
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+.if \c < 4 * \groups + 1
+        vpmovzxbd (Q_IN + 16 * \c)(%rsp), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqa64 %zmm16, (DT + 64 * \c)(%rsp)
+.endif
+.endr
+.endm
+
+/* ADD_DT_HALF t, r0..r7:  zmm rj ^= byte j of DT word t. */
+.macro ADD_DT_HALF t, r0, r1, r2, r3, r4, r5, r6, r7
+        vpxord (DT + 4 * (8 * (\t) + 7))(%rsp){1to16}, %zmm\r0, %zmm\r0
+        vpxord (DT + 4 * (8 * (\t) + 6))(%rsp){1to16}, %zmm\r1, %zmm\r1
+        vpxord (DT + 4 * (8 * (\t) + 5))(%rsp){1to16}, %zmm\r2, %zmm\r2
+        vpxord (DT + 4 * (8 * (\t) + 4))(%rsp){1to16}, %zmm\r3, %zmm\r3
+        vpxord (DT + 4 * (8 * (\t) + 3))(%rsp){1to16}, %zmm\r4, %zmm\r4
+        vpxord (DT + 4 * (8 * (\t) + 2))(%rsp){1to16}, %zmm\r5, %zmm\r5
+        vpxord (DT + 4 * (8 * (\t) + 1))(%rsp){1to16}, %zmm\r6, %zmm\r6
+        vpxord (DT + 4 * (8 * (\t) + 0))(%rsp){1to16}, %zmm\r7, %zmm\r7
+.endm
+
+/* KEYED_P_XOR t, o0..o7:  zmm oj ^= byte j of P(t1..t8) ^ D_j, t1..t8 in zmm16-23 (destroyed),
+ * D given as E(D) in DT word t.  P_XOR's terms, the used-once ones carrying D:
+ *   m5..m8 as P_XOR;  X5 = a12^D4, X6 = a23^D5, X7 = a34^D6 (each a broadcast of the D byte,
+ *   a load only, then one ternary XOR);  X3 = X5^t3^(D4^D2) = w4^D2, X4 = w1^D3, X1 = w2^D0;
+ *   X8 = a41^D7 and X2 = w3^D1 in place on t1.  Outputs: z1..z8 = X1^m5, X2^m6, X3^m7, X4^m8,
+ *   X5^m5, X6^m6, X7^m7, X8^m8.  21 operations.  Temporaries: zmm29-31. */
+.macro DT_BYTE t, j
+        (DT + 4 * (8 * (\t) + 7 - \j))(%rsp)
+.endm
+.macro KEYED_P_XOR t, o0, o1, o2, o3, o4, o5, o6, o7
+        vpxorq %zmm20, %zmm21, %zmm29                        /* b56 = t5^t6 */
+        vpternlogq $0x96, %zmm23, %zmm22, %zmm21             /* m5 = t6^t7^t8 */
+        vpternlogq $0x96, %zmm23, %zmm22, %zmm20             /* m6 = t5^t7^t8 */
+        vpxorq %zmm29, %zmm23, %zmm23                        /* m7 = t8^b56 */
+        vpxorq %zmm29, %zmm22, %zmm22                        /* m8 = t7^b56 */
+        vpbroadcastd (DT + 4 * (8 * (\t) + 7 - 0))(%rsp), %zmm29       /* D4 */
+        vpbroadcastd (DT + 4 * (8 * (\t) + 7 - 1))(%rsp), %zmm30       /* D5 */
+        vpbroadcastd (DT + 4 * (8 * (\t) + 7 - 2))(%rsp), %zmm31       /* D6 */
+        vpternlogq $0x96, %zmm17, %zmm16, %zmm29             /* X5 = a12^D4 */
+        vpternlogq $0x96, %zmm18, %zmm17, %zmm30             /* X6 = a23^D5 */
+        vpternlogq $0x96, %zmm19, %zmm18, %zmm31             /* X7 = a34^D6 */
+        vpternlogq $0x96, %zmm21, %zmm29, %zmm\o4            /* z5 */
+        vpternlogq $0x96, %zmm20, %zmm30, %zmm\o5            /* z6 */
+        vpternlogq $0x96, %zmm23, %zmm31, %zmm\o6            /* z7 */
+        vpternlogd $0x96, (DT + 4 * (8 * (\t) + 7 - 4))(%rsp){1to16}, %zmm18, %zmm29  /* X3 */
+        vpternlogd $0x96, (DT + 4 * (8 * (\t) + 7 - 5))(%rsp){1to16}, %zmm19, %zmm30  /* X4 */
+        vpternlogd $0x96, (DT + 4 * (8 * (\t) + 7 - 6))(%rsp){1to16}, %zmm16, %zmm31  /* X1 */
+        vpternlogq $0x96, %zmm23, %zmm29, %zmm\o2            /* z3 */
+        vpternlogq $0x96, %zmm22, %zmm30, %zmm\o3            /* z4 */
+        vpternlogq $0x96, %zmm21, %zmm31, %zmm\o0            /* z1 */
+        vpternlogd $0x96, (DT + 4 * (8 * (\t) + 7 - 3))(%rsp){1to16}, %zmm19, %zmm16  /* X8 */
+        vpternlogq $0x96, %zmm22, %zmm16, %zmm\o7            /* z8 */
+        vpternlogd $0x96, (DT + 4 * (8 * (\t) + 7 - 7))(%rsp){1to16}, %zmm17, %zmm16  /* X2 */
+        vpternlogq $0x96, %zmm20, %zmm16, %zmm\o1            /* z2 */
+.endm
+
+/* KEYED_ROUND t, i0..i7, o0..o7:  (zmm o) ^= F(zmm i) ^ D, the input already keyed, D from DT
+ * word t.  The S-boxes read the state directly (first GFNI step not in place). */
+.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
+        KEYED_SBOX 0, \i0, 16
+        KEYED_SBOX 1, \i1, 17
+        KEYED_SBOX 2, \i2, 18
+        KEYED_SBOX 3, \i3, 19
+        KEYED_SBOX 4, \i4, 20
+        KEYED_SBOX 5, \i5, 21
+        KEYED_SBOX 6, \i6, 22
+        KEYED_SBOX 7, \i7, 23
+        KEYED_P_XOR \t, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
+.endm
+
+/* KEYED_SBOX j, src, t:  zmm t = SBOX(zmm src), matrices from .rodata (as SBOX). */
+.macro KEYED_SBOX j, src, t
+.if \j == 3 || \j == 6
+        vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, .Lcam_pre4(%rip){1to8}, %zmm\src, %zmm\t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, .Lcam_post1(%rip){1to8}, %zmm\t, %zmm\t
+.else
+        vgf2p8affineqb $CAMELLIA_GFNI_S1_PRE_IMM, .Lcam_pre(%rip){1to8}, %zmm\src, %zmm\t
+.if \j == 0 || \j == 7
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, .Lcam_post1(%rip){1to8}, %zmm\t, %zmm\t
+.elseif \j == 1 || \j == 4
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S2_IMM, .Lcam_post2(%rip){1to8}, %zmm\t, %zmm\t
+.else
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S3_IMM, .Lcam_post3(%rip){1to8}, %zmm\t, %zmm\t
+.endif
+.endif
+.endm
+
+/* PIPE_CORE form, groups, mode:  all rounds (groups = rounds / 6) on the batch in zmm0-15, as
+ * CAMELLIA_CORE but on keyed halves (above), with one background transpose group (BG_SLOT)
+ * issued per round: the GFNI and XOR work of the rounds and the byte interleaves of the
+ * transposes go to different execution ports, and the rounds alone are bound by their own
+ * latency.  Inline (no call: the buffers are addressed from rsp).  In: rdi = the key table
+ * (FL keys), DT built, r9 = next batch's input (or the dummy buffer), r11 = previous batch's
+ * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
-        .set MATRICES_IN_MEMORY, 1
-        mov %rdi, %rax
-        ADD_KEY_HALF zmm, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7
-        ADD_KEY_HALF zmm, 16, 8, 8, 9, 10, 11, 12, 13, 14, 15
-        add $(4 * 16), %rax
+        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* L ^= kw1 ^ k1 */
+        ADD_DT_HALF 1, 8, 9, 10, 11, 12, 13, 14, 15             /* R ^= kw2 */
 .irp g, 0, 1, 2, 3
 .if \g < \groups
 .if \g > 0
         FL_CONSTANTS zmm, \form
+        lea (KT + 4 * 8 * 8 * \g)(%rsp), %rax                  /* W[8g], W[8g+1] */
         FL_LAYER zmm, 16, \form
-        add $(4 * 16), %rax
+        ADD_DT_HALF (2 + 8 * (\g - 1) + 7), 0, 1, 2, 3, 4, 5, 6, 7   /* key L */
 .endif
 .irp q, 0, 2, 4
         BG_SLOT (6 * \g + \q), \mode
-        F_ROUND zmm, 16, (8 * \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         BG_SLOT (6 * \g + \q + 1), \mode
-        F_ROUND zmm, 16, (8 * \q + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
 .endr
-        add $(4 * 48), %rax
+        ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* un-key R (last: ^ kw3) */
 .endif
 .endr
-        ADD_KEY_HALF zmm, 16, 0, 8, 9, 10, 11, 12, 13, 14, 15   /* R ^= kw3 */
-        ADD_KEY_HALF zmm, 16, 8, 0, 1, 2, 3, 4, 5, 6, 7         /* L ^= kw4 */
-        .set MATRICES_IN_MEMORY, 0
 .endm
 
 /* STORE_SLICED_SWAPPED:  S_PREV = the sliced batch in zmm0-15 with its halves exchanged (R
@@ -678,6 +837,7 @@ camellia_ecb_avx512_gfni_\form:
         sub $ECB_FRAME, %rsp
         and $-64, %rsp
         mov %rax, ECB_SAVE(%rsp)
+        mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
         BUILD_KEY_TABLE
         cmp $128, %r8
         jb 1f
@@ -686,9 +846,13 @@ camellia_ecb_avx512_gfni_\form:
         shr $6, %r8
         cmp $18, %esi
         jne 4f
+        BUILD_DELTA_TABLE 3
+        mov $18, %esi                   /* rounds again, for the tail's core */
         ECB_PIPELINED \form, 3
         jmp 5f
-4:      ECB_PIPELINED \form, 4
+4:      BUILD_DELTA_TABLE 4
+        mov $24, %esi
+        ECB_PIPELINED \form, 4
 5:      mov %r10, %r8
         ZERO_PIPE_BUFFERS
         test %r8, %r8
@@ -744,6 +908,7 @@ camellia_ctr_avx512_gfni_\form:
         and $-64, %rsp
         mov %rax, ECB_SAVE(%rsp)
         mov %r9, CTR_PTR(%rsp)
+        mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
         BUILD_KEY_TABLE
         mov (%r9), %rax
         bswap %rax
@@ -758,9 +923,13 @@ camellia_ctr_avx512_gfni_\form:
         shr $6, %r8
         cmp $18, %esi
         jne 4f
+        BUILD_DELTA_TABLE 3
+        mov $18, %esi                   /* rounds again, for the tail's core */
         CTR_PIPELINED \form, 3
         jmp 5f
-4:      CTR_PIPELINED \form, 4
+4:      BUILD_DELTA_TABLE 4
+        mov $24, %esi
+        CTR_PIPELINED \form, 4
 5:      mov %r10, %r8
         ZERO_PIPE_BUFFERS
         test %r8, %r8
