@@ -831,6 +831,17 @@ camellia_core_\V\()_\form:
         add $1024, %rdx
 .endm
 
+/* STACK_FRAME:  rsp = a 64-byte aligned frame of ECB_FRAME bytes (rax = the caller's rsp,
+ * stored at ECB_SAVE).  The frame is over 4 KiB, so the page below the caller's is touched
+ * first, as compilers' stack-clash probes do: no write can skip a guard page. */
+.macro STACK_FRAME
+        sub $4096, %rsp
+        orq $0, (%rsp)
+        sub $(ECB_FRAME - 4096), %rsp
+        and $-64, %rsp
+        mov %rax, ECB_SAVE(%rsp)
+.endm
+
 /* ---- Entry points ---- */
 
 /* CAMELLIA_ECB form:  camellia_ecb_avx512_gfni_<form>(sk, rounds, out, in, nblocks). */
@@ -843,9 +854,7 @@ camellia_ecb_avx512_gfni_\form:
         test %r8, %r8
         jz 9f                           /* nothing to do, no register touched */
         mov %rsp, %rax
-        sub $ECB_FRAME, %rsp
-        and $-64, %rsp
-        mov %rax, ECB_SAVE(%rsp)
+        STACK_FRAME
         mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
         BUILD_KEY_TABLE
         cmp $128, %r8
@@ -913,9 +922,7 @@ camellia_ctr_avx512_gfni_\form:
         test %r8, %r8
         jz 9f                           /* nothing to do; ctr unchanged */
         mov %rsp, %rax
-        sub $ECB_FRAME, %rsp
-        and $-64, %rsp
-        mov %rax, ECB_SAVE(%rsp)
+        STACK_FRAME
         mov %r9, CTR_PTR(%rsp)
         mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
         BUILD_KEY_TABLE

@@ -25,6 +25,10 @@
  *   cleared from the general registers used and from the stack frame before return.
  *   Frame (80 bytes): 0 KL, 16 KR, 32 KA, 48 KB (each high qword first), 64 keylen,
  *   72 decrypt.
+ *
+ * Register map: r10, r11 = D1, D2 of the Feistel steps (then one rotated source's high and
+ *   low qword); rax the F argument and result; r9 the F key (Sigma), then the subkey table;
+ *   rcx the rotation count; edx the subkey index i; r8d the number of subkeys; rdi sk.
  */
 
         .section .rodata
