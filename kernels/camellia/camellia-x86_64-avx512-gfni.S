@@ -164,34 +164,23 @@
         .quad CAMELLIA_GFNI_SHR7_MATRIX         /* FL: x >> 7 in every byte */
 
         .text
-        .set MATRICES_IN_MEMORY, 0
 
 /* ---- The F-function ---- */
 
 /* SBOX V, j, t:  V t = SBOXn(V t), n the S-box of F's byte j: 1 2 3 4 2 3 4 1 (section 2.4.1).
- * The matrices come from V24-28, or, while the assembler symbol MATRICES_IN_MEMORY is 1 (the
- * pipelined pass, which needs V24-28 for its background transposes), as {1to8} broadcasts
- * from .rodata. */
-.macro SBOX_STEP V, insn, imm, reg, mem, t
-.if MATRICES_IN_MEMORY
-        \insn $\imm, \mem(%rip){1to8}, %\V\t, %\V\t
-.else
-        \insn $\imm, %\V\reg, %\V\t, %\V\t
-.endif
-.endm
-
+ * Uses the matrices in V24-28. */
 .macro SBOX V, j, t
 .if \j == 3 || \j == 6
-        SBOX_STEP \V, vgf2p8affineqb, CAMELLIA_GFNI_S4_PRE_IMM, PRE4, .Lcam_pre4, \t
-        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S1_IMM, POST1, .Lcam_post1, \t
+        vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, %\V\()PRE4, %\V\t, %\V\t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, %\V\()POST1, %\V\t, %\V\t
 .else
-        SBOX_STEP \V, vgf2p8affineqb, CAMELLIA_GFNI_S1_PRE_IMM, PRE, .Lcam_pre, \t
+        vgf2p8affineqb $CAMELLIA_GFNI_S1_PRE_IMM, %\V\()PRE, %\V\t, %\V\t
 .if \j == 0 || \j == 7
-        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S1_IMM, POST1, .Lcam_post1, \t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, %\V\()POST1, %\V\t, %\V\t
 .elseif \j == 1 || \j == 4
-        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S2_IMM, POST2, .Lcam_post2, \t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S2_IMM, %\V\()POST2, %\V\t, %\V\t
 .else
-        SBOX_STEP \V, vgf2p8affineinvqb, CAMELLIA_GFNI_S3_IMM, POST3, .Lcam_post3, \t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_S3_IMM, %\V\()POST3, %\V\t, %\V\t
 .endif
 .endif
 .endm
@@ -487,8 +476,9 @@ camellia_core_\V\()_\form:
 /* G2_MEM soff, sbase, doff, dbase, i:  two interleave stages of the per-lane 16x16 transpose
  * on 64-byte rows in memory: rows i, i+4, i+8, i+12 at soff(sbase) -> rows 4i .. 4i+3 at
  * doff(dbase) (each stage maps row r, byte c to row 2(r mod 8) + c/8, byte 2(c mod 8) + r/8
- * within each lane; two such calls on all four groups make the whole TRANSPOSE).  Uses zmm24-28
- * only, so that it can run beside the rounds. */
+ * within each lane; two such calls on all four groups make the whole TRANSPOSE).  With xbase,
+ * each output row is XORed with the same row at xbase before it is stored (CTR's input).  Uses
+ * zmm24-28 only, so that it can run beside the rounds (KEYED_ROUND leaves them free). */
 .macro G2_MEM soff, sbase, doff, dbase, i, xbase
         vmovdqu64 (\soff + 64 * (\i))(\sbase), %zmm24
         vmovdqu64 (\soff + 64 * (\i + 4))(\sbase), %zmm25
@@ -645,9 +635,6 @@ camellia_core_\V\()_\form:
  *   a load only, then one ternary XOR);  X3 = X5^t3^(D4^D2) = w4^D2, X4 = w1^D3, X1 = w2^D0;
  *   X8 = a41^D7 and X2 = w3^D1 in place on t1.  Outputs: z1..z8 = X1^m5, X2^m6, X3^m7, X4^m8,
  *   X5^m5, X6^m6, X7^m7, X8^m8.  21 operations.  Temporaries: zmm29-31. */
-.macro DT_BYTE t, j
-        (DT + 4 * (8 * (\t) + 7 - \j))(%rsp)
-.endm
 .macro KEYED_P_XOR t, o0, o1, o2, o3, o4, o5, o6, o7
         vpxorq %zmm20, %zmm21, %zmm29                        /* b56 = t5^t6 */
         vpternlogq $0x96, %zmm23, %zmm22, %zmm21             /* m5 = t6^t7^t8 */
@@ -746,9 +733,9 @@ camellia_core_\V\()_\form:
 .endr
 .endm
 
-/* CTR_SLICED V, pattern, width, limit:  V0-15 = the counter blocks of this pass (running
- * counter at (%rsp), low qword first, as CTR_BLOCKS), sliced.  When the counter's low byte
- * is at most limit (256 - blocks per pass), no block carries out of it, so byte j of every
+/* CTR_SLICED V, pattern, width, offsets:  V0-15 = the counter blocks of this pass (running
+ * counter at (%rsp), low qword first, as CTR_BLOCKS), sliced; width = bytes per V = blocks per
+ * pass.  When the counter's low byte is at most 256 - width, no block carries out of it, so byte j of every
  * block is the counter's byte j, but the last byte, which is its low byte plus the block's
  * index (pattern: sliced position of block b holds b): sixteen broadcasts and one add.
  * Otherwise CTR_BLOCKS and TRANSPOSE_REVERSED.  Clobbers rax, V16-31, k4, flags. */
