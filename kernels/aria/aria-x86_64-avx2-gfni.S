@@ -65,6 +65,7 @@
  */
 
 #include "aria-gfni-constants.h"
+#include "../x86_64-common/bytesliced-avx2.h"
 
 #if ARIA_GFNI_S1_STEPS != 1 || ARIA_GFNI_S2_STEPS != 1 || ARIA_GFNI_S1_INV_STEPS != 2 || \
     ARIA_GFNI_S2_INV_STEPS != 2
@@ -320,34 +321,8 @@
 
 /* ---- Transpose halves (through memory; the state is not in registers then) ---- */
 
-/* INTERLEAVE2:  two interleave stages on rows (r_i, r_i+4, r_i+8, r_i+12) = (ymm0, ymm1,
- * ymm2, ymm3) -> rows 4i .. 4i+3 in ymm0..3.  Temporaries ymm7-10. */
-.macro INTERLEAVE2
-        vpunpcklbw %ymm2, %ymm0, %ymm7
-        vpunpckhbw %ymm2, %ymm0, %ymm8
-        vpunpcklbw %ymm3, %ymm1, %ymm9
-        vpunpckhbw %ymm3, %ymm1, %ymm10
-        vpunpcklbw %ymm9, %ymm7, %ymm0
-        vpunpckhbw %ymm9, %ymm7, %ymm1
-        vpunpcklbw %ymm10, %ymm8, %ymm2
-        vpunpckhbw %ymm10, %ymm8, %ymm3
-.endm
-
-/* LOAD_GROUP off, base, i:  ymm0..3 = rows i, i+4, i+8, i+12 at off(base). */
-.macro LOAD_GROUP off, base, i
-        vmovdqu (\off + 32 * (\i + 0))(\base), %ymm0
-        vmovdqu (\off + 32 * (\i + 4))(\base), %ymm1
-        vmovdqu (\off + 32 * (\i + 8))(\base), %ymm2
-        vmovdqu (\off + 32 * (\i + 12))(\base), %ymm3
-.endm
-
-/* STORE_ROWS off, base, i:  rows 4i .. 4i+3 at off(base) = ymm0..3. */
-.macro STORE_ROWS off, base, i
-        vmovdqu %ymm0, (\off + 32 * (4 * \i + 0))(\base)
-        vmovdqu %ymm1, (\off + 32 * (4 * \i + 1))(\base)
-        vmovdqu %ymm2, (\off + 32 * (4 * \i + 2))(\base)
-        vmovdqu %ymm3, (\off + 32 * (4 * \i + 3))(\base)
-.endm
+/* INTERLEAVE2, LOAD_GROUP, STORE_ROWS: shared with Camellia, in
+ * kernels/x86_64-common/bytesliced-avx2.h. */
 
 /* XOR_STORE_ROWS i:  rows 4i .. 4i+3 of out (rdx) = ymm0..3 ^ the same rows of in (rcx). */
 .macro XOR_STORE_ROWS i

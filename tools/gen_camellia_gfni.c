@@ -1,0 +1,507 @@
+/* gen_camellia_gfni: derives the GFNI bit-matrices and immediates that compute
+ * Camellia's four S-boxes and the per-byte right shift by 7 of its FL layer,
+ * checks them over all 256 inputs, and writes them as
+ * kernels/camellia/camellia-gfni-constants.h.
+ *
+ *   gen_camellia_gfni [OUTPUT]          derive, check, write OUTPUT (default the
+ *                                       path above, relative to the source root)
+ *   gen_camellia_gfni --check [OUTPUT]  derive, check, and fail unless OUTPUT
+ *                                       is exactly what would be written
+ * Exits 0 on success, 1 if a derivation or check fails or OUTPUT differs,
+ * 2 on a usage or I/O error.
+ *
+ * Camellia's SBOX1 is affine(inverse(affine(x))), but its inversion is in a
+ * different representation of GF(2^8) than the one GFNI inverts in (AES's,
+ * modulo x^8 + x^4 + x^3 + x + 1). Any two representations differ by a linear
+ * map of GF(2)^8, which folds into the affine maps on either side, so
+ *     SBOX1(x) = L2 inv(L1 (x ^ a)) ^ b
+ * for some GF(2)-linear L1, L2, the AES-field inv, and bytes a, b: one
+ * vgf2p8affineqb (L1, imm L1 a) and one vgf2p8affineinvqb (L2, imm b).
+ * Nothing here is a hard-coded matrix: a, L1 and L2 are solved for from the
+ * table in reference/camellia.c, as follows.
+ *   a: inv(0) = 0 makes x = a the one input where the inversion sees 0. For
+ *      the right a, T(y) = SBOX1(y ^ a) ^ SBOX1(a) = L2 inv(L1 y) is linearly
+ *      equivalent to inv, and so has exactly 85 two-dimensional linear
+ *      subspaces {0, y, z, y^z} on which its values XOR to 0 (the images
+ *      under L1 of the 85 lines GF(4) w: inv(u) ^ inv(v) = inv(u ^ v) iff
+ *      u / v is a primitive cube root of 1). Every a is counted; exactly one
+ *      must give 85.
+ *   L1, L2: L1 is fixed by its images of the bits 0..7, chosen one by one
+ *      (bit 0 -> 1 loses nothing: inv(c z) = c^-1 inv(z) moves any constant
+ *      into L2); each choice extends the partial linear map L2 by the pairs
+ *      (inv(L1 y), T(y)) of the new points y, and is dropped as soon as those
+ *      pairs are not linear. Depth-first; the first complete L1 is taken.
+ * SBOX2 = SBOX1 <<< 1 and SBOX3 = SBOX1 <<< 7 rotate L2 and b; SBOX4(x) =
+ * SBOX1(x <<< 1) rotates L1's input. Each of the four S-boxes is then checked
+ * over all 256 inputs, through an emulation of the two instructions written
+ * from the Intel SDM's pseudo-code, against reference/camellia.c; and where
+ * this host has GFNI, the emulation is itself checked against the hardware.
+ *
+ * The two instructions, per byte x, with A a qword and b the imm8 (SDM):
+ *   GF2P8AFFINEQB     bit i of result = parity(A.byte[7-i] AND x)      ^ b.bit[i]
+ *   GF2P8AFFINEINVQB  bit i of result = parity(A.byte[7-i] AND inv(x)) ^ b.bit[i] */
+#define _POSIX_C_SOURCE 200809L     /* open_memstream */
+
+#include "camellia.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define HAVE_X86_GFNI_CHECK 1
+#include <immintrin.h>
+#else
+#define HAVE_X86_GFNI_CHECK 0
+#endif
+
+#define DEFAULT_OUTPUT "kernels/camellia/camellia-gfni-constants.h"
+
+/* ---- GF(2^8) with the AES polynomial, independent of any table ---- */
+
+static uint8_t gf_mul(uint8_t a, uint8_t b)
+{
+    unsigned r = 0, x = a;
+    for (int i = 0; i < 8; i++) {
+        if (b & (1u << i))
+            r ^= x;
+        x <<= 1;
+        if (x & 0x100)
+            x ^= 0x11b;
+    }
+    return (uint8_t)r;
+}
+
+static uint8_t inv_table[256];
+
+static void init_inv(void)
+{
+    for (int x = 0; x < 256; x++) {
+        uint8_t r = 1;
+        for (int i = 0; i < 254; i++)
+            r = gf_mul(r, (uint8_t)x);
+        inv_table[x] = x ? r : 0;
+    }
+}
+
+/* ---- The two instructions, byte by byte, as the SDM writes them ---- */
+
+static unsigned parity8(unsigned v)
+{
+    v ^= v >> 4;
+    v ^= v >> 2;
+    v ^= v >> 1;
+    return v & 1;
+}
+
+static uint8_t gfni_affine(uint64_t matrix, uint8_t x, uint8_t imm)
+{
+    uint8_t r = 0;
+    for (int i = 0; i < 8; i++) {
+        uint8_t row = (uint8_t)(matrix >> (8 * (7 - i)));
+        r |= (uint8_t)((parity8(row & x) ^ ((imm >> i) & 1)) << i);
+    }
+    return r;
+}
+
+static uint8_t gfni_affine_inv(uint64_t matrix, uint8_t x, uint8_t imm)
+{
+    return gfni_affine(matrix, inv_table[x], imm);
+}
+
+/* If f is affine, f(x) = M x + c, find the qword and imm8 with
+ * gfni_affine(qword, x, imm) == f(x) for all x and return 1; else 0. Column j
+ * of M is f(1 << j) ^ f(0); row i of M sits in byte 7 - i of the qword. */
+static int solve_affine(const uint8_t f[256], uint64_t *matrix, uint8_t *imm)
+{
+    uint8_t c = f[0];
+    uint64_t m = 0;
+    for (int j = 0; j < 8; j++) {
+        uint8_t column = f[1u << j] ^ c;
+        for (int i = 0; i < 8; i++)
+            if (column & (1u << i))
+                m |= UINT64_C(1) << (8 * (7 - i) + j);
+    }
+    for (int x = 0; x < 256; x++)
+        if (gfni_affine(m, (uint8_t)x, c) != f[x])
+            return 0;
+    *matrix = m;
+    *imm = c;
+    return 1;
+}
+
+static uint8_t rotl8(uint8_t x, unsigned n) { return (uint8_t)((x << n) | (x >> ((8 - n) & 7))); }
+
+/* ---- Solving SBOX1 = L2 inv(L1 (x ^ a)) ^ b ---- */
+
+static uint8_t T[256];                  /* SBOX1(y ^ a) ^ SBOX1(a) for the chosen a */
+
+static int zero_sum_planes(uint8_t a)
+{
+    uint8_t t[256];
+    for (int y = 0; y < 256; y++)
+        t[y] = camellia_sbox1[y ^ a] ^ camellia_sbox1[a];
+    int n = 0;
+    for (int y = 1; y < 256; y++)
+        for (int z = y + 1; z < 256; z++)
+            if ((y ^ z) > z && !(t[y] ^ t[z] ^ t[y ^ z]))   /* each plane once: y < z < y^z */
+                n++;
+    return n;
+}
+
+/* The partial linear map L2 as an echelon basis: v[i] has leading bit lead[i]
+ * and maps to w[i]. */
+struct partial_linear { int n; uint8_t v[8], w[8], lead[8]; };
+
+/* Add the pair v -> w; returns 0 if it contradicts the pairs already there. */
+static int pl_add(struct partial_linear *p, uint8_t v, uint8_t w)
+{
+    for (int i = 0; i < p->n; i++)
+        if (v & (1u << p->lead[i]))
+            v ^= p->v[i], w ^= p->w[i];
+    if (!v)
+        return w == 0;
+    int lead = 7;
+    while (!(v & (1u << lead)))
+        lead--;
+    p->v[p->n] = v, p->w[p->n] = w, p->lead[p->n] = (uint8_t)lead, p->n++;
+    return 1;
+}
+
+static uint8_t l1_cols[8];              /* L1: image of bit j */
+static struct partial_linear l2_found;
+
+static uint8_t apply(const uint8_t cols[8], uint8_t y)
+{
+    uint8_t r = 0;
+    for (int j = 0; j < 8; j++)
+        if (y & (1u << j))
+            r ^= cols[j];
+    return r;
+}
+
+/* Choose L1's image of bit k, given bits 0..k-1; p holds the L2 pairs so far. */
+static int search(int k, const struct partial_linear *p)
+{
+    if (k == 8) {
+        l2_found = *p;
+        return 1;
+    }
+    for (int u = 1; u < 256; u++) {
+        /* u must be outside the span of the earlier images */
+        int in_span = 0;
+        for (int y = 0; y < (1 << k) && !in_span; y++)
+            in_span = apply(l1_cols, (uint8_t)y) == u;
+        if (in_span)
+            continue;
+        l1_cols[k] = (uint8_t)u;
+        struct partial_linear q = *p;
+        int ok = 1;
+        for (int y = 1 << k; y < (2 << k) && ok; y++)
+            ok = pl_add(&q, inv_table[apply(l1_cols, (uint8_t)y)], T[y]);
+        if (ok && search(k + 1, &q))
+            return 1;
+        if (k == 0)
+            break;                      /* bit 0 -> 1 only, see the top comment */
+    }
+    return 0;
+}
+
+/* L2 as a table, from the basis pairs. */
+static uint8_t l2_apply(uint8_t v)
+{
+    uint8_t w = 0;
+    for (int i = 0; i < l2_found.n; i++)
+        if (v & (1u << l2_found.lead[i]))
+            v ^= l2_found.v[i], w ^= l2_found.w[i];
+    return w;
+}
+
+/* ---- The constants ---- */
+
+struct sbox_gfni {
+    const char *name;           /* macro infix: S1 .. S4 */
+    uint64_t pre_matrix;        /* vgf2p8affineqb */
+    uint8_t pre_imm;
+    uint64_t matrix;            /* vgf2p8affineinvqb */
+    uint8_t imm;
+    uint8_t table[256];         /* reference/camellia.c's SBOXn */
+};
+
+static uint64_t shr7_matrix;
+static uint8_t shr7_imm;
+
+static int derive(struct sbox_gfni s[4])
+{
+    int found = -1, count = 0;
+    for (int a = 0; a < 256; a++)
+        if (zero_sum_planes((uint8_t)a) == 85)
+            found = a, count++;
+    if (count != 1) {
+        fprintf(stderr, "gen_camellia_gfni: %d candidates for the inversion's zero input\n", count);
+        return 0;
+    }
+    uint8_t a = (uint8_t)found, b = camellia_sbox1[a];
+    for (int y = 0; y < 256; y++)
+        T[y] = camellia_sbox1[y ^ a] ^ b;
+    struct partial_linear empty = { 0 };
+    if (!search(0, &empty) || l2_found.n != 8) {
+        fprintf(stderr, "gen_camellia_gfni: SBOX1 is not affine(inv(affine(x)))\n");
+        return 0;
+    }
+    printf("SBOX1(x) = L2 inv(L1 (x ^ 0x%02x)) ^ 0x%02x\n", a, b);
+
+    /* Each step as a function table, then solved for its qword and imm8. */
+    uint8_t pre[256], pre4[256], post[4][256], shr[256];
+    for (int x = 0; x < 256; x++) {
+        pre[x] = apply(l1_cols, (uint8_t)(x ^ a));
+        pre4[x] = apply(l1_cols, (uint8_t)(rotl8((uint8_t)x, 1) ^ a));
+        uint8_t v = (uint8_t)(l2_apply((uint8_t)x) ^ b);     /* x stands for inv(...) */
+        post[0][x] = v;
+        post[1][x] = rotl8(v, 1);
+        post[2][x] = rotl8(v, 7);
+        post[3][x] = v;
+        shr[x] = (uint8_t)(x >> 7);
+    }
+    /* affineinv applies its affine map to inv(x): that map is post itself */
+    for (int i = 0; i < 4; i++) {
+        if (!solve_affine(i == 3 ? pre4 : pre, &s[i].pre_matrix, &s[i].pre_imm) ||
+            !solve_affine(post[i], &s[i].matrix, &s[i].imm)) {
+            fprintf(stderr, "gen_camellia_gfni: %s: a step is not affine\n", s[i].name);
+            return 0;
+        }
+    }
+    if (!solve_affine(shr, &shr7_matrix, &shr7_imm) || shr7_imm != 0) {
+        fprintf(stderr, "gen_camellia_gfni: x >> 7 is not linear?\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* Every input, against the reference table. Returns the number of wrong outputs. */
+static int check_sbox(const struct sbox_gfni *s)
+{
+    int wrong = 0;
+    for (int x = 0; x < 256; x++) {
+        uint8_t got = gfni_affine_inv(s->matrix, gfni_affine(s->pre_matrix, (uint8_t)x, s->pre_imm),
+                                      s->imm);
+        if (got != s->table[x] && wrong++ == 0)
+            fprintf(stderr, "gen_camellia_gfni: %s(0x%02x): GFNI gives 0x%02x, table 0x%02x\n",
+                    s->name, x, got, s->table[x]);
+    }
+    return wrong;
+}
+
+static int check_shr7(void)
+{
+    int wrong = 0;
+    for (int x = 0; x < 256; x++)
+        wrong += gfni_affine(shr7_matrix, (uint8_t)x, 0) != (x >> 7);
+    return wrong;
+}
+
+/* ---- The emulation against the hardware, where there is GFNI ---- */
+
+#if HAVE_X86_GFNI_CHECK
+#define HW_IMM 0x5a
+
+__attribute__((target("gfni,sse2")))
+static int hw_matches_emulation(uint64_t matrix)
+{
+    int wrong = 0;
+    for (int base = 0; base < 256; base += 16) {
+        uint8_t in[16], aff[16], inv[16];
+        for (int k = 0; k < 16; k++)
+            in[k] = (uint8_t)(base + k);
+        __m128i x = _mm_loadu_si128((const __m128i *)in);
+        __m128i m = _mm_set1_epi64x((long long)matrix);
+        _mm_storeu_si128((__m128i *)aff, _mm_gf2p8affine_epi64_epi8(x, m, HW_IMM));
+        _mm_storeu_si128((__m128i *)inv, _mm_gf2p8affineinv_epi64_epi8(x, m, HW_IMM));
+        for (int k = 0; k < 16; k++) {
+            wrong += aff[k] != gfni_affine(matrix, in[k], HW_IMM);
+            wrong += inv[k] != gfni_affine_inv(matrix, in[k], HW_IMM);
+        }
+    }
+    return wrong == 0;
+}
+
+static int hw_check(const struct sbox_gfni *s, int n)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("gfni"))
+        return -1;
+    int bad = !hw_matches_emulation(shr7_matrix);
+    for (int i = 0; i < n; i++)
+        bad += !hw_matches_emulation(s[i].pre_matrix) + !hw_matches_emulation(s[i].matrix);
+    return bad;
+}
+#else
+static int hw_check(const struct sbox_gfni *s, int n)
+{
+    (void)s;
+    (void)n;
+    return -1;
+}
+#endif
+
+/* ---- The header ---- */
+
+static void emit_header(FILE *f, const struct sbox_gfni *s, int n)
+{
+    fputs("/* Generated by tools/gen_camellia_gfni.c; do not edit. Regenerate from the source\n"
+          " * root with a built gen_camellia_gfni:\n"
+          " * `gen_camellia_gfni kernels/camellia/camellia-gfni-constants.h` (`--check` instead\n"
+          " * verifies this file is current).\n"
+          " *\n"
+          " * GFNI constants for Camellia's S-boxes SBOX1..SBOX4 (RFC 3713 section 2.4.4), each\n"
+          " * checked over all 256 inputs against reference/camellia.c, and for the per-byte\n"
+          " * x >> 7 of the byte-sliced FL layer. Every S-box is two instructions,\n"
+          " *   vgf2p8affineqb    $CAMELLIA_GFNI_Sn_PRE_IMM, {CAMELLIA_GFNI_Sn_PRE_MATRIX}, x, x\n"
+          " *   vgf2p8affineinvqb $CAMELLIA_GFNI_Sn_IMM, {CAMELLIA_GFNI_Sn_MATRIX}, x, x\n"
+          " * the first mapping Camellia's field into the AES field that GFNI inverts in.\n"
+          " *\n"
+          " * A MATRIX is the qword operand, broadcast to every qword lane: byte 7-i holds row i,\n"
+          " * the input bits whose parity gives output bit i. An IMM is the imm8, XORed in last.\n"
+          " * Plain integer literals only, so this header serves C and, through the C\n"
+          " * preprocessor, GNU as. */\n"
+          "#ifndef ASMDIFF_CAMELLIA_GFNI_CONSTANTS_H\n"
+          "#define ASMDIFF_CAMELLIA_GFNI_CONSTANTS_H\n",
+          f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "\n/* %s = SBOX%d */\n", s[i].name, i + 1);
+        fprintf(f, "#define CAMELLIA_GFNI_%s_PRE_MATRIX 0x%016" PRIx64 "\n", s[i].name, s[i].pre_matrix);
+        fprintf(f, "#define CAMELLIA_GFNI_%s_PRE_IMM 0x%02x\n", s[i].name, s[i].pre_imm);
+        fprintf(f, "#define CAMELLIA_GFNI_%s_MATRIX 0x%016" PRIx64 "\n", s[i].name, s[i].matrix);
+        fprintf(f, "#define CAMELLIA_GFNI_%s_IMM 0x%02x\n", s[i].name, s[i].imm);
+    }
+    fprintf(f, "\n/* x >> 7 in every byte (vgf2p8affineqb, imm8 0): bit 7 moved to bit 0, the rest\n"
+               " * cleared; the gfnishift form's half of FL's 32-bit rotate by one. */\n"
+               "#define CAMELLIA_GFNI_SHR7_MATRIX 0x%016" PRIx64 "\n", shr7_matrix);
+    fputs("\n#endif\n", f);
+}
+
+static char *render_header(const struct sbox_gfni *s, int n, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f)
+        return NULL;
+    emit_header(f, s, n);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n == cap) {
+            char *grown = realloc(buf, cap = cap ? 2 * cap : 4096);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = grown;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    int check_only = 0;
+    const char *output = DEFAULT_OUTPUT;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--check") == 0)
+            check_only = 1;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: gen_camellia_gfni [--check] [OUTPUT]\n");
+            return 2;
+        } else
+            output = argv[i];
+    }
+
+    init_inv();
+    /* The emulated field first: a wrong inversion would make every later
+     * check agree with itself and prove nothing. */
+    for (int x = 1; x < 256; x++)
+        if (gf_mul((uint8_t)x, inv_table[x]) != 1) {
+            fprintf(stderr, "gen_camellia_gfni: inversion in GF(2^8) wrong at 0x%02x\n", x);
+            return 1;
+        }
+
+    static struct sbox_gfni s[4] = { { .name = "S1" }, { .name = "S2" }, { .name = "S3" },
+                                     { .name = "S4" } };
+    /* The reference S-boxes as RFC 3713 section 2.4.4 defines them from SBOX1. */
+    for (int x = 0; x < 256; x++) {
+        s[0].table[x] = camellia_sbox1[x];
+        s[1].table[x] = rotl8(camellia_sbox1[x], 1);
+        s[2].table[x] = rotl8(camellia_sbox1[x], 7);
+        s[3].table[x] = camellia_sbox1[rotl8((uint8_t)x, 1)];
+    }
+    if (!derive(s))
+        return 1;
+    int failed = 0;
+    for (int i = 0; i < 4; i++) {
+        int wrong = check_sbox(&s[i]);
+        printf("%s (SBOX%d): %3d/256 inputs match; pre 0x%016" PRIx64 "/0x%02x, matrix 0x%016"
+               PRIx64 "/0x%02x\n", s[i].name, i + 1, 256 - wrong, s[i].pre_matrix, s[i].pre_imm,
+               s[i].matrix, s[i].imm);
+        failed |= wrong != 0;
+    }
+    int wrong = check_shr7();
+    printf("SHR7: %3d/256 inputs match; matrix 0x%016" PRIx64 "\n", 256 - wrong, shr7_matrix);
+    if (failed || wrong)
+        return 1;
+
+    int hw = hw_check(s, 4);
+    if (hw < 0)
+        printf("hardware: no GFNI on this host; emulation not cross-checked\n");
+    else
+        printf("hardware: GFNI agrees with the emulation on %s\n",
+               hw ? "NOT all matrices" : "all matrices used");
+    if (hw > 0)
+        return 1;
+
+    size_t len;
+    char *text = render_header(s, 4, &len);
+    if (!text) {
+        fprintf(stderr, "gen_camellia_gfni: out of memory\n");
+        return 2;
+    }
+    if (check_only) {
+        size_t old_len;
+        char *old = read_whole(output, &old_len);
+        int same = old && old_len == len && memcmp(old, text, len) == 0;
+        if (!same)
+            fprintf(stderr, "gen_camellia_gfni: %s %s; regenerate it\n", output,
+                    old ? "is out of date" : "cannot be read");
+        free(old);
+        free(text);
+        return same ? 0 : 1;
+    }
+    FILE *f = fopen(output, "wb");
+    int written = f && fwrite(text, 1, len, f) == len;
+    if (f)
+        written &= fclose(f) == 0;
+    free(text);
+    if (!written) {
+        fprintf(stderr, "gen_camellia_gfni: cannot write %s\n", output);
+        return 2;
+    }
+    printf("wrote %s\n", output);
+    return 0;
+}
