@@ -42,7 +42,7 @@
  *   GF2P8AFFINEINVQB  bit i of result = parity(A.byte[7-i] AND inv(x)) ^ b.bit[i] */
 #define _POSIX_C_SOURCE 200809L     /* open_memstream */
 
-#include "camellia.h"
+#include "reference/camellia.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -34,7 +34,10 @@
 
 #define MHZ_ESTIMATES 9
 #define MHZ_BUDGET_NS 25e6
-#define MHZ_ADDS_PER_ITER 1024 /* must match the .rept count in mhz_chain */
+/* Cycles per iteration of mhz_chain: 256 dependent 64-bit imul of 3 cycles' latency each (every
+ * x86-64 core since Nehalem, Zen 1-5 included).  A chain of adds was used before; some cores
+ * now run dependent register-immediate adds faster than one a cycle, which read as 6-15 GHz. */
+#define MHZ_ADDS_PER_ITER (256 * 3)
 
 #define NAME_WIDTH 46
 
@@ -161,17 +164,17 @@ static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t m
 static void mhz_chain(void *ctx, size_t iters)
 {
     (void)ctx;
-    uint64_t acc = 0;
+    uint64_t acc = 3, k = 0x9e3779b97f4a7c15ull;
     if (iters == 0)
         return;
     __asm__ volatile("1:\n\t"
-                     ".rept 1024\n\t"
-                     "add $1, %0\n\t"
+                     ".rept 256\n\t"
+                     "imul %2, %0\n\t"
                      ".endr\n\t"
                      "dec %1\n\t"
                      "jnz 1b"
                      : "+r"(acc), "+r"(iters)
-                     :
+                     : "r"(k)
                      : "cc");
 }
 #endif

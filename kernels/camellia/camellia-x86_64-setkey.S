@@ -157,7 +157,7 @@ camellia_setkey_x86_64:
         ret
 1:      sub $80, %rsp
         mov %rcx, 64(%rsp)
-        mov %r8, 72(%rsp)
+        movl %r8d, 72(%rsp)             /* an int: its upper 32 bits are the caller's junk */
         mov (%rdx), %rax                /* KL */
         bswap %rax
         mov %rax, 0(%rsp)
@@ -220,7 +220,7 @@ camellia_setkey_x86_64:
         cmpb $0, 2(%r9)
         cmovne %r11, %r10               /* the low half */
         mov %rdx, %rax                  /* where subkey i goes */
-        cmpq $0, 72(%rsp)
+        cmpl $0, 72(%rsp)
         je 7f
         lea -2(%r8), %ecx               /* decryption order: kw pairs swap ends, rest reverses */
         cmp $2, %edx
