@@ -253,7 +253,7 @@ static int near(uint64_t w, uint64_t p, uint64_t span)
 
 /* Not data: what a correct kernel may leave in its frame (see abi.h). */
 SCAN static int not_data(uint64_t w, const struct abi_state *before, const void *fn,
-                    const uint64_t *argv, size_t argc, const uint8_t *top)
+                    const uint64_t *argv, size_t argc, const uint8_t *lo, const uint8_t *top)
 {
     if (w == 0 || w == STACK_MARKER || w < NOT_DATA_SPAN) return 1;
     if (w == (uint64_t)(uintptr_t)abi_trampoline_return_separate) return 1;
@@ -261,7 +261,7 @@ SCAN static int not_data(uint64_t w, const struct abi_state *before, const void 
                                before->r13, before->r14, before->r15};
     for (int i = 0; i < 6; i++)
         if (w == saved[i]) return 1;
-    if (w >= (uint64_t)(uintptr_t)stack_lo && w <= (uint64_t)(uintptr_t)(top + STACK_ABOVE))
+    if (w >= (uint64_t)(uintptr_t)lo && w <= (uint64_t)(uintptr_t)(top + STACK_ABOVE))
         return 1;
     if (near(w, (uint64_t)(uintptr_t)fn, 16ull << 20)) return 1;
     for (size_t i = 0; i < argc; i++)
@@ -273,22 +273,23 @@ SCAN static int not_data(uint64_t w, const struct abi_state *before, const void 
 /* After a clean call: the first data word below top, or the caller's frame written.  Puts the
  * marker back wherever the call wrote, so the next call starts from a known stack. */
 SCAN static const char *stack_check(const struct abi_state *before, const void *fn,
-                               const uint64_t *argv, size_t argc, uint8_t *top)
+                                    const uint64_t *argv, size_t argc, uint8_t *top,
+                                    uint64_t marker, const uint8_t *stack_base, int canary)
 {
     static _Thread_local char smsg[192];
     const char *what = NULL;
     uint64_t *lo = (uint64_t *)(top - ABI_STACK_SCAN);
     for (uint64_t *blk = lo; blk < (uint64_t *)top; blk += 32) {
         uint64_t acc = 0;
-        for (int i = 0; i < 32; i++) acc |= blk[i] ^ STACK_MARKER;
+        for (int i = 0; i < 32; i++) acc |= blk[i] ^ marker;
         if (!acc) continue;
         for (int i = 0; i < 32; i++) {
             uint64_t w = blk[i];
-            if (w == STACK_MARKER) continue;
-            int ok = not_data(w, before, fn, argv, argc, top);
+            if (w == marker) continue;
+            int ok = not_data(w, before, fn, argv, argc, stack_base, top);
             /* a 32-bit store into a marked word: judge the half that was written */
-            if (!ok && (w >> 32) == (STACK_MARKER >> 32)) ok = (uint32_t)w < NOT_DATA_SPAN;
-            if (!ok && (uint32_t)w == (uint32_t)STACK_MARKER) ok = (w >> 32) < NOT_DATA_SPAN;
+            if (!ok && (w >> 32) == (marker >> 32)) ok = (uint32_t)w < NOT_DATA_SPAN;
+            if (!ok && (uint32_t)w == (uint32_t)marker) ok = (w >> 32) < NOT_DATA_SPAN;
             if (!ok && !what) {
                 size_t below = (size_t)(top - (uint8_t *)&blk[i]);
                 snprintf(smsg, sizeof smsg,
@@ -298,10 +299,10 @@ SCAN static const char *stack_check(const struct abi_state *before, const void *
                          below <= 128 ? "the red zone" : "the kernel's own frame");
                 what = smsg;
             }
-            blk[i] = STACK_MARKER;
+            blk[i] = marker;
         }
     }
-    for (uint8_t *p = top + STACK_CANARY_FROM; p < top + STACK_ABOVE; p += 8) {
+    for (uint8_t *p = top + STACK_CANARY_FROM; canary && p < top + STACK_ABOVE; p += 8) {
         uint64_t w;
         memcpy(&w, p, 8);
         if (w != STACK_MARKER) {
@@ -316,6 +317,57 @@ SCAN static const char *stack_check(const struct abi_state *before, const void *
         }
     }
     return what;
+}
+
+static abi_emulator_fn emulator;
+static abi_emu_stack_fn emulator_stack;
+static uint64_t emulator_poison;
+static _Thread_local int emulate;
+
+void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint8_t stack_poison)
+{
+    emulator = run;
+    emulator_stack = stack;
+    memset(&emulator_poison, stack_poison, sizeof emulator_poison);
+}
+
+void abi_emulate(int on)
+{
+    emulate = on;
+}
+
+/* The call in the emulator: the same states in and out, the same verdicts; a fault or an
+ * instruction the emulator cannot run stops the call with its own kind. */
+static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                              struct abi_state *before, struct abi_state *after)
+{
+    static _Thread_local char err[320];
+    uint64_t ret = 0;
+    /* the emulated CPU has every register the executor knows: check them all */
+    if (before->vec_mode != ABI_VEC_NONE) before->vec_mode = ABI_VEC_AVX512;
+    before->stack_top = 0;
+    memcpy(after, before, offsetof(struct abi_state, vec));
+    abi_current_impl = name;
+    int rc = emulator(fn, argv, argc, before, after, &ret, err, sizeof err);
+    abi_current_impl = NULL;
+    if (rc) {
+        last_kind = !strncmp(err, "fault", 5) ? "guard-page" : "emulator";
+        fail_handler(name, err);
+        return 0;
+    }
+    const char *what = abi_check(before, after, before->vec_mode != ABI_VEC_NONE);
+    if (!what && before->vec_mode != ABI_VEC_NONE && emulator_stack) {
+        uint64_t lo, entry;
+        size_t size;
+        emulator_stack(&lo, &size, &entry);
+        /* nothing is restored: the emulator poisons its stack again before each call */
+        if (entry - lo >= ABI_STACK_SCAN)
+            what = stack_check(before, fn, argv, argc, (uint8_t *)(uintptr_t)entry, emulator_poison,
+                               (const uint8_t *)(uintptr_t)lo, 0);
+        if (what) last_kind = "stack";
+    }
+    if (what) fail_handler(name, what);
+    return ret;
 }
 
 static uint64_t checked_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
@@ -343,6 +395,7 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     before.vec_mode = mode;
     before.pad1 = 0;
     before.vec_fill = VEC_MARKER;
+    if (emulate && emulator) return emulated_call(name, fn, argv, argc, &before, &after);
     uint8_t *top = mode != ABI_VEC_NONE ? separate_stack() : NULL;
     before.stack_top = (uint64_t)(uintptr_t)top;
     /* only the header is input; vec and k are output, left for the trampoline to fill */
@@ -354,7 +407,8 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     abi_current_impl = NULL;
     const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
     /* the stack check runs even after another finding, to put the marker back */
-    const char *stack = top ? stack_check(&before, fn, argv, argc, top) : NULL;
+    const char *stack =
+        top ? stack_check(&before, fn, argv, argc, top, STACK_MARKER, stack_lo, 1) : NULL;
     if (!what && stack) {
         what = stack;
         last_kind = "stack";

@@ -124,8 +124,23 @@ uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, 
 const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors);
 
-/* What the last failed abi_check found: "abi", "residue" (data in a vector or opmask
- * register) or "stack" (data left on the stack, or the caller's frame written). */
+#if defined(__x86_64__)
+/* An emulator that runs a call with the trampoline's register contract (verify/unicorn's
+ * emu_call): 0 and *rax on success, -1 with a message ("fault: ...", "unsupported instruction:
+ * ...") otherwise; emu_stack gives its stack ([lo, lo + size), the return address at
+ * entry_rsp) for the leftover check. */
+typedef int (*abi_emulator_fn)(const void *fn, const uint64_t *argv, size_t argc,
+                               const struct abi_state *before, struct abi_state *after,
+                               uint64_t *rax, char *err, size_t errlen);
+typedef void (*abi_emu_stack_fn)(uint64_t *lo, size_t *size, uint64_t *entry_rsp);
+void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint8_t stack_poison);
+/* While on, checked calls run in the emulator (for a kernel whose ISA the host lacks). */
+void abi_emulate(int on);
+#endif
+
+/* What the last failed check found: "abi", "residue" (data in a vector or opmask register),
+ * "stack" (data left on the stack, or the caller's frame written), and for emulated calls
+ * "guard-page" (an access to an unmapped page) or "emulator" (an instruction it cannot run). */
 const char *abi_last_kind(void);
 
 /* Called on a broken property.  Default: print to stderr and abort() via a non-inlined

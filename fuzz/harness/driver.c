@@ -95,6 +95,34 @@ void drv_set_ct(int on)
     ct_mode = on;
 }
 
+/* The emulator (verify/unicorn/emu_call.c) when this program was linked with it. */
+#if ARCH_X86_64
+int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
+             struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
+    __attribute__((weak));
+int emu_available(void) __attribute__((weak));
+void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp) __attribute__((weak));
+#endif
+
+/* A kernel this CPU cannot run (or that the mask hides) runs in the emulator instead, when it
+ * is linked in and ASMDIFF_EMULATE is not 0. */
+int impl_emulated(const struct impl *im)
+{
+#if ARCH_X86_64
+    static int allowed = -1;
+    if (allowed < 0) {
+        const char *e = getenv("ASMDIFF_EMULATE");
+        allowed = !(e && !strcmp(e, "0")) && emu_call && emu_available && emu_available();
+        if (allowed) abi_set_emulator(emu_call, emu_stack, 0xe5);
+    }
+    return allowed && (im->flags & IMPL_KERNEL) && cpu_unavailable_reason(im->needs) &&
+           !(im->unavailable && im->unavailable());
+#else
+    (void)im;
+    return 0;
+#endif
+}
+
 const char *impl_name(const struct impl *im)
 {
     return im->label ? im->label() : im->name;
@@ -102,6 +130,7 @@ const char *impl_name(const struct impl *im)
 
 const char *impl_unavailable(const struct impl *im)
 {
+    if (impl_emulated(im)) return NULL;
     const char *why = cpu_unavailable_reason(im->needs);
     if (!why && im->unavailable) why = im->unavailable();
     return why;
@@ -133,9 +162,11 @@ static void context(void)
 static void on_abi_violation(const char *who, const char *what)
 {
     const char *kind = abi_last_kind();
-    enum finding k = !strcmp(kind, "residue") ? FINDING_RESIDUE
-                     : !strcmp(kind, "stack") ? FINDING_STACK
-                                              : FINDING_ABI;
+    enum finding k = !strcmp(kind, "residue")      ? FINDING_RESIDUE
+                     : !strcmp(kind, "stack")      ? FINDING_STACK
+                     : !strcmp(kind, "guard-page") ? FINDING_GUARD_PAGE
+                     : !strcmp(kind, "emulator")   ? FINDING_EMULATOR
+                                                   : FINDING_ABI;
     report_simple(k, who, what);
 }
 
@@ -247,8 +278,15 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
     }
     const char *name = impl_name(cur);
     double t0 = stats() ? now_ns() : 0;
+#if ARCH_X86_64
+    int emulated = impl_emulated(cur);
+    if (emulated) abi_emulate(1);
+#endif
     uint64_t r = cur->flags & IMPL_CLEAN ? abi_call_clean(name, fn, argv, argc)
                                          : abi_call(name, fn, argv, argc);
+#if ARCH_X86_64
+    if (emulated) abi_emulate(0);
+#endif
     if (stats()) *(cur->flags & IMPL_LIBRARY ? &drv_stats.ns_libraries : &drv_stats.ns_kernels) +=
                      now_ns() - t0;
     drv_stats.calls++;

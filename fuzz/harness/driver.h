@@ -148,7 +148,10 @@ void drv_vector_errors(int n);
 /* The current implementation (inside run) and its display name. */
 const struct impl *drv_impl(void);
 const char *impl_name(const struct impl *im);
-/* NULL when the implementation runs here, else why not. */
+/* 1 when the implementation runs in the emulator here (the CPU lacks, or the mask hides, its
+ * ISA; verify/unicorn's executor is linked in; ASMDIFF_EMULATE is not 0). */
+int impl_emulated(const struct impl *im);
+/* NULL when the implementation runs here (natively or emulated), else why not. */
 const char *impl_unavailable(const struct impl *im);
 
 /* Constant-time mode, for runs under Valgrind memcheck: only our kernels, once per case, with

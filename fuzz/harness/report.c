@@ -22,11 +22,11 @@ static const uint8_t *input_data;
 static size_t input_size;
 
 static const char *const names[FINDING_COUNT] = {
-    "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified",
+    "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
 };
 static const char *const headings[FINDING_COUNT] = {
     "MISMATCH", "ABI VIOLATION", "REGISTER RESIDUE", "STACK LEFTOVER",
-    "GUARD PAGE", "CANARY", "INPUT MODIFIED",
+    "GUARD PAGE", "CANARY", "INPUT MODIFIED", "EMULATOR STOPPED",
 };
 
 const char *finding_name(enum finding kind)

@@ -30,10 +30,11 @@ enum finding {
     FINDING_GUARD_PAGE,     /* an access to the unmapped page next to a buffer */
     FINDING_CANARY,         /* a write next to a buffer, inside its page */
     FINDING_INPUT_MODIFIED, /* an input the call must not write was written */
+    FINDING_EMULATOR,       /* the emulator met an instruction it cannot run: no verdict */
     FINDING_COUNT
 };
 
-/* "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified" */
+/* "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator" */
 const char *finding_name(enum finding kind);
 
 /* The family being checked and a function printing the current case's context (implementation,

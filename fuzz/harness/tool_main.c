@@ -50,7 +50,7 @@ static int host_lacks(const struct impl *im)
  * (masked away), 77 when the host lacks what every kernel needs, else 0. */
 static int summary(const char *mode, const char *what)
 {
-    size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0;
+    size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0, emulated = 0;
     char skipped[2048] = "";
     for (size_t i = 0; i < F->nimpls; i++) {
         const struct impl *im = &F->impls[i];
@@ -59,6 +59,7 @@ static int summary(const char *mode, const char *what)
         kernels += (im->flags & IMPL_KERNEL) != 0;
         if (drv_stats.ran[i]) {
             ran++;
+            emulated += impl_emulated(im) != 0;
             kernels_ran += (im->flags & IMPL_KERNEL) != 0;
             continue;
         }
@@ -71,6 +72,7 @@ static int summary(const char *mode, const char *what)
                  impl_name(im), why);
     }
     printf("%s %s: %s; ran %zu of %zu implementations", F->name, mode, what, ran, total);
+    if (emulated) printf(" (%zu of them emulated)", emulated);
     if (*skipped) printf(" (skipped: %s)", skipped);
     printf(" — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
     if (drv_stats.vector_failures) {
@@ -202,7 +204,8 @@ static int cmd_list(void)
                            : im->flags & IMPL_KERNEL  ? "kernel"
                                                       : "library";
         if (!(im->flags & IMPL_REFERENCE)) total++, runs += !why;
-        printf("  %-32s %-9s %-5s needs: %-28s", impl_name(im), kind, why ? "n/a" : "runs",
+        printf("  %-32s %-9s %-8s needs: %-28s", impl_name(im), kind,
+               why ? "n/a" : impl_emulated(im) ? "emulated" : "runs",
                im->needs ? cpu_feature_names(im->needs, names, sizeof names) : "-");
         if (why) printf(" -- %s", why);
         else if (im->flags & IMPL_REFERENCE) printf(" (authoritative: %s)", F->spec);
