@@ -12,6 +12,7 @@ const char *volatile abi_current_impl;
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
+#include <signal.h>
 #include <sys/mman.h>
 #endif
 
@@ -229,11 +230,38 @@ extern const char abi_trampoline_return_separate[];
 
 static _Thread_local uint8_t *stack_lo; /* lowest usable byte (a guard page lies below) */
 
+/* A signal that arrives during a clean call would push its frame (saved registers, the xsave
+ * area, the handler's own frames: libFuzzer's SIGALRM timer does, once a second) onto the
+ * separate stack, where the leftover check would take it for the kernel's.  So every handler
+ * installed by then (libFuzzer's, ASan's, the guard pages') is moved onto an alternate signal
+ * stack, which the thread gets if it has none. */
+static void signals_off_the_checked_stack(void)
+{
+    stack_t ss;
+    if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_DISABLE)) {
+        size_t size = 256 * 1024;
+        void *alt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (alt == MAP_FAILED) return;
+        ss.ss_sp = alt, ss.ss_size = size, ss.ss_flags = 0;
+        if (sigaltstack(&ss, NULL)) return;
+    }
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa)) continue;
+        if (!(sa.sa_flags & SA_SIGINFO) && (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN))
+            continue;
+        if (sa.sa_flags & SA_ONSTACK) continue;
+        sa.sa_flags |= SA_ONSTACK;
+        sigaction(sig, &sa, NULL);
+    }
+}
+
 /* The callee's rsp on the separate stack, with the scanned span and the canary filled; NULL
  * when the stack could not be mapped (the call then runs on the caller's stack, unchecked). */
 static uint8_t *separate_stack(void)
 {
     if (!stack_lo) {
+        signals_off_the_checked_stack();
         size_t page = 4096;
         uint8_t *m = mmap(NULL, STACK_SIZE + page, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
