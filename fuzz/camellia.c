@@ -137,7 +137,7 @@ static const struct impl impls[] = {
     IMPL("nettle", 0, IMPL_LIBRARY, &nettle, .describe = oracle_nettle_camellia_describe),
 #endif
 #if ASMDIFF_HAVE_GCRYPT
-    IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .describe = oracle_gcrypt_camellia_describe,
+    IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .describe = oracle_gcrypt_describe,
          .label = oracle_gcrypt_label),
 #endif
 };
