@@ -626,7 +626,7 @@ static int k_cmp(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     const char *n = in->f->name;
     if (!strncmp(n, "vpcmpeq", 7)) { pred = 0; sign = 0; }
     else if (!strncmp(n, "vpcmpgt", 7)) { pred = 6; sign = 1; }
-    else { pred = (unsigned)in->imm; sign = n[6] != 'u'; }
+    else { pred = (unsigned)in->imm; sign = n[5] != 'u'; } /* vpcmp[u]{b,w,d,q} */
     uint64_t r = 0;
     FOR_E(es, vl) r |= (uint64_t)cmp_pred(eget(a, es, i), eget(b, es, i), es, pred, sign) << i;
     o->q[0] = r;
@@ -1345,6 +1345,13 @@ static int g_nop(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
+/* F3 0F 1E FA; the other F3 0F 1E /7 encodings are not endbr64 */
+static int g_endbr(struct vx *x, const struct vx_insn *in)
+{
+    (void)x;
+    return in->rmf == 2 && !in->rex ? 0 : 1;
+}
+
 static int g_bswap(struct vx *x, const struct vx_insn *in)
 {
     unsigned r = (in->op & 7) | ((in->rex & 1) << 3);
@@ -1517,14 +1524,14 @@ static const struct vx_form forms[] = {
     EVX("vpmaxud", 2, 1, 0x3f, 0, -1, VK_RVM, 4, 4, 0, EW, v_maxu, "v{k}{z}, v, v/m/m32bcst")
     EVX("vpmaxuq", 2, 1, 0x3f, 1, -1, VK_RVM, 8, 8, 0, EW, v_maxu, "v{k}{z}, v, v/m/m64bcst")
     /* shifts and rotates */
-    VEX("vpsrlw", 1, 1, 0x71, -1, 2, LV, VK_VM, 2, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpsraw", 1, 1, 0x71, -1, 4, LV, VK_VM, 2, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpsllw", 1, 1, 0x71, -1, 6, LV, VK_VM, 2, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrld", 1, 1, 0x72, -1, 2, LV, VK_VM, 4, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrad", 1, 1, 0x72, -1, 4, LV, VK_VM, 4, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpslld", 1, 1, 0x72, -1, 6, LV, VK_VM, 4, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrlq", 1, 1, 0x73, -1, 2, LV, VK_VM, 8, 0, I8, v_shift_imm, "v, v/m, imm")
-    VEX("vpsllq", 1, 1, 0x73, -1, 6, LV, VK_VM, 8, 0, I8, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrlw", 1, 1, 0x71, -1, 2, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsraw", 1, 1, 0x71, -1, 4, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsllw", 1, 1, 0x71, -1, 6, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrld", 1, 1, 0x72, -1, 2, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrad", 1, 1, 0x72, -1, 4, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpslld", 1, 1, 0x72, -1, 6, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrlq", 1, 1, 0x73, -1, 2, LV, VK_VM, 8, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsllq", 1, 1, 0x73, -1, 6, LV, VK_VM, 8, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
     VEX("vpsrldq", 1, 1, 0x73, -1, 3, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm")
     VEX("vpslldq", 1, 1, 0x73, -1, 7, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm")
     EVX("vpsrlw", 1, 1, 0x71, -1, 2, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
@@ -1771,7 +1778,7 @@ static const struct vx_form forms[] = {
     LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
     LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")
     LEG("nop r/m", 1, 0xff, 0x1f, 0xff, -1, 0, M, 0, g_nop, "r/m")
-    LEG("endbr64", 1, 2, 0x1e, 0xff, -1, -1, M | VF_REGONLY, 0, g_nop, "")
+    LEG("endbr64", 1, 2, 0x1e, 0xff, -1, 7, M | VF_REGONLY, 0, g_endbr, "")
 };
 
 const struct vx_form *vx_forms(size_t *n)

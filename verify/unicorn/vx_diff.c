@@ -5,6 +5,7 @@
 
 #include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -316,6 +317,11 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         if (e.rm == 4) e.rm = 5;
     }
     if (f->enc == VX_ENC_VEX && !has_modrm) e.vvvv = 0;
+    if (!strcmp(f->name, "endbr64")) {
+        e.rm = 2;
+        e.rexw = e.w = 0;
+        e.force_rex = 0;
+    }
     if ((f->flags & VF_MASK) && pick(&r, 4)) {
         e.aaa = 1 + pick(&r, 7);
         if (!(f->flags & VF_NOZ) && f->kind != VK_KVM && !(f->kind == VK_MR && e.mem) &&
@@ -444,6 +450,7 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
     }
 
     /* native */
+    if (getenv("VXD_TRACE")) fprintf(stderr, "%s: %s\n", f->name, hex);
     memcpy(snapshot, data, DATA_SIZE);
     nat = st;
     vxn_exec(&nat, code);
@@ -492,6 +499,17 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
                  f->name, hex, (unsigned long long)(cpu.rflags & fm),
                  (unsigned long long)(nat.rflags & fm), (unsigned long long)(st.rflags & fm));
         return VXD_DIFF;
+    }
+    if (getenv("VXD_DEBUG")) {
+        fprintf(stderr, "reg %u vvvv %u rm %u mem %u aaa %u z %u bc %u l %u w %u imm 0x%llx\n",
+                e.reg, e.vvvv, e.rm, e.mem, e.aaa, e.z, e.bc, e.l, e.w,
+                (unsigned long long)e.imm);
+        for (unsigned q = 0; q < 2; q++) {
+            unsigned rr = q ? e.rm : e.vvvv;
+            fprintf(stderr, "z%u:", rr);
+            for (int j = 0; j < 8; j++) fprintf(stderr, " %08x", ((const uint32_t *)st.z[rr])[j]);
+            fprintf(stderr, "\n");
+        }
     }
     for (int i = 0; i < 8; i++)
         if (cpu.k[i] != nat.k[i]) {

@@ -68,10 +68,17 @@ int main(int argc, char **argv)
         long same = 0, diff = 0;
         char msg[512];
         for (long k = 0; k < rounds; k++) {
-            uint8_t seed[16];
-            uint64_t s = fi * 1000003u + (uint64_t)k;
-            memcpy(seed, &s, 8);
-            memcpy(seed + 8, &k, 8);
+            /* full-entropy case bytes: a low-entropy seed would leave every immediate and
+             * mask choice near zero (it once hid signed vpcmpu* compares) */
+            uint8_t seed[96];
+            uint64_t s = fi * 1000003u + (uint64_t)k * 0x9e3779b97f4a7c15ull;
+            for (size_t j = 0; j < sizeof seed; j += 8) {
+                uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+                z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+                z ^= z >> 31;
+                memcpy(seed + j, &z, 8);
+            }
             size_t used;
             enum vxd_result res = vxd_case(seed, sizeof seed, (long)fi, msg, sizeof msg, &used);
             if (res == VXD_SAME) same++;
