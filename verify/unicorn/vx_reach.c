@@ -27,8 +27,8 @@ static void list(void)
     printf("|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++) {
         char op[32], lens[32] = "";
-        snprintf(op, sizeof op, "%s%s%s%s%02X%s", f[i].pp < 4 ? pp[f[i].pp] : "",
-                 f[i].pp < 4 && f[i].pp ? " " : "", map[f[i].map], f[i].map ? " " : "",
+        snprintf(op, sizeof op, "%s%s%s%s%02X%s", f[i].pp < 4 ? pp[f[i].pp] :
+                 f[i].pp == 0xfe ? "[66]" : "", (f[i].pp < 4 && f[i].pp) || f[i].pp == 0xfe ? " " : "", map[f[i].map], f[i].map ? " " : "",
                  f[i].op, f[i].reg >= 0 ? (const char[]){' ', '/', (char)('0' + f[i].reg), 0}
                                         : "");
         if (f[i].enc == VX_ENC_LEG) {
@@ -39,8 +39,15 @@ static void list(void)
                     snprintf(lens + strlen(lens), sizeof lens - strlen(lens), "%s%d",
                              lens[0] ? "/" : "", 128 << l);
         }
+        char ops[80];
+        size_t o = 0;
+        for (const char *c = f[i].ops; *c && o + 3 < sizeof ops; c++) {
+            if (*c == '|') ops[o++] = '\\'; /* Markdown: a pipe inside a cell */
+            ops[o++] = *c;
+        }
+        ops[o] = 0;
         printf("| %zu | %s | %s | %s | %s | %s | %s |\n", i + 1, f[i].name, enc[f[i].enc], op,
-               f[i].w < 0 ? "any" : f[i].w ? "1" : "0", lens, f[i].ops);
+               f[i].w < 0 ? "any" : f[i].w ? "1" : "0", lens, ops);
     }
 }
 
