@@ -1591,7 +1591,8 @@ static const struct vx_form forms[] = {
     EVX("vpshrdvq", 2, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW, v_shld, "v{k}{z}, v, v/m/m64bcst")
     /* shuffles, permutes, unpacks, align */
     VEX("vpshufb", 2, 1, 0x00, -1, -1, LV, VK_RVM, 1, 0, 0, v_pshufb, "v, v, v/m")
-    EVX("vpshufb", 2, 1, 0x00, -1, -1, VK_RVM, 1, 0, 0, EW, v_pshufb, "v{k}{z}, v, v/m")
+    /* no EW: the CPU does not suppress faults of masked-off vpshufb elements (measured) */
+    EVX("vpshufb", 2, 1, 0x00, -1, -1, VK_RVM, 1, 0, 0, 0, v_pshufb, "v{k}{z}, v, v/m")
     VEX("vpshufd", 1, 1, 0x70, -1, -1, LV, VK_RM, 4, 0, I8, v_pshufd, "v, v/m, imm")
     EVX("vpshufd", 1, 1, 0x70, 0, -1, VK_RM, 4, 4, 0, I8, v_pshufd, "v{k}{z}, v/m/m32bcst, imm")
     VEX("vpshufhw", 1, 2, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm")
