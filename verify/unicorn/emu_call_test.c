@@ -27,6 +27,8 @@
 #include <time.h>
 
 void uc_vctl_overread1(uint8_t out[64], const uint8_t in[63]);
+uint64_t uc_vctl_sum10(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+                       uint64_t, uint64_t, uint64_t);
 
 static int passed, failed;
 
@@ -203,6 +205,27 @@ int main(void)
         char label[100];
         snprintf(label, sizeof label, "%s equals native", nhs[k].name);
         check(!bad, label, bad ? why : "len 16..1024: hash and every register equal");
+    }
+    /* ten arguments, four of them on the stack; the emulated stack is exposed */
+    {
+        uint64_t argv[10], rax_e = 0, want10 = 0;
+        for (int i = 0; i < 10; i++) {
+            argv[i] = rnd();
+            want10 += (uint64_t)(i + 1) * argv[i];
+        }
+        struct abi_state b = st_before(), sn = b, se;
+        uint64_t rax_n = abi_trampoline((const void *)uc_vctl_sum10, &sn, argv, 10);
+        int r = emu_call((const void *)uc_vctl_sum10, argv, 10, &b, &se, &rax_e, err,
+                         sizeof err);
+        uint64_t lo, entry;
+        size_t size;
+        emu_stack(&lo, &size, &entry);
+        const char *d = r ? err : same_state(&sn, &se);
+        int ok = !d && rax_e == want10 && rax_n == want10 && entry > lo && entry < lo + size;
+        snprintf(why, sizeof why, "a1 + 2*a2 + ... + 10*a10 right (native and emulated); "
+                 "emulated stack [0x%llx, +%zu), return address at 0x%llx", (unsigned long long)lo,
+                 size, (unsigned long long)entry);
+        check(ok, "ten arguments, four on the stack", ok ? why : d ? d : "wrong sum");
     }
     /* host pages at identical addresses: a guard page after the buffer */
     uint8_t *pg = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -478,6 +478,8 @@ static struct uc_call nh_call(size_t k, size_t len)
     size_t n = len & ~(size_t)15;
     return (struct uc_call){
         .fn = (const void *)nh_impls[k].fn, .nargs = 4, .nregions = 3,
+        /* the AVX2 kernel documents that it zeroes ymm0-15: the key must not stay there */
+        .check_vectors = nh_impls[k].fn == nh_avx2,
         .regions = {{"key", nh_key, n + 48, 0}, {"message", nh_message, n, 0},
                     {"hash", nh_hash, 32, 1}},
         .args = {(uintptr_t)nh_key, (uintptr_t)nh_message, len, (uintptr_t)nh_hash}};
@@ -558,7 +560,10 @@ static void nh_checks(int modes)
             tally_check(&tc, "ct", name, "len 16..1024 step 16: traces identical for random, "
                         "random', all-ones and zero key and message");
         if (modes & DO_ABI)
-            tally_check(&ta, "abi", name, "len 16..1024 step 16: rbx, rbp, r12-r15, rsp "
+            tally_check(&ta, "abi", name, nh_impls[k].fn == nh_avx2 ?
+                        "len 16..1024 step 16: rbx, rbp, r12-r15, rsp restored, DF clear, "
+                        "MXCSR and x87 control kept, no stack used; zmm0-31 and k0-7 hold no "
+                        "data after return" : "len 16..1024 step 16: rbx, rbp, r12-r15, rsp "
                         "restored, DF clear, MXCSR and x87 control kept, no stack used");
         snprintf(label, sizeof label, "%s len=1024", name);
         struct uc_call c = nh_call(k, 1024);
@@ -676,32 +681,46 @@ static void vector_controls(int modes)
 /* ---- ARIA (AVX-512 + GFNI in two forms, AVX2 + GFNI) in the vector executor ----------------- */
 
 typedef void (*aria_fn)(const uint8_t *, unsigned int, uint8_t *, const uint8_t *, size_t);
+typedef void (*aria_ctr_fn)(const uint8_t *, unsigned int, uint8_t *, const uint8_t *, size_t,
+                            uint8_t *);
 static const struct {
     const char *name;
-    aria_fn fn;
+    const void *fn;
+    int ctr; /* CTR: a sixth argument, the 16-byte counter, read and updated */
 } aria_impls[] = {
-    {"aria_ecb_avx512_gfni_xor", aria_ecb_avx512_gfni_xor},
-    {"aria_ecb_avx512_gfni_ternlog", aria_ecb_avx512_gfni_ternlog},
-    {"aria_ecb_avx2_gfni", aria_ecb_avx2_gfni},
+    {"aria_ecb_avx512_gfni_xor", (const void *)aria_ecb_avx512_gfni_xor, 0},
+    {"aria_ecb_avx512_gfni_ternlog", (const void *)aria_ecb_avx512_gfni_ternlog, 0},
+    {"aria_ecb_avx2_gfni", (const void *)aria_ecb_avx2_gfni, 0},
+    {"aria_ctr_avx512_gfni_xor", (const void *)aria_ctr_avx512_gfni_xor, 1},
+    {"aria_ctr_avx512_gfni_ternlog", (const void *)aria_ctr_avx512_gfni_ternlog, 1},
+    {"aria_ctr_avx2_gfni", (const void *)aria_ctr_avx2_gfni, 1},
 };
 
 #define ARIA_MAXB 130
 static uint8_t aria_in[ARIA_MAXB * 16], aria_out[ARIA_MAXB * 16], aria_want[ARIA_MAXB * 16];
 static struct aria_key aria_k;
 static struct uc_region aria_consts;
+/* The counter is public: the same for every fill, near a 64-bit carry so that the kernels'
+ * 128-bit increment carries within a call. */
+static uint8_t aria_ctr_block[16], aria_ctr_want[16];
+static const uint8_t aria_ctr_start[16] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xc0};
 
 /* aria.h: exactly rk[0, (rounds+1)*16), in[0, 16n) read and out[0, 16n) written; the
  * constants are local labels of the kernel's .rodata, judged against the program's .rodata. */
 static struct uc_call aria_call(size_t k, size_t nblocks, int in_place)
 {
     size_t n = 16 * nblocks, rk = (size_t)(aria_k.rounds + 1) * 16;
-    struct uc_call c = {.fn = (const void *)aria_impls[k].fn, .nargs = 5, .check_vectors = 1,
+    struct uc_call c = {.fn = aria_impls[k].fn, .nargs = 5, .check_vectors = 1,
                         .args = {(uintptr_t)aria_k.rk, (uint64_t)aria_k.rounds,
                                  (uintptr_t)aria_out, (uintptr_t)(in_place ? aria_out : aria_in),
-                                 nblocks}};
-    c.regions[0] = (struct uc_region){"rk", aria_k.rk, rk, 0};
-    c.regions[1] = (struct uc_region){"out", aria_out, n, 1};
-    c.nregions = 2;
+                                 nblocks, (uintptr_t)aria_ctr_block}};
+    if (aria_impls[k].ctr) {
+        c.nargs = 6;
+        c.regions[c.nregions++] = (struct uc_region){"ctr", aria_ctr_block, 16, 1};
+    }
+    c.regions[c.nregions++] = (struct uc_region){"rk", aria_k.rk, rk, 0};
+    c.regions[c.nregions++] = (struct uc_region){"out", aria_out, n, 1};
     if (!in_place) c.regions[c.nregions++] = (struct uc_region){"in", aria_in, n, 0};
     c.regions[c.nregions++] = aria_consts;
     return c;
@@ -711,7 +730,12 @@ static void aria_native(void *p)
 {
     size_t k = *(size_t *)p;
     __asm__ volatile("" ::: "memory");
-    aria_impls[k].fn(&aria_k.rk[0][0], (unsigned)aria_k.rounds, aria_out, aria_in, 64);
+    if (aria_impls[k].ctr)
+        ((aria_ctr_fn)aria_impls[k].fn)(&aria_k.rk[0][0], (unsigned)aria_k.rounds, aria_out,
+                                        aria_in, 64, aria_ctr_block);
+    else
+        ((aria_fn)aria_impls[k].fn)(&aria_k.rk[0][0], (unsigned)aria_k.rounds, aria_out,
+                                    aria_in, 64);
 }
 
 static void aria_checks(int modes)
@@ -736,7 +760,12 @@ static void aria_checks(int modes)
                 fill(key, sizeof key, f);
                 fill(aria_in, sizeof aria_in, f == FILL_RANDOM ? FILL_RANDOM2 : f);
                 aria_set_encrypt_key(&aria_k, key, kl);
-                aria_ecb(&aria_k, aria_want, aria_in, nb);
+                memcpy(aria_ctr_block, aria_ctr_start, 16);
+                memcpy(aria_ctr_want, aria_ctr_start, 16);
+                if (aria_impls[k].ctr)
+                    aria_ctr(&aria_k, aria_want, aria_in, nb, aria_ctr_want);
+                else
+                    aria_ecb(&aria_k, aria_want, aria_in, nb);
                 int in_place = f == FILL_ONES;
                 if (in_place) memcpy(aria_out, aria_in, 16 * nb);
                 else memset(aria_out, 0x5a, sizeof aria_out);
@@ -747,10 +776,12 @@ static void aria_checks(int modes)
                     tally(&ta, 0, "%zu blocks, %s: %s", nb, fill_name[f], why);
                     continue;
                 }
-                tally(&tb, !r.bounds_violation && !memcmp(aria_out, aria_want, 16 * nb),
-                      "%zu blocks, ARIA-%zu, %s%s: %s", nb, 8 * kl, fill_name[f],
-                      in_place ? ", in place" : "", r.bounds_violation ? r.bounds_msg :
-                      "output differs from aria_ecb");
+                int ctr_ok = !aria_impls[k].ctr || !memcmp(aria_ctr_block, aria_ctr_want, 16);
+                tally(&tb, !r.bounds_violation && !memcmp(aria_out, aria_want, 16 * nb) &&
+                      ctr_ok, "%zu blocks, ARIA-%zu, %s%s: %s", nb, 8 * kl, fill_name[f],
+                      in_place ? ", in place" : "", r.bounds_violation ? r.bounds_msg : !ctr_ok
+                      ? "counter after the call differs from aria_ctr's" :
+                      "output differs from the reference");
                 tally(&ta, !r.abi_violation, "%zu blocks: %s", nb, r.abi_msg);
                 if (f == 0) {
                     struct uc_result t = base;
@@ -763,6 +794,7 @@ static void aria_checks(int modes)
                 if (kl != keylens[ci % 3]) {
                     fill(key, sizeof key, f);
                     aria_set_encrypt_key(&aria_k, key, keylens[ci % 3]);
+                    memcpy(aria_ctr_block, aria_ctr_start, 16);
                     c = aria_call(k, nb, 0);
                     if (run(&c, &r, why, sizeof why)) {
                         tally(&tc, 0, "%zu blocks: %s", nb, why);
@@ -776,9 +808,13 @@ static void aria_checks(int modes)
         }
         const char *name = aria_impls[k].name;
         if (modes & DO_BOUNDS)
-            tally_check(&tb, "bounds", name, "1..129 blocks, ARIA-128/192/256, 4 fills, in "
-                        "place too: every access inside rk[0, (rounds+1)*16), in[0, 16n), "
-                        "out[0, 16n) and .rodata; output equals aria_ecb");
+            tally_check(&tb, "bounds", name, aria_impls[k].ctr ?
+                        "1..129 blocks, ARIA-128/192/256, 4 fills, in place too: every access "
+                        "inside rk[0, (rounds+1)*16), in[0, 16n), out[0, 16n), ctr[0, 16) and "
+                        ".rodata; output and counter equal aria_ctr's" :
+                        "1..129 blocks, ARIA-128/192/256, 4 fills, in place too: every access "
+                        "inside rk[0, (rounds+1)*16), in[0, 16n), out[0, 16n) and .rodata; "
+                        "output equals aria_ecb");
         if (modes & DO_CT)
             tally_check(&tc, "ct", name, "1..129 blocks: traces (every instruction address "
                         "and accessed offset) identical for random, random' and zero keys "
@@ -791,6 +827,7 @@ static void aria_checks(int modes)
         fill(key, sizeof key, FILL_RANDOM);
         aria_set_encrypt_key(&aria_k, key, 16);
         snprintf(label, sizeof label, "%s ARIA-128 64 blocks", name);
+        memcpy(aria_ctr_block, aria_ctr_start, 16);
         struct uc_call c = aria_call(k, 64, 0);
         print_cost(label, &c, tb.fails || ta.fails ? NULL : aria_native, &k);
         if (run(&c, &r, why, sizeof why) == 0)
