@@ -47,29 +47,74 @@ static struct range *find_range(uint64_t a)
     return NULL;
 }
 
-/* The host mapping holding a: [lo, hi) and protection, from /proc/self/maps.  0 when found
- * readable. */
-static int host_vma(uint64_t a, uint64_t *lo, uint64_t *hi, uint32_t *prot)
+/* The host's mappings, from /proc/self/maps, read at most once per call: a read costs tens of
+ * microseconds, as much as the emulation of a short kernel call. */
+struct vma {
+    uint64_t lo, hi;
+    uint32_t prot; /* UC_PROT_*; 0 for PROT_NONE */
+};
+static struct vma *vmas;
+static size_t nvmas, vmas_cap;
+static int vmas_fresh;
+
+static uint64_t hexnum(const char **p)
+{
+    uint64_t v = 0;
+    for (;; (*p)++) {
+        char c = **p;
+        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f'
+                     ? (unsigned)(c - 'a' + 10) : 16;
+        if (d == 16) return v;
+        v = v << 4 | d;
+    }
+}
+
+static int read_vmas(void)
 {
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f) return -1;
     char line[512];
-    int rc = -1;
+    nvmas = 0;
     while (fgets(line, sizeof line, f)) {
-        unsigned long l, h;
-        char perm[8];
-        if (sscanf(line, "%lx-%lx %7s", &l, &h, perm) != 3) continue;
-        if (a < l || a >= h) continue;
-        if (perm[0] != 'r') break; /* PROT_NONE guard page, or write/exec-only */
-        *lo = l;
-        *hi = h;
-        *prot = UC_PROT_READ | (perm[1] == 'w' ? UC_PROT_WRITE : 0) |
-                (perm[2] == 'x' ? UC_PROT_EXEC : 0);
-        rc = 0;
-        break;
+        const char *p = line;
+        uint64_t l = hexnum(&p);
+        if (*p++ != '-') continue;
+        uint64_t h = hexnum(&p);
+        if (*p++ != ' ' || strlen(p) < 3) continue;
+        if (nvmas == vmas_cap) {
+            size_t cap = vmas_cap ? 2 * vmas_cap : 256;
+            struct vma *v = realloc(vmas, cap * sizeof *v);
+            if (!v) break;
+            vmas = v;
+            vmas_cap = cap;
+        }
+        vmas[nvmas++] = (struct vma){l, h, (p[0] == 'r' ? UC_PROT_READ : 0) |
+                                               (p[1] == 'w' ? UC_PROT_WRITE : 0) |
+                                               (p[2] == 'x' ? UC_PROT_EXEC : 0)};
     }
     fclose(f);
-    return rc;
+    vmas_fresh = 1;
+    return 0;
+}
+
+static const struct vma *find_vma(uint64_t a)
+{
+    if (!vmas_fresh && read_vmas()) return NULL;
+    for (size_t i = 0; i < nvmas; i++)
+        if (a >= vmas[i].lo && a < vmas[i].hi) return &vmas[i];
+    return NULL;
+}
+
+/* The host mapping holding a: [lo, hi) and protection.  0 when found readable (a PROT_NONE
+ * guard page, or no mapping, is not). */
+static int host_vma(uint64_t a, uint64_t *lo, uint64_t *hi, uint32_t *prot)
+{
+    const struct vma *v = find_vma(a);
+    if (!v || !(v->prot & UC_PROT_READ)) return -1;
+    *lo = v->lo;
+    *hi = v->hi;
+    *prot = v->prot;
+    return 0;
 }
 
 static int in_image(uint64_t a)
@@ -96,21 +141,37 @@ static int map_host(uint64_t a)
     }
     if (E.nmaps == MAX_MAPS) return -1;
     if (uc_mem_map_ptr(E.vx.uc, lo, hi - lo, prot, (void *)(uintptr_t)lo)) return -1;
-    E.maps[E.nmaps++] = (struct range){lo, hi, prot, in_image(lo) && !(prot & UC_PROT_WRITE)};
+    E.maps[E.nmaps++] = (struct range){lo, hi, prot, in_image(lo) && in_image(hi - 1)};
     return 0;
 }
 
-static void unmap_data(void)
+static void unmap_range(size_t i)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < E.nmaps; i++) {
-        if (E.maps[i].keep) {
-            E.maps[k++] = E.maps[i];
-            continue;
-        }
-        uc_mem_unmap(E.vx.uc, E.maps[i].lo, E.maps[i].hi - E.maps[i].lo);
+    uc_mem_unmap(E.vx.uc, E.maps[i].lo, E.maps[i].hi - E.maps[i].lo);
+    E.maps[i] = E.maps[--E.nmaps];
+}
+
+/* Mappings of the program's own segments (code, constants, .data, .bss) and of the stack stay
+ * for good: the host never unmaps them.  Any other (heap, mmap'd buffers, guard-paged harness
+ * buffers) is kept between calls only while the host still maps the same range with the same
+ * protection: checked before each call that could touch it (one read of /proc/self/maps; a
+ * Unicorn map and unmap cost tens of microseconds each, more than that read). */
+static void revalidate(void)
+{
+    vmas_fresh = 0;
+    int have_data = 0;
+    for (size_t i = 0; i < E.nmaps; i++) have_data |= !E.maps[i].keep;
+    if (!have_data) return;
+    if (read_vmas() || E.nmaps > MAX_MAPS - 8) {
+        for (size_t i = E.nmaps; i-- > 0;)
+            if (!E.maps[i].keep) unmap_range(i);
+        return;
     }
-    E.nmaps = k;
+    for (size_t i = E.nmaps; i-- > 0;) {
+        if (E.maps[i].keep) continue;
+        const struct vma *v = find_vma(E.maps[i].lo);
+        if (!v || E.maps[i].hi > v->hi || v->prot != E.maps[i].prot) unmap_range(i);
+    }
 }
 
 static void note_fault(const char *what, uint64_t a, size_t n, const char *why)
@@ -231,7 +292,7 @@ static int scan_image(struct dl_phdr_info *info, size_t size, void *data)
     struct image_scan *sc = data;
     for (size_t i = 0; i < info->dlpi_phnum && sc->n < 8; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W)) continue;
+        if (ph->p_type != PT_LOAD) continue; /* all segments: .data and .bss too */
         sc->lo[sc->n] = (info->dlpi_addr + ph->p_vaddr) & ~(PAGE - 1);
         sc->hi[sc->n] = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + PAGE - 1) & ~(PAGE - 1);
         sc->n++;
@@ -312,6 +373,7 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     }
     E.fault[0] = 0;
     E.fault_insn = 0;
+    revalidate();
     struct vx_cpu *c = &E.vx.cpu;
     memset(c, 0, sizeof *c);
 
@@ -388,6 +450,5 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     for (unsigned r = 0; r < nvec; r++) memcpy(after->vec[r], c->z[r].b, width);
     if (before->vec_mode == ABI_VEC_AVX512) memcpy(after->k, c->k, sizeof after->k);
     if (rax) *rax = c->gpr[VX_RAX];
-    unmap_data();
     return rc;
 }

@@ -9,9 +9,10 @@
  * (uc_mem_map_ptr), so pointers pass unchanged and results land in host memory directly.  A
  * page the host has PROT_NONE (guard pages) or not at all stays unmapped: an access there stops
  * the call with "fault: read of 64 bytes at 0x7f... (no readable host page) by instruction at
- * sym+off".  A write to a host read-only page is a fault too.  Mappings of data are dropped
- * after each call (the host may unmap or reuse the memory); those of the program's own image
- * (code and constants) are kept.
+ * sym+off".  A write to a host read-only page is a fault too.  Mappings of the program's own
+ * segments (code, constants, .data, .bss) are kept for good; any other (heap, mmap'd and
+ * guard-paged buffers) is kept only while the host still maps that range with the same
+ * protection, checked against /proc/self/maps before each call.
  *
  * Stack: the emulated function runs on a stack of its own (EMU_STACK_SIZE bytes, host memory,
  * filled with EMU_STACK_POISON before each call), never on the caller's.  emu_stack() gives

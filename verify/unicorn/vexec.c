@@ -712,14 +712,34 @@ static void gf_init(void)
     }
 }
 
-static uint8_t affine(uint64_t A, uint8_t x, uint8_t imm)
+/* affine(A, x) bit i = parity(A.byte[7-i] AND x).  A kernel uses a handful of matrices (S-box
+ * layers), each broadcast over the whole instruction, so a full 256-entry table per (matrix,
+ * inverse-first) pair is built once and kept in a small cache. */
+#define AFFINE_CACHE 8
+static struct affine_tab {
+    uint64_t A;
+    int inv1; /* inverse-first + 1; 0: empty slot */
+    uint8_t t[256];
+} affine_cache[AFFINE_CACHE];
+static unsigned affine_next;
+
+static uint8_t affine1(uint64_t A, uint8_t x)
 {
     uint8_t r = 0;
-    for (int i = 0; i < 8; i++) {
-        uint8_t row = (uint8_t)(A >> (8 * (7 - i)));
-        r |= (uint8_t)((__builtin_popcount(row & x) & 1) << i);
-    }
-    return r ^ imm;
+    for (int i = 0; i < 8; i++)
+        r |= (uint8_t)((__builtin_popcount((uint8_t)(A >> (8 * (7 - i))) & x) & 1) << i);
+    return r;
+}
+
+static const uint8_t *affine_table(uint64_t A, int inv)
+{
+    for (unsigned i = 0; i < AFFINE_CACHE; i++)
+        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A) return affine_cache[i].t;
+    struct affine_tab *e = &affine_cache[affine_next++ % AFFINE_CACHE];
+    for (unsigned v = 0; v < 256; v++) e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v);
+    e->A = A;
+    e->inv1 = inv + 1;
+    return e->t;
 }
 
 static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
@@ -728,9 +748,11 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x; (void)d;
     int inv = in->op == 0xcf;
-    for (unsigned i = 0; i < vl; i++) {
-        uint8_t v = a->b[i];
-        o->b[i] = affine(b->q[i / 8], inv ? gf_inv_tab[v] : v, (uint8_t)in->imm);
+    uint8_t imm = (uint8_t)in->imm;
+    const uint8_t *t = NULL;
+    for (unsigned q = 0; q < vl / 8; q++) {
+        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv);
+        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]] ^ imm;
     }
     return 0;
 }
