@@ -284,6 +284,32 @@ static int v_extract(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
+/* vshufi32x4/64x2: result 128-bit lane j from src1 (vvvv) for the low half of the lanes, from
+ * src2 (rm) for the high half, each chosen by an imm field (1 bit per lane at 256, 2 at 512) */
+static int v_shufi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned lanes = vl / 16, bits = lanes == 4 ? 2 : 1;
+    for (unsigned j = 0; j < lanes; j++) {
+        unsigned sel = (unsigned)(in->imm >> (bits * j)) & ((1u << bits) - 1);
+        memcpy(o->b + 16 * j, (j < lanes / 2 ? a : b)->b + 16 * sel, 16);
+    }
+    return 0;
+}
+
+/* vpblendd / vpblendw (VEX, imm8 chooses per dword / per word of each 128-bit lane) */
+static int v_blendi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz; /* imm bit i % 8 chooses element i (words repeat per lane) */
+    FOR_E(es, vl) eset(o, es, i, ((in->imm >> (i % 8)) & 1) ? eget(b, es, i) : eget(a, es, i));
+    return 0;
+}
+
 static int v_perm2i128(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                        const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
                        unsigned vl)
@@ -1486,6 +1512,10 @@ static const struct vx_form forms[] = {
     VEX("vinserti128", 3, 1, 0x38, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm")
     VEX("vextracti128", 3, 1, 0x39, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm")
     VEX("vperm2i128", 3, 1, 0x46, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm")
+    {"vshufi32x4", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m32bcst, imm"},
+    {"vshufi64x2", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m64bcst, imm"},
+    VEX("vpblendd", 3, 1, 0x02, 0, -1, LV, VK_RVM, 4, 0, I8, v_blendi, "v, v, v/m, imm")
+    VEX("vpblendw", 3, 1, 0x0e, -1, -1, LV, VK_RVM, 2, 0, I8, v_blendi, "v, v, v/m, imm")
     {"vinserti32x4", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm"},
     {"vinserti64x2", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm"},
     {"vinserti32x8", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 0, -1, L512, VK_RVM, 4, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm"},
