@@ -161,7 +161,7 @@ int main(void)
             argv[2] = (uintptr_t)out_e;
             memset(out_e, 0, sizeof out_e);
             if (emu_call((const void *)arias[k].fn, argv, 5, &b, &se, &rax_e, err, sizeof err)) {
-                snprintf(why, sizeof why, "%zu blocks: %s", nb, err);
+                snprintf(why, sizeof why, "%zu blocks: %.250s", nb, err);
                 bad = 1;
                 break;
             }
@@ -192,7 +192,7 @@ int main(void)
             abi_trampoline((const void *)nhs[k].fn, &sn, argv, 4);
             argv[3] = (uintptr_t)hash_e;
             if (emu_call((const void *)nhs[k].fn, argv, 4, &b, &se, &rax_e, err, sizeof err)) {
-                snprintf(why, sizeof why, "len %zu: %s", len, err);
+                snprintf(why, sizeof why, "len %zu: %.250s", len, err);
                 bad = 1;
                 break;
             }

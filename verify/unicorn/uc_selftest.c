@@ -611,7 +611,7 @@ static void vector_controls(int modes)
             for (size_t i = 0; i < len && !r; i++) all &= out[i] == (x[i] ^ y[i]);
             if (r || a.bounds_violation || a.abi_violation) {
                 all = 0;
-                snprintf(why, sizeof why, "len %zu: %s", len, r ? a.error : a.bounds_violation
+                snprintf(why, sizeof why, "len %zu: %.400s", len, r ? a.error : a.bounds_violation
                          ? a.bounds_msg : a.abi_msg);
             }
         }

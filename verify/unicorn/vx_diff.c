@@ -367,7 +367,7 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
     if (!(f->flags & (VF_IMM8 | VF_IMMZ | VF_REL8 | VF_REL32 | VF_IMM64))) {
         /* the top bytes choose the ALU op / condition / pp for multi-opcode rows */
     }
-    if (f->flags & VF_REL8) e.imm = (e.imm & ~0xffull) | TAKEN_OFF - 2;
+    if (f->flags & VF_REL8) e.imm = (e.imm & ~0xffull) | (TAKEN_OFF - 2);
     if (f->flags & VF_REL32) e.imm = (e.imm & ~0xffffffffull) | 0;
 
     /* register file */
