@@ -673,8 +673,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
         for (int i = 0; i < 8; i++)
             vx->cpu.k[i] = call->check_vectors ? UC_VEC_MARKER : splitmix(&eng.rng);
     }
-    vx_flush_cache();
-    char vmsg[256];
+    char vmsg[256]; /* the decode cache is kept: the program's code cannot change */
     enum vxu_status vs = vxu_run(vx, SENTINEL, vmsg, sizeof vmsg);
     uc_err e = vs == VXU_UC_ERROR ? vx->uc_error : UC_ERR_OK;
     res->vexec_insns = vx->vexec_insns;

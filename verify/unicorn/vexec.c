@@ -1856,11 +1856,38 @@ static int pp_ok(const struct vx_form *f, unsigned pp)
     return f->pp == pp;
 }
 
+/* Forms by (encoding, map, opcode byte), in table order: the decoder looks at a handful of
+ * rows instead of the whole table.  Built on first use. */
+#define NFORMS (sizeof forms / sizeof forms[0])
+static uint16_t by_op_start[3][4][257];
+static uint16_t by_op[NFORMS * 8 + 64];
+static int by_op_ready;
+
+static void index_forms(void)
+{
+    size_t n = 0;
+    for (unsigned e = 0; e < 3; e++)
+        for (unsigned m = 0; m < 4; m++) {
+            for (unsigned op = 0; op < 256; op++) {
+                by_op_start[e][m][op] = (uint16_t)n;
+                for (size_t i = 0; i < NFORMS; i++)
+                    if (forms[i].enc == e && forms[i].map == m &&
+                        (op & forms[i].opmask) == forms[i].op && n < sizeof by_op / sizeof by_op[0])
+                        by_op[n++] = (uint16_t)i;
+            }
+            by_op_start[e][m][256] = (uint16_t)n;
+        }
+    by_op_ready = 1;
+}
+
 static const struct vx_form *find_form(const struct vx_insn *in, int need_modrm)
 {
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        const struct vx_form *f = &forms[i];
-        if (f->enc != in->enc || f->map != in->map || (in->op & f->opmask) != f->op) continue;
+    if (!by_op_ready) index_forms();
+    if (in->enc > 2 || in->map > 3) return NULL;
+    const uint16_t *st = by_op_start[in->enc][in->map];
+    size_t end = in->op == 255 ? st[256] : st[in->op + 1];
+    for (size_t k = st[in->op]; k < end; k++) {
+        const struct vx_form *f = &forms[by_op[k]];
         if (!pp_ok(f, in->pp)) continue;
         if (!need_modrm) return f;
         if (f->reg >= 0 && f->reg != in->regf) continue;
