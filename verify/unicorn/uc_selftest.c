@@ -588,6 +588,7 @@ uint32_t uc_vctl_key_index(const uint8_t key[16], const uint8_t table[256]);
 void uc_vctl_leave_key(const uint8_t key[64]);
 void uc_vctl_leave_mask(const uint8_t key[64]);
 void uc_vctl_unsupported(void);
+void uc_vctl_store_table(uint8_t *table);
 
 static void vector_controls(int modes)
 {
@@ -624,6 +625,22 @@ static void vector_controls(int modes)
         check(all, "controls", "(v2) masked 64-byte loads and stores of len 0..64 bytes: no "
               "violation (masked-off bytes are never accessed), right result, registers "
               "cleared", all ? "clean, as it must be" : why);
+        struct uc_region ro;
+        if (ucheck_symbol_region("uc_ctl_table", &ro) == 0) {
+            struct uc_call w = {.fn = (const void *)uc_vctl_store_table, .nargs = 1,
+                                .nregions = 1, .regions = {ro},
+                                .args = {(uintptr_t)ro.host}};
+            int r = ucheck_run(&w, &a);
+            int ok = r != 0 && a.bounds_violation &&
+                     says(a.bounds_msg, "write of 8 bytes at uc_ctl_table+16 (uc_ctl_table is "
+                          "read-only)", "uc_vctl_store_table+") &&
+                     uc_ctl_table[16] == (16 ^ 0x5c);
+            check(ok, "controls", "(v8) masked vector store into a read-only table flagged by "
+                  "bounds, and not done", a.bounds_violation ? a.bounds_msg : a.error);
+        } else {
+            check(0, "controls", "(v8) masked vector store into a read-only table",
+                  "uc_ctl_table not found in the symbol table");
+        }
     }
     if (modes & DO_CT) {
         fill(key, 64, FILL_RANDOM);

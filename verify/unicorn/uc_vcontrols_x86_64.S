@@ -118,6 +118,22 @@ uc_vctl_unsupported:
 	vzeroupper
 	ret
 	.size	uc_vctl_unsupported, . - uc_vctl_unsupported
+/* (v8) void uc_vctl_store_table(uint8_t *table): a masked zmm store into a read-only
+ * constant table (uc_ctl_table): bounds must report the write, and the run must stop there
+ * (the emulator never writes the program image). */
+	.globl	uc_vctl_store_table
+	.type	uc_vctl_store_table, @function
+	.p2align 4
+uc_vctl_store_table:
+	movl	$0xff, %eax
+	kmovq	%rax, %k1
+	vpternlogd $0xff, %zmm0, %zmm0, %zmm0
+	vmovdqu8 %zmm0, 16(%rdi){%k1}
+	kxorq	%k1, %k1, %k1
+	vzeroupper
+	ret
+	.size	uc_vctl_store_table, . - uc_vctl_store_table
+
 /* uint64_t uc_vctl_sum10(a1, ..., a10): a1 + 2*a2 + ... + 10*a10, for emu_call's argument
  * passing (six in registers, four on the stack).  Not a control: it breaks nothing. */
 	.globl	uc_vctl_sum10
