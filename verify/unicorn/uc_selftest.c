@@ -630,12 +630,12 @@ static void vector_controls(int modes)
             struct uc_call w = {.fn = (const void *)uc_vctl_store_table, .nargs = 1,
                                 .nregions = 1, .regions = {ro},
                                 .args = {(uintptr_t)ro.host}};
-            int r = ucheck_run(&w, &a);
-            int ok = r != 0 && a.bounds_violation &&
-                     says(a.bounds_msg, "write of 8 bytes at uc_ctl_table+16 (uc_ctl_table is "
-                          "read-only)", "uc_vctl_store_table+") &&
-                     uc_ctl_table[16] == (16 ^ 0x5c);
-            check(ok, "controls", "(v8) masked vector store into a read-only table flagged by "
+            int stopped = ucheck_run(&w, &a) != 0;
+            int fired = stopped && a.bounds_violation &&
+                        says(a.bounds_msg, "write of 8 bytes at uc_ctl_table+16 (uc_ctl_table "
+                             "is read-only)", "uc_vctl_store_table+") &&
+                        uc_ctl_table[16] == (16 ^ 0x5c);
+            check(fired, "controls", "(v8) masked vector store into a read-only table flagged by "
                   "bounds, and not done", a.bounds_violation ? a.bounds_msg : a.error);
         } else {
             check(0, "controls", "(v8) masked vector store into a read-only table",
