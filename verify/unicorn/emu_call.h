@@ -47,7 +47,7 @@
 int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
              struct abi_state *after, uint64_t *rax, char *err, size_t errlen);
 
-/* 1 when built with Unicorn (this file is compiled only then; see emu_available_stub). */
+/* 1 when built with Unicorn; 0 from emu_call_stub.c, whose emu_call fails saying why. */
 int emu_available(void);
 
 /* The emulated stack: [*lo, *lo + *size) in host memory; *entry_rsp is where the return

@@ -262,6 +262,36 @@ int main(void)
         snprintf(label, sizeof label, "%s equals native", nhs[k].name);
         check(!bad, label, bad ? why : "len 16..1024: hash and every register equal");
     }
+    /* the narrower register snapshots of the trampoline: SSE (xmm0-15) and AVX (ymm0-15) */
+    {
+        static const unsigned modes[2] = {ABI_VEC_SSE, ABI_VEC_AVX};
+        int bad = 0;
+        for (int m = 0; m < 2 && !bad; m++) {
+            fill(nkey, sizeof nkey);
+            fill(msg, sizeof msg);
+            uint64_t argv[4] = {(uintptr_t)nkey, (uintptr_t)msg, 512, (uintptr_t)hash_n};
+            struct abi_state b = st_before(), sn, se;
+            b.vec_mode = modes[m];
+            sn = b;
+            abi_trampoline((const void *)nh_avx2, &sn, argv, 4);
+            argv[3] = (uintptr_t)hash_e;
+            uint64_t rax_e;
+            if (emu_call((const void *)nh_avx2, argv, 4, &b, &se, &rax_e, err, sizeof err)) {
+                snprintf(why, sizeof why, "mode %u: %.250s", modes[m], err);
+                bad = 1;
+                break;
+            }
+            const char *d = same_state(&sn, &se);
+            const char *an = abi_check(&b, &sn, 1), *ae = abi_check(&b, &se, 1);
+            if (d || (!an) != (!ae) || memcmp(hash_n, hash_e, 32)) {
+                snprintf(why, sizeof why, "mode %u: %s", modes[m], d ? d : "abi_check verdicts "
+                         "or hashes differ");
+                bad = 1;
+            }
+        }
+        check(!bad, "nh_avx2 with the SSE and AVX register snapshots", bad ? why :
+              "xmm0-15 (SSE mode) and ymm0-15 (AVX mode) as the trampoline fills them");
+    }
     /* ten arguments, four of them on the stack; the emulated stack is exposed */
     {
         uint64_t argv[10], rax_e = 0, want10 = 0;
