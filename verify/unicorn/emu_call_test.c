@@ -8,8 +8,9 @@
  * addresses: a buffer that ends at a PROT_NONE guard page is read exactly (masked loads never
  * touch the guard), and an unmasked overread into it is reported as a fault naming the
  * instruction.  Then the emulated throughput per kernel.
- * Exit 0 all passed, 1 a difference, 77 when the CPU cannot run the kernels natively (AVX-512
- * BW/VL, GFNI): the comparison needs them.
+ * On a CPU that cannot run the kernels natively (no AVX-512 BW/VL or GFNI: e.g. under
+ * qemu-x86_64 -cpu Haswell) the emulated calls are judged by the references and abi_check
+ * alone, which is what emu_call is for.  Exit 0 all passed, 1 a difference.
  */
 #define _GNU_SOURCE
 #include "emu_call.h"
@@ -73,6 +74,32 @@ static int cpu_ok(char *why, size_t len)
         return 0;
     }
     return 1;
+}
+
+/* 1: the kernels also run natively here and every emulated call is compared with a native
+ * one; 0: emulated only, judged by the references and abi_check (the point of emu_call). */
+static int native;
+
+static uint64_t run_native(const void *fn, struct abi_state *st, const uint64_t *argv,
+                           size_t argc)
+{
+    if (!native) {
+        /* the SSE2 NH kernel runs anywhere: it gives the expected hash of any NH kernel */
+        if (fn == (const void *)nh_avx2 || fn == (const void *)nh_sse2_permload)
+            nh_sse2_permload((const uint32_t *)(uintptr_t)argv[0],
+            (const uint8_t *)(uintptr_t)argv[1], argv[2], (uint8_t *)(uintptr_t)argv[3]);
+        return 0;
+    }
+    return abi_trampoline(fn, st, argv, argc);
+}
+
+static const char *same_state(const struct abi_state *n, const struct abi_state *e);
+
+/* Without a native run: the emulated state must pass the harness's own check. */
+static const char *judge(const struct abi_state *b, const struct abi_state *n,
+                         const struct abi_state *e)
+{
+    return native ? same_state(n, e) : abi_check(b, e, 1);
 }
 
 /* Compares what both paths observed; NULL when equal. */
@@ -150,10 +177,10 @@ static uint8_t msg[1024], hash_n[32], hash_e[32];
 int main(void)
 {
     char why[300], err[300];
-    if (!cpu_ok(why, sizeof why)) {
-        printf("SKIP: %s\n", why);
-        return 77;
-    }
+    native = cpu_ok(why, sizeof why);
+    if (!native)
+        printf("note     %s; emulated calls are judged by the references and abi_check "
+               "only\n", why);
     elfsym_load();
     static const size_t counts[] = {1, 7, 16, 31, 32, 33, 63, 64, 65, 100, 128, 129};
     /* ARIA: emulated == native == reference, same register state */
@@ -171,7 +198,7 @@ int main(void)
                                 (uintptr_t)out_n, (uintptr_t)in, nb};
             struct abi_state b = st_before(), sn = b, se;
             memset(out_n, 0, sizeof out_n);
-            uint64_t rax_n = abi_trampoline((const void *)arias[k].fn, &sn, argv, 5), rax_e;
+            uint64_t rax_n = run_native((const void *)arias[k].fn, &sn, argv, 5), rax_e;
             argv[2] = (uintptr_t)out_e;
             memset(out_e, 0, sizeof out_e);
             if (emu_call((const void *)arias[k].fn, argv, 5, &b, &se, &rax_e, err, sizeof err)) {
@@ -179,10 +206,10 @@ int main(void)
                 bad = 1;
                 break;
             }
-            const char *d = same_state(&sn, &se);
-            const char *an = abi_check(&b, &sn, 1), *ae = abi_check(&b, &se, 1);
-            if (memcmp(out_e, want, 16 * nb) || memcmp(out_n, want, 16 * nb) || d ||
-                rax_n != rax_e || (!an) != (!ae)) {
+            const char *d = judge(&b, &sn, &se);
+            const char *an = native ? abi_check(&b, &sn, 1) : NULL, *ae = abi_check(&b, &se, 1);
+            if (memcmp(out_e, want, 16 * nb) || (native && memcmp(out_n, want, 16 * nb)) || d ||
+                (native && rax_n != rax_e) || (!an) != (!ae)) {
                 snprintf(why, sizeof why, "%zu blocks: %s", nb, d ? d : memcmp(out_e, want,
                          16 * nb) ? "emulated output differs from aria_ecb" : rax_n != rax_e ?
                          "rax differs" : "abi_check verdicts differ");
@@ -190,9 +217,12 @@ int main(void)
             }
         }
         char label[100];
-        snprintf(label, sizeof label, "%s equals native", arias[k].name);
-        check(!bad, label, bad ? why : "1..129 blocks, ARIA-128/192/256: output, zmm0-31, "
-              "k0-7, callee-saved, rsp, DF, MXCSR, x87 equal; abi_check accepts both");
+        snprintf(label, sizeof label, "%s %s", arias[k].name, native ? "equals native" :
+                 "equals the reference (emulated only)");
+        check(!bad, label, bad ? why : native ? "1..129 blocks, ARIA-128/192/256: output, "
+              "zmm0-31, k0-7, callee-saved, rsp, DF, MXCSR, x87 equal; abi_check accepts both"
+              : "1..129 blocks, ARIA-128/192/256: output equals aria_ecb; abi_check accepts "
+              "the emulated state");
     }
     /* ARIA CTR: six arguments, the counter updated in place */
     for (size_t k = 0; k < 3; k++) {
@@ -213,7 +243,7 @@ int main(void)
             uint64_t argv[6] = {(uintptr_t)ak.rk, ABI_ARG_U32((unsigned)ak.rounds),
                                 (uintptr_t)out_n, (uintptr_t)in, nb, (uintptr_t)ctr_n};
             struct abi_state b = st_before(), sn = b, se;
-            abi_trampoline((const void *)aria_ctrs[k].fn, &sn, argv, 6);
+            run_native((const void *)aria_ctrs[k].fn, &sn, argv, 6);
             argv[2] = (uintptr_t)out_e;
             argv[5] = (uintptr_t)ctr_e;
             uint64_t rax_e;
@@ -223,18 +253,20 @@ int main(void)
                 bad = 1;
                 break;
             }
-            const char *d = same_state(&sn, &se);
-            if (d || memcmp(out_e, want, 16 * nb) || memcmp(out_n, want, 16 * nb) ||
-                memcmp(ctr_e, ctr_w, 16) || memcmp(ctr_n, ctr_w, 16)) {
+            const char *d = judge(&b, &sn, &se);
+            if (d || memcmp(out_e, want, 16 * nb) || memcmp(ctr_e, ctr_w, 16) ||
+                (native && (memcmp(out_n, want, 16 * nb) || memcmp(ctr_n, ctr_w, 16)))) {
                 snprintf(why, sizeof why, "%zu blocks: %s", nb, d ? d : "output or counter "
                          "differs from aria_ctr");
                 bad = 1;
             }
         }
         char label[100];
-        snprintf(label, sizeof label, "%s equals native", aria_ctrs[k].name);
-        check(!bad, label, bad ? why : "1..129 blocks: output, counter and every register "
-              "equal");
+        snprintf(label, sizeof label, "%s %s", aria_ctrs[k].name, native ? "equals native" :
+                 "equals the reference (emulated only)");
+        check(!bad, label, bad ? why : native ? "1..129 blocks: output, counter and every "
+              "register equal" : "1..129 blocks: output and counter equal aria_ctr's; abi_check "
+              "accepts the emulated state");
     }
     /* NH: AVX2 in the executor; SSE2 through Unicorn */
     for (size_t k = 0; k < 2; k++) {
@@ -245,22 +277,24 @@ int main(void)
             uint64_t argv[4] = {(uintptr_t)nkey, (uintptr_t)msg, len, (uintptr_t)hash_n};
             struct abi_state b = st_before(), sn = b, se;
             uint64_t rax_e;
-            abi_trampoline((const void *)nhs[k].fn, &sn, argv, 4);
+            run_native((const void *)nhs[k].fn, &sn, argv, 4);
             argv[3] = (uintptr_t)hash_e;
             if (emu_call((const void *)nhs[k].fn, argv, 4, &b, &se, &rax_e, err, sizeof err)) {
                 snprintf(why, sizeof why, "len %zu: %.250s", len, err);
                 bad = 1;
                 break;
             }
-            const char *d = same_state(&sn, &se);
+            const char *d = judge(&b, &sn, &se);
             if (d || memcmp(hash_n, hash_e, 32)) {
                 snprintf(why, sizeof why, "len %zu: %s", len, d ? d : "hash differs");
                 bad = 1;
             }
         }
         char label[100];
-        snprintf(label, sizeof label, "%s equals native", nhs[k].name);
-        check(!bad, label, bad ? why : "len 16..1024: hash and every register equal");
+        snprintf(label, sizeof label, "%s %s", nhs[k].name, native ? "equals native" :
+                 "equals nh_sse2_permload run natively (emulated only)");
+        check(!bad, label, bad ? why : native ? "len 16..1024: hash and every register equal"
+              : "len 16..1024: hash equal; abi_check accepts the emulated state");
     }
     /* the narrower register snapshots of the trampoline: SSE (xmm0-15) and AVX (ymm0-15) */
     {
@@ -273,7 +307,7 @@ int main(void)
             struct abi_state b = st_before(), sn, se;
             b.vec_mode = modes[m];
             sn = b;
-            abi_trampoline((const void *)nh_avx2, &sn, argv, 4);
+            run_native((const void *)nh_avx2, &sn, argv, 4);
             argv[3] = (uintptr_t)hash_e;
             uint64_t rax_e;
             if (emu_call((const void *)nh_avx2, argv, 4, &b, &se, &rax_e, err, sizeof err)) {
@@ -281,8 +315,8 @@ int main(void)
                 bad = 1;
                 break;
             }
-            const char *d = same_state(&sn, &se);
-            const char *an = abi_check(&b, &sn, 1), *ae = abi_check(&b, &se, 1);
+            const char *d = judge(&b, &sn, &se);
+            const char *an = native ? abi_check(&b, &sn, 1) : NULL, *ae = abi_check(&b, &se, 1);
             if (d || (!an) != (!ae) || memcmp(hash_n, hash_e, 32)) {
                 snprintf(why, sizeof why, "mode %u: %s", modes[m], d ? d : "abi_check verdicts "
                          "or hashes differ");
@@ -299,7 +333,9 @@ int main(void)
             argv[i] = rnd();
             want10 += (uint64_t)(i + 1) * argv[i];
         }
-        struct abi_state b = st_before(), sn = b, se;
+        struct abi_state b = st_before(), sn, se;
+        if (!native) b.vec_mode = ABI_VEC_SSE; /* the trampoline's AVX-512 fill would SIGILL */
+        sn = b;
         uint64_t rax_n = abi_trampoline((const void *)uc_vctl_sum10, &sn, argv, 10);
         int r = emu_call((const void *)uc_vctl_sum10, argv, 10, &b, &se, &rax_e, err,
                          sizeof err);

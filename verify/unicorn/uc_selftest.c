@@ -26,6 +26,7 @@
 #include "reference/aria.h"
 #include "reference/nh.h"
 
+#include <cpuid.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,25 @@ void uc_ctl_overwrite1(uint8_t *out, size_t len);
 void uc_ctl_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len);
 
 static int passed, failed;
+
+/* What this CPU can run natively: the emulated checks never need it, only the native timing
+ * beside them (on a host without AVX-512 or GFNI the kernels run emulated only). */
+static int cpu_avx2, cpu_avx512, cpu_gfni;
+
+static void detect_cpu(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return;
+    unsigned lo = 0, hi = 0;
+    unsigned a1, b1, c1, d1;
+    __get_cpuid(1, &a1, &b1, &c1, &d1);
+    if ((c1 >> 27) & 1) __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    int ymm_os = (lo & 6) == 6, zmm_os = (lo & 0xe6) == 0xe6;
+    cpu_avx2 = ((b >> 5) & 1) && ymm_os;
+    cpu_avx512 = ((b >> 16) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1) && zmm_os;
+    cpu_gfni = (c >> 8) & 1;
+}
 
 static void check(int ok, const char *mode, const char *what, const char *detail)
 {
@@ -572,7 +592,8 @@ static void nh_checks(int modes)
         snprintf(label, sizeof label, "%s len=1024", name);
         struct uc_call c = nh_call(k, 1024);
         cost_bytes = 1024;
-        print_cost(label, &c, tb.fails || ta.fails ? NULL : nh_native, &k);
+        int native_ok = nh_impls[k].fn != nh_avx2 || cpu_avx2;
+        print_cost(label, &c, tb.fails || ta.fails || !native_ok ? NULL : nh_native, &k);
         cost_bytes = 0;
     }
     ucheck_result_free(&r);
@@ -853,7 +874,8 @@ static void aria_checks(int modes)
         memcpy(aria_ctr_block, aria_ctr_start, 16);
         struct uc_call c = aria_call(k, 64, 0);
         cost_bytes = 1024;
-        print_cost(label, &c, tb.fails || ta.fails ? NULL : aria_native, &k);
+        int native_ok = cpu_gfni && (strstr(name, "avx512") ? cpu_avx512 : cpu_avx2);
+        print_cost(label, &c, tb.fails || ta.fails || !native_ok ? NULL : aria_native, &k);
         cost_bytes = 0;
         if (run(&c, &r, why, sizeof why) == 0)
             printf("cost     %s: %llu instructions by the vector executor, %llu turns of "
@@ -886,6 +908,10 @@ int main(int argc, char **argv)
     }
     /* A check is only as good as its control: the controls of the chosen checks run first. */
     have_symbols = elfsym_load() == 0;
+    detect_cpu();
+    if (!cpu_avx512 || !cpu_gfni)
+        printf("note     this CPU lacks %s: the vector kernels run emulated only (no native "
+               "timing)\n", !cpu_avx512 ? "AVX-512 F/BW/VL" : "GFNI");
     controls(modes[m].modes);
     vector_controls(modes[m].modes);
     if (modes[m].kernels) {
