@@ -1293,8 +1293,7 @@ static int g_movx(struct vx *x, const struct vx_insn *in)
         v = 0;
         if (rd(x, ea(x, in), &v, sn)) return -1;
     } else {
-        struct vx_insn t = *in;
-        v = greg(x, &t, in->rm, sn);
+        v = greg(x, in, in->rm, sn);
     }
     if (in->op != 0xb6 && in->op != 0xb7) v = (uint64_t)esext(v, sn);
     sreg(x, in, in->reg, n, v);
@@ -1483,12 +1482,12 @@ static const struct vx_form forms[] = {
     {"vmovd/q", VX_ENC_VEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
     {"vmovq", VX_ENC_VEX, 1, 2, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_load, "xmm, xmm/m64"},
     {"vmovq", VX_ENC_VEX, 1, 1, 0xd6, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_store, "xmm/m64, xmm"},
-    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | VF_NOMEM_ALIAS, 0, (void *)s_movd_to_x, "xmm, r/m32|64"},
-    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | VF_NOMEM_ALIAS, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
+    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64"},
+    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
     {"vpextrb", VX_ENC_VEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm"},
-    {"vpextrd/q", VX_ENC_VEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8 | VF_NOMEM_ALIAS, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
+    {"vpextrd/q", VX_ENC_VEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
     {"vpinsrb", VX_ENC_VEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
-    {"vpinsrd/q", VX_ENC_VEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8 | VF_NOMEM_ALIAS, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
+    {"vpinsrd/q", VX_ENC_VEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
     {"vpmovmskb", VX_ENC_VEX, 1, 1, 0xd7, 0xff, -1, -1, LV, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_pmovmskb, "r32, v"},
     {"vptest", VX_ENC_VEX, 2, 1, 0x17, 0xff, 0, -1, LV, VK_SPEC, 1, 0, 0, M, 0, (void *)s_ptest, "v, v/m"},
     /* broadcasts, inserts, extracts */

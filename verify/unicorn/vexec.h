@@ -111,7 +111,6 @@ enum vx_kind {
 #define VF_STACK 0x1000u   /* uses rsp implicitly */
 #define VF_IMM64 0x2000u   /* imm64 with REX.W (mov r64, imm64) */
 #define VF_BYTE 0x4000u    /* legacy: 8-bit operand size */
-#define VF_NOMEM_ALIAS 0x8000u
 
 struct vx_insn;
 struct vx_form {

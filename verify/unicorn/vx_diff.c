@@ -364,9 +364,8 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
     }
     if (e.mem && f->bsz && f->enc == VX_ENC_EVEX && pick(&r, 3) == 0) e.bc = 1;
     e.imm = next64(&r);
-    if (!(f->flags & (VF_IMM8 | VF_IMMZ | VF_REL8 | VF_REL32 | VF_IMM64))) {
-        /* the top bytes choose the ALU op / condition / pp for multi-opcode rows */
-    }
+    /* (its bytes 4-6 also choose the ALU operation, condition code or prefix of the rows
+     * that stand for several opcodes: see encode) */
     if (f->flags & VF_REL8) e.imm = (e.imm & ~0xffull) | (TAKEN_OFF - 2);
     if (f->flags & VF_REL32) e.imm = (e.imm & ~0xffffffffull) | 0;
 
@@ -419,9 +418,6 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
                 if (e.index == e.base) e.index = -1;
                 e.scale = pick(&r, 4);
             }
-            if (f->enc == VX_ENC_LEG && !e.rexw && !e.force_rex) {
-                /* REX-free: a high base/index would need REX */
-            }
             unsigned N = e.bc ? f->bsz : f->msz ? f->msz : vl;
             if (f->enc != VX_ENC_EVEX) N = 1;
             if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX) N = f->op == 0x6e || f->op == 0x7e ? (e.w ? 8 : 4) : f->op == 0x64 || f->op == 0x66 ? (e.bc ? f->bsz : vl) : 1;
@@ -438,9 +434,6 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
                 if (e.index >= 0) st.gpr[e.index] = idxv;
                 st.gpr[e.base] = target - (uint64_t)(int64_t)e.disp - (idxv << e.scale);
             }
-        }
-        if (f->enc == VX_ENC_LEG && !e.rexw && !e.force_rex) {
-            /* the REX prefix is emitted anyway when base/index need it: fine */
         }
     }
     if ((f->flags & VF_STACK) && !strcmp(f->name, "ret")) {
