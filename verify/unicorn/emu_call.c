@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <asm/prctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define PAGE 4096ull
 #define CHUNK (64 * 1024ull)   /* data mapped per fault: fewer Unicorn map calls */
@@ -317,8 +320,11 @@ static int setup(void)
         E.image_hi[i] = sc.hi[i];
     }
     E.nimage = sc.n;
-    E.stack = mmap(NULL, EMU_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    /* the stack, with a PROT_NONE page below it: a deeper emulated stack faults there instead
+     * of reaching whatever host memory lies below */
+    uint8_t *st = mmap(NULL, EMU_STACK_SIZE + PAGE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    E.stack = st == MAP_FAILED || mprotect(st, PAGE, PROT_NONE) ? MAP_FAILED : st + PAGE;
     static uint8_t hlt[PAGE];
     memset(hlt, 0xf4, sizeof hlt);
     uc_hook h;
@@ -336,6 +342,11 @@ static int setup(void)
                                        (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE,
                                        UC_PROT_READ | UC_PROT_WRITE, 1};
     E.maps[E.nmaps++] = (struct range){SENTINEL, SENTINEL + PAGE, UC_PROT_READ | UC_PROT_EXEC, 1};
+    /* %fs as the host's, so that TLS reads (a C callee's stack protector) work: host memory is
+     * at identical addresses */
+    uint64_t fs = 0;
+    if (syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) == 0)
+        uc_reg_write(E.vx.uc, UC_X86_REG_FS_BASE, &fs);
     E.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
     E.vx.limit = INSN_LIMIT;
     E.ready = 1;

@@ -14,8 +14,9 @@
  * guard-paged buffers) is kept only while the host still maps that range with the same
  * protection, checked against /proc/self/maps before each call.
  *
- * Stack: the emulated function runs on a stack of its own (EMU_STACK_SIZE bytes, host memory,
- * filled with EMU_STACK_POISON before each call), never on the caller's.  emu_stack() gives
+ * Stack: the emulated function runs on a stack of its own (EMU_STACK_SIZE bytes, host memory
+ * with a PROT_NONE page below it, filled with EMU_STACK_POISON before each call), never on the
+ * caller's.  %fs is the host thread's, so TLS reads work.  emu_stack() gives
  * its place, so the caller can check after return that nothing below the return address holds
  * data (the red zone and the kernel's frame stay as the kernel left them).
  *

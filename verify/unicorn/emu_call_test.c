@@ -29,6 +29,7 @@
 
 void uc_vctl_overread1(uint8_t out[64], const uint8_t in[63]);
 void uc_ctl_overread16(const uint8_t *in, size_t len, uint8_t out[16]);
+uint64_t uc_vctl_fs_canary(void);
 uint64_t uc_vctl_sum10(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                        uint64_t, uint64_t, uint64_t);
 
@@ -348,6 +349,17 @@ int main(void)
                  "emulated stack [0x%llx, +%zu), return address at 0x%llx", (unsigned long long)lo,
                  size, (unsigned long long)entry);
         check(ok, "ten arguments, four on the stack", ok ? why : d ? d : "wrong sum");
+    }
+    /* TLS through %fs, as the host thread has it */
+    {
+        struct abi_state b = st_before(), se;
+        b.vec_mode = ABI_VEC_SSE;
+        uint64_t rax_e = 0, want_fs = uc_vctl_fs_canary();
+        int r = emu_call((const void *)uc_vctl_fs_canary, NULL, 0, &b, &se, &rax_e, err,
+                         sizeof err);
+        check(r == 0 && rax_e == want_fs, "TLS read through %fs", r ? err :
+              rax_e == want_fs ? "%fs:0x28 (the stack-protector canary) as the host reads it"
+              : "%fs:0x28 differs from the host's");
     }
     /* host pages at identical addresses: a guard page after the buffer */
     uint8_t *pg = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

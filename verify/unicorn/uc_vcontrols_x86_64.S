@@ -134,6 +134,16 @@ uc_vctl_store_table:
 	ret
 	.size	uc_vctl_store_table, . - uc_vctl_store_table
 
+/* uint64_t uc_vctl_fs_canary(void): the stack-protector canary at %fs:0x28, for emu_call's
+ * TLS (a C callee built with -fstack-protector reads it).  Not a control. */
+	.globl	uc_vctl_fs_canary
+	.type	uc_vctl_fs_canary, @function
+	.p2align 4
+uc_vctl_fs_canary:
+	movq	%fs:0x28, %rax
+	ret
+	.size	uc_vctl_fs_canary, . - uc_vctl_fs_canary
+
 /* uint64_t uc_vctl_sum10(a1, ..., a10): a1 + 2*a2 + ... + 10*a10, for emu_call's argument
  * passing (six in registers, four on the stack).  Not a control: it breaks nothing. */
 	.globl	uc_vctl_sum10
