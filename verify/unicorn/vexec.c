@@ -1488,6 +1488,10 @@ static const struct vx_form forms[] = {
     {"vpextrd/q", VX_ENC_VEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
     {"vpinsrb", VX_ENC_VEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
     {"vpinsrd/q", VX_ENC_VEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
+    {"vpextrb", VX_ENC_EVEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm"},
+    {"vpextrd/q", VX_ENC_EVEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
+    {"vpinsrb", VX_ENC_EVEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
+    {"vpinsrd/q", VX_ENC_EVEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
     {"vpmovmskb", VX_ENC_VEX, 1, 1, 0xd7, 0xff, -1, -1, LV, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_pmovmskb, "r32, v"},
     {"vptest", VX_ENC_VEX, 2, 1, 0x17, 0xff, 0, -1, LV, VK_SPEC, 1, 0, 0, M, 0, (void *)s_ptest, "v, v/m"},
     /* broadcasts, inserts, extracts */
@@ -2100,6 +2104,8 @@ disp_done:;
             unsigned N = in->bc ? f->bsz : f->msz ? f->msz : (16u << in->l);
             if (f->kind == VK_SPEC && !f->msz) N = f->esz ? f->esz : 1;
             if (f->kind == VK_SPEC && (f->op == 0x6e || f->op == 0x7e)) N = in->w ? 8 : 4;
+            if (f->kind == VK_SPEC && f->map == 3 && (f->op == 0x16 || f->op == 0x22))
+                N = in->w ? 8 : 4; /* vpextrd/q, vpinsrd/q: T1S by W */
             if (f->kind == VK_SPEC && (f->op == 0x64 || f->op == 0x66)) N = in->bc ? f->bsz : 16u << in->l;
             in->disp *= (int64_t)N;
         }

@@ -319,7 +319,8 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         e.force_rex = pick(&r, 2);
         if (!strcmp(f->name, "movsxd r64, r/m32")) e.rexw = e.w = 1;
     }
-    if (f->kind == VK_SPEC && (f->op == 0x6e || f->op == 0x7e) && f->enc == VX_ENC_EVEX)
+    if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX &&
+        (f->op == 0x6e || f->op == 0x7e || (f->map == 3 && (f->op == 0x16 || f->op == 0x22))))
         e.w = pick(&r, 2);
 
     /* operands */
@@ -420,7 +421,10 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
             }
             unsigned N = e.bc ? f->bsz : f->msz ? f->msz : vl;
             if (f->enc != VX_ENC_EVEX) N = 1;
-            if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX) N = f->op == 0x6e || f->op == 0x7e ? (e.w ? 8 : 4) : f->op == 0x64 || f->op == 0x66 ? (e.bc ? f->bsz : vl) : 1;
+            if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX)
+                N = f->op == 0x6e || f->op == 0x7e || (f->map == 3 && (f->op == 0x16 ||
+                    f->op == 0x22)) ? (e.w ? 8 : 4) : f->op == 0x64 || f->op == 0x66 ?
+                    (e.bc ? f->bsz : vl) : f->msz ? f->msz : 1;
             if (pick(&r, 2)) {
                 e.disp8 = 1;
                 e.disp = (int8_t)pick(&r, 256);
