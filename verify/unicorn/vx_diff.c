@@ -399,6 +399,9 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         if (msz == 0) msz = 64;
         uint64_t off = pick(&r, DATA_SIZE / 2 - 128) + 64;
         if ((f->flags & VF_ALIGN) || pick(&r, 2)) off &= ~(uint64_t)(msz - 1);
+        /* now and then a misaligned operand for an aligned move: #GP on the CPU (SIGSEGV),
+         * a fault in the executor, masked or not */
+        if ((f->flags & VF_ALIGN) && pick(&r, 8) == 0) off += 8;
         /* Fault suppression against the CPU: the operand runs into the guard page, and
          * exactly the elements there are masked off.  The CPU must not fault, and the
          * executor must not touch them (its memory callbacks refuse the guard page). */
