@@ -385,6 +385,9 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     E.fault[0] = 0;
     E.fault_insn = 0;
     revalidate();
+    /* The decode cache is keyed by address: code outside the program's image (a library, a
+     * JIT page) may have changed since the last call. */
+    if (!in_image((uint64_t)(uintptr_t)fn)) vx_flush_cache();
     struct vx_cpu *c = &E.vx.cpu;
     memset(c, 0, sizeof *c);
 
