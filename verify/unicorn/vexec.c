@@ -120,13 +120,13 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
         for (unsigned i = 0; i < vl; i += es) memcpy(b->b + i, e, es);
         return 0;
     }
-    unsigned n = f->msz ? f->msz : vl;
+    unsigned n = vx_mem_size(f, vl);
     /* An aligned move with no active element does not fault on this CPU (Zen 5, measured by
      * the reach test); with any active element it does, as the SDM says. */
     int any = !masked(in) || (m & lowbits(vl / f->esz));
     if ((f->flags & VF_ALIGN) && (a & (n - 1)) && any) return misaligned(x, a, n);
-    if (masked(in) && !f->msz && (f->flags & VF_EWISE))
-        return rd_masked(x, a, b->b, n, f->esz, m);
+    if (masked(in) && (!f->msz || f->msz >= 0xf0) && (f->flags & VF_EWISE))
+        return rd_masked(x, a, b->b, n, f->esz * n / vl, m); /* memory element per result one */
     if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
     return rd(x, a, b->b, n);
 }
@@ -311,6 +311,21 @@ static int v_blendi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d;
     unsigned es = in->f->esz; /* imm bit i % 8 chooses element i (words repeat per lane) */
     FOR_E(es, vl) eset(o, es, i, ((in->imm >> (i % 8)) & 1) ? eget(b, es, i) : eget(a, es, i));
+    return 0;
+}
+
+/* vpmovzx / vpmovsx: element i of the result from element i of the low part of the source */
+static int v_pmovx(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned es = in->f->esz, ss = es / (in->f->msz & 15);
+    int sign = (in->op & 0xf0) == 0x20;
+    FOR_E(es, vl) {
+        uint64_t v = eget(b, ss, i);
+        eset(o, es, i, sign ? (uint64_t)esext(v, ss) : v);
+    }
     return 0;
 }
 
@@ -1531,6 +1546,31 @@ static const struct vx_form forms[] = {
     {"vextracti64x2", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 1, -1, L256 | L512, VK_MR, 8, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm"},
     {"vextracti32x8", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 0, -1, L512, VK_MR, 4, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm"},
     {"vextracti64x4", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 1, -1, L512, VK_MR, 8, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm"},
+    /* zero and sign extension */
+    VEX("vpmovsxbw", 2, 1, 0x20, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovsxbw", 2, 1, 0x20, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovsxbd", 2, 1, 0x21, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovsxbd", 2, 1, 0x21, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovsxbq", 2, 1, 0x22, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)")
+    EVX("vpmovsxbq", 2, 1, 0x22, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)")
+    VEX("vpmovsxwd", 2, 1, 0x23, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovsxwd", 2, 1, 0x23, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovsxwq", 2, 1, 0x24, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovsxwq", 2, 1, 0x24, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovsxdq", 2, 1, 0x25, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovsxdq", 2, 1, 0x25, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovzxbw", 2, 1, 0x30, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovzxbw", 2, 1, 0x30, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovzxbd", 2, 1, 0x31, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovzxbd", 2, 1, 0x31, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovzxbq", 2, 1, 0x32, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)")
+    EVX("vpmovzxbq", 2, 1, 0x32, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)")
+    VEX("vpmovzxwd", 2, 1, 0x33, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovzxwd", 2, 1, 0x33, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovzxwq", 2, 1, 0x34, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovzxwq", 2, 1, 0x34, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovzxdq", 2, 1, 0x35, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovzxdq", 2, 1, 0x35, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
     /* logic */
     VEX("vpand", 1, 1, 0xdb, -1, -1, LV, VK_RVM, 1, 0, 0, v_and, "v, v, v/m")
     VEX("vpandn", 1, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, 0, v_andn, "v, v, v/m")
@@ -2105,7 +2145,7 @@ disp_done:;
         if (in->z && f->kind == VK_MR && in->mem) { in->f = NULL; return 1; }
         if (in->bc && (!in->mem || !f->bsz)) { in->f = NULL; return 1; }
         if (disp8) {
-            unsigned N = in->bc ? f->bsz : f->msz ? f->msz : (16u << in->l);
+            unsigned N = in->bc ? f->bsz : vx_mem_size(f, 16u << in->l);
             if (f->kind == VK_SPEC && !f->msz) N = f->esz ? f->esz : 1;
             if (f->kind == VK_SPEC && (f->op == 0x6e || f->op == 0x7e)) N = in->w ? 8 : 4;
             if (f->kind == VK_SPEC && f->map == 3 && (f->op == 0x16 || f->op == 0x22))

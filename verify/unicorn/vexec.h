@@ -123,7 +123,8 @@ struct vx_form {
     uint8_t kind;     /* enum vx_kind */
     uint8_t esz;      /* element size: masking and result granularity */
     uint8_t bsz;      /* EVEX embedded-broadcast element size, 0 when none */
-    uint8_t msz;      /* memory operand size, 0: the vector length */
+    uint8_t msz;      /* memory operand size, 0: the vector length; 0xf2/0xf4/0xf8: half,
+                       * quarter, eighth of it (vpmovzx/sx: HVM, QVM, OVM tuples) */
     uint16_t flags;
     uint16_t undef_flags; /* rflags bits the SDM leaves undefined (not compared) */
     void *fn;         /* handler; type by kind */
@@ -131,6 +132,12 @@ struct vx_form {
 };
 
 const struct vx_form *vx_forms(size_t *n);
+
+/* Bytes of a form's (non-broadcast) memory operand at vector length vl. */
+static inline unsigned vx_mem_size(const struct vx_form *f, unsigned vl)
+{
+    return f->msz >= 0xf0 ? vl / (f->msz & 15) : f->msz ? f->msz : vl;
+}
 
 /* What the modrm.reg, vvvv and modrm.rm fields of a form name (see vexec.c). */
 const char *vx_form_roles(const struct vx_form *f);

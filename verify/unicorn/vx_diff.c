@@ -395,7 +395,7 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
     uint64_t target = 0;
     unsigned vl = 16u << e.l;
     if (e.mem) {
-        unsigned msz = e.bc ? f->bsz : f->msz ? f->msz : f->enc == VX_ENC_LEG ? 8 : vl;
+        unsigned msz = e.bc ? f->bsz : f->enc == VX_ENC_LEG && !f->msz ? 8 : vx_mem_size(f, vl);
         if (msz == 0) msz = 64;
         uint64_t off = pick(&r, DATA_SIZE / 2 - 128) + 64;
         if ((f->flags & VF_ALIGN) || pick(&r, 2)) off &= ~(uint64_t)(msz - 1);
@@ -405,10 +405,10 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         /* Fault suppression against the CPU: the operand runs into the guard page, and
          * exactly the elements there are masked off.  The CPU must not fault, and the
          * executor must not touch them (its memory callbacks refuse the guard page). */
-        if (e.aaa && !e.bc && !f->msz && f->enc == VX_ENC_EVEX &&
+        if (e.aaa && !e.bc && (!f->msz || f->msz >= 0xf0) && f->enc == VX_ENC_EVEX &&
             ((f->flags & VF_EWISE) || f->kind == VK_MR) && pick(&r, 3) == 0) {
             unsigned ne = vl / f->esz, t = (f->flags & VF_ALIGN) ? 0 : pick(&r, ne);
-            off = DATA_SIZE - (uint64_t)t * f->esz;
+            off = DATA_SIZE - (uint64_t)t * (f->esz * vx_mem_size(f, vl) / vl);
             st.k[e.aaa] &= t >= 64 ? ~0ull : (1ull << t) - 1;
         }
         target = (uint64_t)(uintptr_t)data + off;
@@ -422,7 +422,7 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
                 if (e.index == e.base) e.index = -1;
                 e.scale = pick(&r, 4);
             }
-            unsigned N = e.bc ? f->bsz : f->msz ? f->msz : vl;
+            unsigned N = e.bc ? f->bsz : vx_mem_size(f, vl);
             if (f->enc != VX_ENC_EVEX) N = 1;
             if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX)
                 N = f->op == 0x6e || f->op == 0x7e || (f->map == 3 && (f->op == 0x16 ||
