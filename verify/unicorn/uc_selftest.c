@@ -55,7 +55,7 @@ static void detect_cpu(void)
     unsigned a, b, c, d;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return;
     unsigned lo = 0, hi = 0;
-    unsigned a1, b1, c1, d1;
+    unsigned a1 = 0, b1 = 0, c1 = 0, d1 = 0;
     __get_cpuid(1, &a1, &b1, &c1, &d1);
     if ((c1 >> 27) & 1) __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     (void)hi;
