@@ -16,9 +16,9 @@
  *
  * Stack: the emulated function runs on a stack of its own (EMU_STACK_SIZE bytes, host memory
  * with a PROT_NONE page below it, filled with EMU_STACK_POISON before each call), never on the
- * caller's.  %fs is the host thread's, so TLS reads work.  emu_stack() gives
- * its place, so the caller can check after return that nothing below the return address holds
- * data (the red zone and the kernel's frame stay as the kernel left them).
+ * caller's.  emu_stack() gives its place, so the caller can check after return that nothing
+ * below the return address holds data (the red zone and the kernel's frame stay as the kernel
+ * left them).  %fs is the host thread's, so TLS reads work.
  *
  * Not thread-safe: one engine per process (the harness's checked call is per thread, but the
  * emulated path is for one fuzzing thread).
