@@ -95,13 +95,10 @@ void drv_set_ct(int on)
     ct_mode = on;
 }
 
-/* The emulator (verify/unicorn/emu_call.c) when this program was linked with it. */
+/* The emulator (verify/unicorn/emu_call.c; its stub, whose emu_available() is 0, in builds
+ * without Unicorn).  Every x86-64 build links one of the two. */
 #if ARCH_X86_64
-int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
-             struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
-    __attribute__((weak));
-int emu_available(void) __attribute__((weak));
-void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp) __attribute__((weak));
+#include "emu_call.h"
 #endif
 
 /* A kernel this CPU cannot run (or that the mask hides) runs in the emulator instead, when it
@@ -112,7 +109,7 @@ int impl_emulated(const struct impl *im)
     static int allowed = -1;
     if (allowed < 0) {
         const char *e = getenv("ASMDIFF_EMULATE");
-        allowed = !(e && !strcmp(e, "0")) && emu_call && emu_available && emu_available();
+        allowed = !(e && !strcmp(e, "0")) && emu_available();
         if (allowed) abi_set_emulator(emu_call, emu_stack, 0xe5);
     }
     return allowed && (im->flags & IMPL_KERNEL) && cpu_unavailable_reason(im->needs) &&

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "ucheck.h"
 #include "ucheck_elf.h"
+#include "vx_uc.h"
 
 #include <elf.h>
 #include <link.h>
@@ -31,6 +32,7 @@
 #define STACK_SIZE (64 * 1024ull)
 #define SENTINEL 0x300000000000ull
 #define POISON 0xa5
+#define UC_VEC_MARKER 0x5ca1ab1e0ddba11ull
 /* A kernel call here runs thousands of instructions; this many means a loop that never ends
  * (a length taken from the wrong register, say). */
 #define INSN_LIMIT 50000000ull
@@ -79,6 +81,7 @@ static struct engine {
      * 1024-byte NH call. */
     uint64_t slot_pages[UC_MAX_REGIONS];
     uint64_t rng;
+    struct vxu vx; /* the vector executor and its register file */
 } eng;
 
 /* State of the call being run; the hooks read and fill it. */
@@ -194,6 +197,7 @@ static void emit(int kind, int region, uint64_t size, int64_t offset)
         if (!t) {
             /* Out of memory: stop, and say so rather than compare a truncated trace. */
             snprintf(res->error, sizeof res->error, "out of memory for the trace");
+            eng.vx.caller_stop = 1;
             uc_emu_stop(eng.uc);
             return;
         }
@@ -258,6 +262,7 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
 {
     (void)size;
     (void)user;
+    if (addr != SENTINEL && vxu_unicorn_check(&eng.vx, addr)) return; /* the executor's */
     flush_pending();
     run.echo.left = 0;
     if (addr == SENTINEL) return;
@@ -265,10 +270,68 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     if (++run.res->insn_count > INSN_LIMIT) {
         snprintf(run.res->error, sizeof run.res->error,
                  "runaway: more than %llu instructions", (unsigned long long)INSN_LIMIT);
+        eng.vx.caller_stop = 1;
         uc_emu_stop(uc);
         return;
     }
     emit(UC_EV_INSN, 0, 0, 0);
+}
+
+/* ---- the vector executor's view of the same memory -------------------------------------- */
+
+/* Its accesses are whole (one per contiguous run of active elements), so they skip the echo
+ * filter and go straight to the merge of one instruction's accesses. */
+static void note_exec_access(int kind, uint64_t addr, uint64_t size)
+{
+    run.echo.left = 0;
+    note_access(kind, addr, size);
+}
+
+static int vx_read(void *ctx, uint64_t addr, void *dst, size_t n)
+{
+    (void)ctx;
+    note_exec_access(UC_EV_READ, addr, n);
+    if (uc_mem_read(eng.uc, addr, dst, n)) {
+        flush_pending();
+        run.stop_unmapped = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int vx_write(void *ctx, uint64_t addr, const void *src, size_t n)
+{
+    (void)ctx;
+    note_exec_access(UC_EV_WRITE, addr, n);
+    /* the image is mapped read-only for Unicorn; uc_mem_write would not care */
+    if (in_image(addr) || in_image(addr + n - 1) || uc_mem_write(eng.uc, addr, src, n)) {
+        flush_pending();
+        run.stop_unmapped = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static size_t vx_fetch(void *ctx, uint64_t addr, uint8_t *dst, size_t n)
+{
+    (void)ctx;
+    while (n && uc_mem_read(eng.uc, addr, dst, n)) n--;
+    return n;
+}
+
+static int vx_insn(void *ctx, uint64_t addr)
+{
+    (void)ctx;
+    flush_pending();
+    run.echo.left = 0;
+    run.insn_addr = addr;
+    if (++run.res->insn_count > INSN_LIMIT) {
+        snprintf(run.res->error, sizeof run.res->error,
+                 "runaway: more than %llu instructions", (unsigned long long)INSN_LIMIT);
+        return 1;
+    }
+    emit(UC_EV_INSN, 0, 0, 0);
+    return run.res->error[0] != 0;
 }
 
 static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
@@ -418,6 +481,9 @@ static int engine_setup(void)
         (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, NULL, 1, 0)) ||
         (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0)))
         return setup_fail("adding hooks", e);
+    eng.vx.uc = eng.uc;
+    eng.vx.env = (struct vx_env){NULL, vx_read, vx_write, vx_fetch, vx_insn};
+    eng.vx.limit = INSN_LIMIT + 1;
     eng.ready = 1;
     return 0;
 }
@@ -588,17 +654,39 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     uc_mem_write(eng.uc, run.entry_rsp, &ret, 8);
     uc_reg_write(eng.uc, UC_X86_REG_RSP, &run.entry_rsp);
 
-    uc_err e = uc_emu_start(eng.uc, run.fn, SENTINEL, 0, 0);
+    /* The executor's register file: what Unicorn holds, plus zmm upper lanes, zmm16-31 and
+     * k0-7 (random junk, or the marker of the leftover check). */
+    struct vxu *vx = &eng.vx;
+    {
+        int ids[18] = {UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_RDX, UC_X86_REG_RBX,
+                       UC_X86_REG_RSP, UC_X86_REG_RBP, UC_X86_REG_RSI, UC_X86_REG_RDI,
+                       UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11,
+                       UC_X86_REG_R12, UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15};
+        for (int i = 0; i < 16; i++) uc_reg_read(eng.uc, ids[i], &vx->cpu.gpr[i]);
+        vx->cpu.rflags = rflags;
+        vx->cpu.rip = run.fn;
+        for (int i = 0; i < 32; i++)
+            for (int j = 0; j < 8; j++)
+                vx->cpu.z[i].q[j] = call->check_vectors ? UC_VEC_MARKER : splitmix(&eng.rng);
+        for (int i = 0; i < 16 && !call->check_vectors; i++)
+            uc_reg_read(eng.uc, UC_X86_REG_XMM0 + i, vx->cpu.z[i].b);
+        for (int i = 0; i < 8; i++)
+            vx->cpu.k[i] = call->check_vectors ? UC_VEC_MARKER : splitmix(&eng.rng);
+    }
+    char vmsg[256]; /* the decode cache is kept: the program's code cannot change */
+    enum vxu_status vs = vxu_run(vx, SENTINEL, vmsg, sizeof vmsg);
+    uc_err e = vs == VXU_UC_ERROR ? vx->uc_error : UC_ERR_OK;
+    res->vexec_insns = vx->vexec_insns;
+    res->unicorn_turns = vx->unicorn_turns;
     flush_pending();
-    uint64_t rip = 0;
-    uc_reg_read(eng.uc, UC_X86_REG_RIP, &rip);
-    res->completed = e == UC_ERR_OK && rip == SENTINEL && !res->error[0];
+    uint64_t rip = vx->cpu.rip;
+    if (vs == VXU_ERROR && !res->error[0]) snprintf(res->error, sizeof res->error, "%s", vmsg);
+    res->completed = vs == VXU_DONE && e == UC_ERR_OK && rip == SENTINEL && !res->error[0];
     if (!res->completed && !res->error[0]) {
         char where[96];
         elfsym_format(rip, where, sizeof where);
         if (e == UC_ERR_INSN_INVALID)
-            snprintf(res->error, sizeof res->error, "invalid instruction at %s (Unicorn 2.0.1 "
-                     "executes scalar and SSE code, not AVX)", where);
+            snprintf(res->error, sizeof res->error, "invalid instruction at %s", where);
         else if (run.stop_unmapped)
             snprintf(res->error, sizeof res->error, "stopped at %s: %s, the access outside "
                      "every region that bounds reports", where, uc_strerror(e));
@@ -608,6 +696,27 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     }
 
     uc_reg_read(eng.uc, UC_X86_REG_RAX, &res->rax);
+    if (res->completed && call->check_vectors) {
+        static const char *const lane_name[4] = {"xmm", "ymm upper", "zmm lane 2", "zmm lane 3"};
+        for (int i = 0; i < 32 && !res->abi_violation; i++)
+            for (int l = 0; l < 4; l++) {
+                const uint64_t *q = &vx->cpu.z[i].q[2 * l];
+                if ((q[0] == UC_VEC_MARKER && q[1] == UC_VEC_MARKER) || (!q[0] && !q[1]))
+                    continue;
+                res->abi_violation++;
+                snprintf(res->abi_msg, sizeof res->abi_msg, "zmm%d not cleared: its %s "
+                         "(bytes %d-%d) holds data 0x%016llx%016llx", i, lane_name[l],
+                         16 * l, 16 * l + 15, (unsigned long long)q[1],
+                         (unsigned long long)q[0]);
+                break;
+            }
+        for (int i = 0; i < 8 && !res->abi_violation; i++)
+            if (vx->cpu.k[i] != UC_VEC_MARKER && vx->cpu.k[i]) {
+                res->abi_violation++;
+                snprintf(res->abi_msg, sizeof res->abi_msg, "k%d not cleared: holds data "
+                         "0x%llx", i, (unsigned long long)vx->cpu.k[i]);
+            }
+    }
     if (res->completed) {
         for (size_t i = 0; i < 6; i++) {
             uc_reg_read(eng.uc, saved_regs[i], &v);

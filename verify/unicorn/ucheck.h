@@ -26,9 +26,14 @@
  * argument equal to a region's host address, or inside it (one past the end included), is
  * translated.
  *
- * Limits: x86-64 SysV, up to 6 integer arguments, scalar and SSE code (Unicorn 2.0.1 stops at
- * the first AVX instruction: the call then fails with a message saying so).  One engine per
- * process, kept between calls; not thread-safe.  Alignment: a region's emulator address is
+ * Vector code: VEX and EVEX instructions (AVX, AVX2, AVX-512, GFNI, VAES, VPCLMULQDQ) run in
+ * the vector executor (vexec.h, vx_uc.h), which also runs the scalar code between them; its
+ * memory accesses go through the same bounds check and trace as Unicorn's, element by element
+ * under an opmask (a masked-off element is never accessed).  An instruction that neither the
+ * executor nor Unicorn knows stops the call: "unsupported instruction: <text> at f+0x1a4".
+ *
+ * Limits: x86-64 SysV, up to 6 integer arguments.  One engine per process, kept between calls;
+ * not thread-safe.  Alignment: a region's emulator address is
  * flush with its page end, so its alignment is that of -len, not that of the host buffer.
  */
 #ifndef ASMDIFF_UCHECK_H
@@ -59,6 +64,9 @@ struct uc_call {
     size_t nargs;
     struct uc_region regions[UC_MAX_REGIONS];
     size_t nregions; /* regions must not overlap: an in-place call declares one region */
+    int check_vectors; /* 1: zmm0-31 and k0-7 start as a marker, and after the call each
+                        * 128-bit lane of every zmm (each k) must hold the marker or zero:
+                        * anything else is data left behind ("zmm5 lane 2 not cleared") */
 };
 
 /* One trace event.  Instruction offsets are relative to call->fn, region offsets to the
@@ -96,6 +104,8 @@ struct uc_result {
     uint64_t stack_bytes;    /* deepest stack byte touched below the return address */
     uint64_t nanoseconds;    /* wall time of the whole ucheck_run */
     uint64_t region_addr[UC_MAX_REGIONS]; /* where each region was in the emulator */
+    uint64_t vexec_insns;   /* instructions run by the vector executor */
+    uint64_t unicorn_turns; /* times control went to Unicorn (legacy SSE and the like) */
 };
 
 /* Runs call in the emulator.  res must be zeroed before its first use; it may be reused (its

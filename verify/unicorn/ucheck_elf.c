@@ -126,3 +126,36 @@ const char *elfsym_format(uint64_t addr, char *buf, size_t len)
         snprintf(buf, len, "0x%llx", (unsigned long long)addr);
     return buf;
 }
+
+int elfsec_lookup(const char *name, uint64_t *addr, uint64_t *size)
+{
+    uint64_t bias = 0;
+    dl_iterate_phdr(first_object, &bias);
+    size_t len;
+    unsigned char *img = read_all("/proc/self/exe", &len);
+    int rc = -1;
+    if (!img) return -1;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shoff == 0 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shstrndx >= eh->e_shnum ||
+        eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > len)
+        goto out;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+    const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+    if (names->sh_offset + names->sh_size > len) goto out;
+    for (size_t i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_name >= names->sh_size) continue;
+        const char *n = (const char *)img + names->sh_offset + sh[i].sh_name;
+        if (strnlen(n, names->sh_size - sh[i].sh_name) == names->sh_size - sh[i].sh_name)
+            continue;
+        if (strcmp(n, name) == 0 && (sh[i].sh_flags & SHF_ALLOC)) {
+            *addr = sh[i].sh_addr + bias;
+            *size = sh[i].sh_size;
+            rc = 0;
+            break;
+        }
+    }
+out:
+    free(img);
+    return rc;
+}

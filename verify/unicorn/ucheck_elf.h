@@ -24,4 +24,9 @@ int elfsym_lookup(const char *name, uint64_t *addr, uint64_t *size);
  * else the nearest one below it), or "0x..." when none is known.  Returns buf. */
 const char *elfsym_format(uint64_t addr, char *buf, size_t len);
 
+/* The run-time address and size of an allocated section of the program (".rodata").  0 when
+ * found.  For kernels whose constant tables are local labels without symbols: their reads are
+ * then judged against the section. */
+int elfsec_lookup(const char *name, uint64_t *addr, uint64_t *size);
+
 #endif

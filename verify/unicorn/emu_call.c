@@ -1,0 +1,468 @@
+/* emu_call.c — see emu_call.h. */
+#define _GNU_SOURCE
+#include "emu_call.h"
+#include "ucheck_elf.h"
+#include "vx_uc.h"
+
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <asm/prctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PAGE 4096ull
+#define CHUNK (64 * 1024ull)   /* data mapped per fault: fewer Unicorn map calls */
+#define SENTINEL 0x7ffffffff000ull /* top user page, never mapped by Linux x86-64 */
+#define INSN_LIMIT 200000000ull
+#define JUNK_UNUSED_ARG 0xbadc0ffee0ddf00dull /* as abi_x86_64.S */
+#define JUNK_SCRATCH 0xdeadbeefcafe5a5aull
+#define MAX_MAPS 256
+
+struct range {
+    uint64_t lo, hi;
+    uint32_t prot; /* UC_PROT_* */
+    int keep;      /* the program image: kept between calls */
+};
+
+static struct emu {
+    int ready; /* 1 ok, -1 failed */
+    char why[200];
+    struct vxu vx;
+    struct range maps[MAX_MAPS];
+    size_t nmaps;
+    uint8_t *stack;
+    uint64_t entry_rsp;
+    uint64_t image_lo[8], image_hi[8];
+    size_t nimage;
+    char fault[200];  /* the first failed access of this call, in words */
+    uint64_t fault_insn;
+} E;
+
+/* ---- host mappings ------------------------------------------------------------------------ */
+
+static struct range *find_range(uint64_t a)
+{
+    for (size_t i = 0; i < E.nmaps; i++)
+        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[i];
+    return NULL;
+}
+
+/* The host's mappings, from /proc/self/maps, read at most once per call: a read costs tens of
+ * microseconds, as much as the emulation of a short kernel call. */
+struct vma {
+    uint64_t lo, hi;
+    uint32_t prot; /* UC_PROT_*; 0 for PROT_NONE */
+};
+static struct vma *vmas;
+static size_t nvmas, vmas_cap;
+static int vmas_fresh;
+
+static uint64_t hexnum(const char **p)
+{
+    uint64_t v = 0;
+    for (;; (*p)++) {
+        char c = **p;
+        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f'
+                     ? (unsigned)(c - 'a' + 10) : 16;
+        if (d == 16) return v;
+        v = v << 4 | d;
+    }
+}
+
+static int read_vmas(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return -1;
+    char line[512];
+    nvmas = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *p = line;
+        uint64_t l = hexnum(&p);
+        if (*p++ != '-') continue;
+        uint64_t h = hexnum(&p);
+        if (*p++ != ' ' || strlen(p) < 3) continue;
+        if (nvmas == vmas_cap) {
+            size_t cap = vmas_cap ? 2 * vmas_cap : 256;
+            struct vma *v = realloc(vmas, cap * sizeof *v);
+            if (!v) break;
+            vmas = v;
+            vmas_cap = cap;
+        }
+        vmas[nvmas++] = (struct vma){l, h, (p[0] == 'r' ? UC_PROT_READ : 0) |
+                                               (p[1] == 'w' ? UC_PROT_WRITE : 0) |
+                                               (p[2] == 'x' ? UC_PROT_EXEC : 0)};
+    }
+    fclose(f);
+    vmas_fresh = 1;
+    return 0;
+}
+
+static const struct vma *find_vma(uint64_t a)
+{
+    if (!vmas_fresh && read_vmas()) return NULL;
+    for (size_t i = 0; i < nvmas; i++)
+        if (a >= vmas[i].lo && a < vmas[i].hi) return &vmas[i];
+    return NULL;
+}
+
+/* The host mapping holding a: [lo, hi) and protection.  0 when found readable (a PROT_NONE
+ * guard page, or no mapping, is not). */
+static int host_vma(uint64_t a, uint64_t *lo, uint64_t *hi, uint32_t *prot)
+{
+    const struct vma *v = find_vma(a);
+    if (!v || !(v->prot & UC_PROT_READ)) return -1;
+    *lo = v->lo;
+    *hi = v->hi;
+    *prot = v->prot;
+    return 0;
+}
+
+static int in_image(uint64_t a)
+{
+    for (size_t i = 0; i < E.nimage; i++)
+        if (a >= E.image_lo[i] && a < E.image_hi[i]) return 1;
+    return 0;
+}
+
+/* Maps the host memory around a (a CHUNK-aligned block, clipped to its host mapping and to what
+ * is already mapped) into Unicorn at the same address.  0 on success. */
+static int map_host(uint64_t a)
+{
+    if (find_range(a)) return 0;
+    uint64_t vlo, vhi;
+    uint32_t prot;
+    if (host_vma(a, &vlo, &vhi, &prot)) return -1;
+    uint64_t lo = a & ~(CHUNK - 1), hi = lo + CHUNK;
+    if (lo < vlo) lo = vlo;
+    if (hi > vhi) hi = vhi;
+    for (size_t i = 0; i < E.nmaps; i++) { /* clip to the unmapped gap around a */
+        if (E.maps[i].hi <= a && E.maps[i].hi > lo) lo = E.maps[i].hi;
+        if (E.maps[i].lo > a && E.maps[i].lo < hi) hi = E.maps[i].lo;
+    }
+    if (E.nmaps == MAX_MAPS) return -1;
+    if (uc_mem_map_ptr(E.vx.uc, lo, hi - lo, prot, (void *)(uintptr_t)lo)) return -1;
+    E.maps[E.nmaps++] = (struct range){lo, hi, prot, in_image(lo) && in_image(hi - 1)};
+    return 0;
+}
+
+static void unmap_range(size_t i)
+{
+    uc_mem_unmap(E.vx.uc, E.maps[i].lo, E.maps[i].hi - E.maps[i].lo);
+    E.maps[i] = E.maps[--E.nmaps];
+}
+
+/* Mappings of the program's own segments (code, constants, .data, .bss) and of the stack stay
+ * for good: the host never unmaps them.  Any other (heap, mmap'd buffers, guard-paged harness
+ * buffers) is kept between calls only while the host still maps the same range with the same
+ * protection: checked before each call that could touch it (one read of /proc/self/maps; a
+ * Unicorn map and unmap cost tens of microseconds each, more than that read). */
+static void revalidate(void)
+{
+    vmas_fresh = 0;
+    int have_data = 0;
+    for (size_t i = 0; i < E.nmaps; i++) have_data |= !E.maps[i].keep;
+    if (!have_data) return;
+    if (read_vmas() || E.nmaps > MAX_MAPS - 8) {
+        for (size_t i = E.nmaps; i-- > 0;)
+            if (!E.maps[i].keep) unmap_range(i);
+        return;
+    }
+    for (size_t i = E.nmaps; i-- > 0;) {
+        if (E.maps[i].keep) continue;
+        const struct vma *v = find_vma(E.maps[i].lo);
+        if (!v || E.maps[i].hi > v->hi || v->prot != E.maps[i].prot) unmap_range(i);
+    }
+}
+
+static void note_fault(const char *what, uint64_t a, size_t n, const char *why)
+{
+    if (E.fault[0]) return;
+    snprintf(E.fault, sizeof E.fault, "%s of %zu byte%s at 0x%llx (%s)", what, n,
+             n == 1 ? "" : "s", (unsigned long long)a, why);
+}
+
+/* Checks [a, a+n) for an access; maps what is missing.  0 when allowed. */
+static int access_ok(uint64_t a, size_t n, int write)
+{
+    uint64_t p = a;
+    while (p < a + n) {
+        struct range *r = find_range(p);
+        if (!r) {
+            if (map_host(p)) {
+                note_fault(write ? "write" : "read", a, n, "no readable host page");
+                return -1;
+            }
+            r = find_range(p);
+        }
+        if (write && !(r->prot & UC_PROT_WRITE)) {
+            note_fault("write", a, n, "read-only host page");
+            return -1;
+        }
+        p = r->hi;
+    }
+    return 0;
+}
+
+/* ---- the executor's memory: host memory itself (it is what Unicorn maps) ------------------- */
+
+static int ex_read(void *ctx, uint64_t a, void *dst, size_t n)
+{
+    (void)ctx;
+    if (access_ok(a, n, 0)) return -1;
+    memcpy(dst, (const void *)(uintptr_t)a, n);
+    return 0;
+}
+
+static int ex_write(void *ctx, uint64_t a, const void *src, size_t n)
+{
+    (void)ctx;
+    if (access_ok(a, n, 1)) return -1;
+    memcpy((void *)(uintptr_t)a, src, n);
+    return 0;
+}
+
+static size_t ex_fetch(void *ctx, uint64_t a, uint8_t *dst, size_t n)
+{
+    (void)ctx;
+    size_t got = 0;
+    while (got < n) {
+        struct range *r = find_range(a + got);
+        if (!r && map_host(a + got)) break;
+        r = find_range(a + got);
+        if (!(r->prot & UC_PROT_EXEC)) break;
+        size_t k = n - got;
+        if (a + got + k > r->hi) k = r->hi - (a + got);
+        memcpy(dst + got, (const void *)(uintptr_t)(a + got), k);
+        got += k;
+    }
+    return got;
+}
+
+/* ---- Unicorn's hooks ------------------------------------------------------------------------ */
+
+static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+{
+    (void)uc;
+    (void)size;
+    (void)user;
+    vxu_unicorn_check(&E.vx, addr);
+}
+
+static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
+                          int64_t value, void *user)
+{
+    (void)uc;
+    (void)value;
+    (void)user;
+    if (map_host(addr) == 0) {
+        struct range *r = find_range(addr);
+        if (type == UC_MEM_WRITE_UNMAPPED && !(r->prot & UC_PROT_WRITE)) {
+            note_fault("write", addr, (size_t)size, "read-only host page");
+            return false;
+        }
+        return true;
+    }
+    uc_reg_read(E.vx.uc, UC_X86_REG_RIP, &E.fault_insn);
+    note_fault(type == UC_MEM_WRITE_UNMAPPED ? "write" : type == UC_MEM_FETCH_UNMAPPED ?
+               "instruction fetch" : "read", addr, (size_t)size, "no readable host page");
+    return false;
+}
+
+static bool hook_prot(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, int64_t value,
+                      void *user)
+{
+    (void)uc;
+    (void)value;
+    (void)user;
+    uc_reg_read(E.vx.uc, UC_X86_REG_RIP, &E.fault_insn);
+    note_fault(type == UC_MEM_WRITE_PROT ? "write" : type == UC_MEM_FETCH_PROT ?
+               "instruction fetch" : "read", addr, (size_t)size,
+               type == UC_MEM_WRITE_PROT ? "read-only host page" : "page not executable");
+    return false;
+}
+
+struct image_scan {
+    uint64_t lo[8], hi[8];
+    size_t n;
+};
+
+static int scan_image(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct image_scan *sc = data;
+    for (size_t i = 0; i < info->dlpi_phnum && sc->n < 8; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD) continue; /* all segments: .data and .bss too */
+        sc->lo[sc->n] = (info->dlpi_addr + ph->p_vaddr) & ~(PAGE - 1);
+        sc->hi[sc->n] = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + PAGE - 1) & ~(PAGE - 1);
+        sc->n++;
+    }
+    return 1;
+}
+
+static int setup(void)
+{
+    if (E.ready) return E.ready > 0 ? 0 : -1;
+    E.ready = -1;
+    uc_err e;
+    elfsym_load();
+    if ((e = uc_open(UC_ARCH_X86, UC_MODE_64, &E.vx.uc))) {
+        snprintf(E.why, sizeof E.why, "uc_open: %s", uc_strerror(e));
+        return -1;
+    }
+    struct image_scan sc = {0};
+    dl_iterate_phdr(scan_image, &sc);
+    for (size_t i = 0; i < sc.n; i++) {
+        E.image_lo[i] = sc.lo[i];
+        E.image_hi[i] = sc.hi[i];
+    }
+    E.nimage = sc.n;
+    /* the stack, with a PROT_NONE page below it: a deeper emulated stack faults there instead
+     * of reaching whatever host memory lies below */
+    uint8_t *st = mmap(NULL, EMU_STACK_SIZE + PAGE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    E.stack = st == MAP_FAILED || mprotect(st, PAGE, PROT_NONE) ? MAP_FAILED : st + PAGE;
+    static uint8_t hlt[PAGE];
+    memset(hlt, 0xf4, sizeof hlt);
+    uc_hook h;
+    if (E.stack == MAP_FAILED ||
+        uc_mem_map_ptr(E.vx.uc, (uint64_t)(uintptr_t)E.stack, EMU_STACK_SIZE,
+                       UC_PROT_READ | UC_PROT_WRITE, E.stack) ||
+        uc_mem_map_ptr(E.vx.uc, SENTINEL, PAGE, UC_PROT_READ | UC_PROT_EXEC, hlt) ||
+        uc_hook_add(E.vx.uc, &h, UC_HOOK_CODE, (void *)hook_code, NULL, 1, 0) ||
+        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, NULL, 1, 0) ||
+        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0)) {
+        snprintf(E.why, sizeof E.why, "setting up the emulator's stack and hooks failed");
+        return -1;
+    }
+    E.maps[E.nmaps++] = (struct range){(uint64_t)(uintptr_t)E.stack,
+                                       (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE,
+                                       UC_PROT_READ | UC_PROT_WRITE, 1};
+    E.maps[E.nmaps++] = (struct range){SENTINEL, SENTINEL + PAGE, UC_PROT_READ | UC_PROT_EXEC, 1};
+    /* %fs as the host's, so that TLS reads (a C callee's stack protector) work: host memory is
+     * at identical addresses */
+    uint64_t fs = 0;
+    if (syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) == 0)
+        uc_reg_write(E.vx.uc, UC_X86_REG_FS_BASE, &fs);
+    E.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
+    E.vx.limit = INSN_LIMIT;
+    E.ready = 1;
+    return 0;
+}
+
+/* ---- the call ------------------------------------------------------------------------------- */
+
+int emu_available(void) { return 1; }
+
+void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp)
+{
+    *lo = (uint64_t)(uintptr_t)E.stack;
+    *size = E.stack ? EMU_STACK_SIZE : 0;
+    *entry_rsp = E.entry_rsp;
+}
+
+void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
+{
+    *vexec_insns = E.vx.vexec_insns;
+    *unicorn_turns = E.vx.unicorn_turns;
+}
+
+int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
+             struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
+{
+    if (errlen) err[0] = 0;
+    if (setup()) {
+        snprintf(err, errlen, "emulator set-up: %s", E.why);
+        return -1;
+    }
+    if (argc > ABI_MAX_ARGS) {
+        snprintf(err, errlen, "%zu arguments: at most %d", argc, ABI_MAX_ARGS);
+        return -1;
+    }
+    E.fault[0] = 0;
+    E.fault_insn = 0;
+    revalidate();
+    /* The decode cache is keyed by address: code outside the program's image (a library, a
+     * JIT page) may have changed since the last call. */
+    if (!in_image((uint64_t)(uintptr_t)fn)) vx_flush_cache();
+    struct vx_cpu *c = &E.vx.cpu;
+    memset(c, 0, sizeof *c);
+
+    /* stack: poisoned; the return address at entry_rsp (16-byte aligned + 8, as after a call),
+     * stack arguments above it */
+    memset(E.stack, EMU_STACK_POISON, EMU_STACK_SIZE);
+    uint64_t top = (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE;
+    E.entry_rsp = ((top - 256) & ~15ull) - 8;
+    uint64_t ret = SENTINEL;
+    memcpy((void *)(uintptr_t)E.entry_rsp, &ret, 8);
+    for (size_t i = 6; i < ABI_MAX_ARGS; i++) {
+        uint64_t v = i < argc ? argv[i] : JUNK_UNUSED_ARG;
+        memcpy((void *)(uintptr_t)(E.entry_rsp + 8 * (i - 5)), &v, 8);
+    }
+
+    static const int argreg[6] = {VX_RDI, VX_RSI, VX_RDX, VX_RCX, VX_R8, VX_R9};
+    for (size_t i = 0; i < 6; i++) c->gpr[argreg[i]] = i < argc ? argv[i] : JUNK_UNUSED_ARG;
+    c->gpr[VX_RAX] = c->gpr[VX_R10] = c->gpr[VX_R11] = JUNK_SCRATCH;
+    c->gpr[VX_RBX] = before->rbx;
+    c->gpr[VX_RBP] = before->rbp;
+    c->gpr[VX_R12] = before->r12;
+    c->gpr[VX_R13] = before->r13;
+    c->gpr[VX_R14] = before->r14;
+    c->gpr[VX_R15] = before->r15;
+    c->gpr[VX_RSP] = E.entry_rsp;
+    c->rip = (uint64_t)(uintptr_t)fn;
+    c->rflags = 0x202; /* IF, DF clear */
+    unsigned nvec = before->vec_mode == ABI_VEC_AVX512 ? 32 : before->vec_mode ? 16 : 0;
+    unsigned width = before->vec_mode == ABI_VEC_AVX512 ? 64 : before->vec_mode == ABI_VEC_AVX
+                     ? 32 : 16;
+    for (unsigned r = 0; r < nvec; r++)
+        for (unsigned j = 0; j < width / 8; j++) c->z[r].q[j] = before->vec_fill;
+    if (before->vec_mode == ABI_VEC_AVX512)
+        for (int k = 0; k < 8; k++) c->k[k] = before->vec_fill;
+    uint64_t mxcsr = before->mxcsr, fpcw = before->x87cw;
+    uc_reg_write(E.vx.uc, UC_X86_REG_MXCSR, &mxcsr);
+    uc_reg_write(E.vx.uc, UC_X86_REG_FPCW, &fpcw);
+
+    char msg[300];
+    enum vxu_status s = vxu_run(&E.vx, SENTINEL, msg, sizeof msg);
+    int rc = 0;
+    if (s != VXU_DONE) {
+        char where[128];
+        uint64_t at = E.fault_insn ? E.fault_insn : c->rip;
+        elfsym_format(at, where, sizeof where);
+        if (E.fault[0])
+            snprintf(err, errlen, "fault: %s by instruction at %s", E.fault, where);
+        else if (msg[0])
+            snprintf(err, errlen, "%s", msg);
+        else
+            snprintf(err, errlen, "stopped at %s: %s", where, uc_strerror(E.vx.uc_error));
+        rc = -1;
+    }
+
+    *after = *before;
+    after->rbx = c->gpr[VX_RBX];
+    after->rbp = c->gpr[VX_RBP];
+    after->r12 = c->gpr[VX_R12];
+    after->r13 = c->gpr[VX_R13];
+    after->r14 = c->gpr[VX_R14];
+    after->r15 = c->gpr[VX_R15];
+    after->rsp_delta = c->gpr[VX_RSP] - (E.entry_rsp + 8);
+    after->rflags = c->rflags;
+    uint64_t v = 0;
+    uc_reg_read(E.vx.uc, UC_X86_REG_MXCSR, &v);
+    after->mxcsr = (uint32_t)v;
+    v = 0;
+    uc_reg_read(E.vx.uc, UC_X86_REG_FPCW, &v);
+    after->x87cw = (uint16_t)v;
+    /* The executor has no x87, and Unicorn 2.0.1 reports its tag word as 0x5555 even for an
+     * empty register stack: the emulated path cannot see a missing emms (the native path
+     * does); it reports the ABI's required value. */
+    after->x87tw = 0xffff;
+    for (unsigned r = 0; r < nvec; r++) memcpy(after->vec[r], c->z[r].b, width);
+    if (before->vec_mode == ABI_VEC_AVX512) memcpy(after->k, c->k, sizeof after->k);
+    if (rax) *rax = c->gpr[VX_RAX];
+    return rc;
+}

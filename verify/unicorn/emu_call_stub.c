@@ -1,0 +1,34 @@
+/* emu_call_stub.c — emu_call.h when the build has no Unicorn Engine: nothing can be emulated,
+ * and every call says why, so a caller reports a skip rather than a pass. */
+#include "emu_call.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int emu_available(void) { return 0; }
+
+int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
+             struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
+{
+    (void)fn;
+    (void)argv;
+    (void)argc;
+    *after = *before;
+    if (rax) *rax = 0;
+    snprintf(err, errlen, "no emulator in this build: Unicorn Engine (libunicorn-dev) was not "
+             "found when it was configured");
+    return -1;
+}
+
+void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp)
+{
+    *lo = 0;
+    *size = 0;
+    *entry_rsp = 0;
+}
+
+void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
+{
+    *vexec_insns = 0;
+    *unicorn_turns = 0;
+}

@@ -1,0 +1,2267 @@
+/* vexec.c — see vexec.h.  Semantics from the Intel SDM (Vol. 2, instruction pages; Vol. 1
+ * ch. 15 for masking, 2.7.5 for compressed disp8*N); the decoder from SDM Vol. 2 ch. 2. */
+#include "vexec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- context ------------------------------------------------------------------------------ */
+
+struct vx {
+    struct vx_cpu *c;
+    const struct vx_env *env;
+    char *msg;
+    size_t msglen;
+    uint64_t next; /* rip of the next instruction */
+};
+
+typedef int (*vec_fn)(struct vx *x, const struct vx_insn *in, union vx_vreg *out,
+                      const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                      unsigned vl);
+typedef int (*spec_fn)(struct vx *x, const struct vx_insn *in);
+
+static int fault(struct vx *x, const char *what, uint64_t addr, size_t n)
+{
+    if (x->msg && x->msglen && !x->msg[0])
+        snprintf(x->msg, x->msglen, "%s of %zu byte%s at 0x%llx failed", what, n,
+                 n == 1 ? "" : "s", (unsigned long long)addr);
+    return -1;
+}
+
+static int rd(struct vx *x, uint64_t a, void *p, size_t n)
+{
+    if (!n) return 0;
+    return x->env->read(x->env->ctx, a, p, n) ? fault(x, "read", a, n) : 0;
+}
+
+static int wr(struct vx *x, uint64_t a, const void *p, size_t n)
+{
+    if (!n) return 0;
+    return x->env->write(x->env->ctx, a, p, n) ? fault(x, "write", a, n) : 0;
+}
+
+static unsigned vlen(const struct vx_insn *in) { return 16u << in->l; }
+
+static int masked(const struct vx_insn *in) { return in->enc == VX_ENC_EVEX && in->aaa; }
+
+static uint64_t wmask(const struct vx *x, const struct vx_insn *in)
+{
+    return masked(in) ? x->c->k[in->aaa] : ~0ull;
+}
+
+static uint64_t ea(const struct vx *x, const struct vx_insn *in)
+{
+    uint64_t a = (uint64_t)in->disp;
+    if (in->base == 16)
+        a += x->next;
+    else if (in->base >= 0)
+        a += x->c->gpr[in->base];
+    if (in->index >= 0) a += x->c->gpr[in->index] << in->scale;
+    return a;
+}
+
+/* Reads the elements of [a, a+n) whose mask bit (element size es) is set, in runs of adjacent
+ * active elements; inactive bytes become 0. */
+static int rd_masked(struct vx *x, uint64_t a, uint8_t *p, unsigned n, unsigned es, uint64_t m)
+{
+    memset(p, 0, n);
+    unsigned ne = n / es;
+    for (unsigned i = 0; i < ne;) {
+        if (!((m >> i) & 1)) { i++; continue; }
+        unsigned j = i;
+        while (j < ne && ((m >> j) & 1)) j++;
+        if (rd(x, a + i * es, p + i * es, (j - i) * es)) return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static int wr_masked(struct vx *x, uint64_t a, const uint8_t *p, unsigned n, unsigned es,
+                     uint64_t m)
+{
+    unsigned ne = n / es;
+    for (unsigned i = 0; i < ne;) {
+        if (!((m >> i) & 1)) { i++; continue; }
+        unsigned j = i;
+        while (j < ne && ((m >> j) & 1)) j++;
+        if (wr(x, a + i * es, p + i * es, (j - i) * es)) return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static uint64_t lowbits(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+static int misaligned(struct vx *x, uint64_t a, unsigned n)
+{
+    if (x->msg && x->msglen)
+        snprintf(x->msg, x->msglen, "misaligned %u-byte access at 0x%llx (#GP)", n,
+                 (unsigned long long)a);
+    return -1;
+}
+
+/* The rm source operand of a vector form: a register, a memory vector (masked per element
+ * when the form is element-wise), a fixed-size memory operand, or an embedded broadcast. */
+static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, unsigned vl)
+{
+    const struct vx_form *f = in->f;
+    if (!in->mem) {
+        *b = x->c->z[in->rm];
+        return 0;
+    }
+    uint64_t a = ea(x, in);
+    uint64_t m = wmask(x, in);
+    memset(b, 0, sizeof *b);
+    if (in->bc) {
+        unsigned es = f->bsz;
+        if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
+        uint8_t e[8];
+        if (rd(x, a, e, es)) return -1;
+        for (unsigned i = 0; i < vl; i += es) memcpy(b->b + i, e, es);
+        return 0;
+    }
+    unsigned n = vx_mem_size(f, vl);
+    /* An aligned move with no active element does not fault on this CPU (Zen 5, measured by
+     * the reach test); with any active element it does, as the SDM says. */
+    int any = !masked(in) || (m & lowbits(vl / f->esz));
+    if ((f->flags & VF_ALIGN) && (a & (n - 1)) && any) return misaligned(x, a, n);
+    if (masked(in) && (!f->msz || f->msz >= 0xf0) && (f->flags & VF_EWISE))
+        return rd_masked(x, a, b->b, n, f->esz * n / vl, m); /* memory element per result one */
+    if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
+    return rd(x, a, b->b, n);
+}
+
+/* Writes a vector result: merge- or zero-masking per element, bytes past n cleared (VEX and
+ * EVEX zero the destination up to the maximum vector length). */
+static void wb_vec(struct vx *x, const struct vx_insn *in, unsigned dst, union vx_vreg *out,
+                   unsigned n)
+{
+    union vx_vreg *d = &x->c->z[dst];
+    if (masked(in)) {
+        unsigned es = in->f->esz;
+        uint64_t m = x->c->k[in->aaa];
+        for (unsigned i = 0; i < n / es; i++)
+            if (!((m >> i) & 1)) {
+                if (in->z)
+                    memset(out->b + i * es, 0, es);
+                else
+                    memcpy(out->b + i * es, d->b + i * es, es);
+            }
+    }
+    memset(out->b + n, 0, 64 - n);
+    *d = *out;
+}
+
+/* ---- vector kinds ------------------------------------------------------------------------- */
+
+static int exec_vec(struct vx *x, const struct vx_insn *in)
+{
+    const struct vx_form *f = in->f;
+    vec_fn fn = (vec_fn)f->fn;
+    unsigned vl = vlen(in);
+    union vx_vreg out, b, a;
+    struct vx_cpu *c = x->c;
+    memset(&out, 0, sizeof out);
+    switch (f->kind) {
+    case VK_RVM:
+        if (load_rm(x, in, &b, vl)) return -1;
+        a = c->z[in->vvvv];
+        if (fn(x, in, &out, &c->z[in->reg], &a, &b, vl)) return -1;
+        wb_vec(x, in, in->reg, &out, vl);
+        return 0;
+    case VK_RM:
+        if (load_rm(x, in, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->reg], &b, &b, vl)) return -1;
+        wb_vec(x, in, in->reg, &out, vl);
+        return 0;
+    case VK_VM:
+        if (load_rm(x, in, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->vvvv], &b, &b, vl)) return -1;
+        wb_vec(x, in, in->vvvv, &out, vl);
+        return 0;
+    case VK_MR: {
+        unsigned n = f->msz ? f->msz : vl;
+        a = c->z[in->reg];
+        if (fn(x, in, &out, &a, &a, &a, vl)) return -1;
+        if (!in->mem) {
+            wb_vec(x, in, in->rm, &out, n);
+            return 0;
+        }
+        uint64_t addr = ea(x, in);
+        int any = !masked(in) || (c->k[in->aaa] & lowbits(n / f->esz));
+        if ((f->flags & VF_ALIGN) && (addr & (n - 1)) && any) return misaligned(x, addr, n);
+        if (masked(in)) return wr_masked(x, addr, out.b, n, f->esz, c->k[in->aaa]);
+        return wr(x, addr, out.b, n);
+    }
+    case VK_KVM: {
+        if (load_rm(x, in, &b, vl)) return -1;
+        a = c->z[in->vvvv];
+        if (fn(x, in, &out, &a, &a, &b, vl)) return -1;
+        uint64_t r = out.q[0] & lowbits(vl / f->esz);
+        if (masked(in)) r &= c->k[in->aaa];
+        c->k[in->reg & 7] = r;
+        return 0;
+    }
+    }
+    return 1;
+}
+
+/* ---- element helpers ---------------------------------------------------------------------- */
+
+#define FOR_E(es, vl) for (unsigned i = 0; i < (vl) / (es); i++)
+
+static uint64_t eget(const union vx_vreg *v, unsigned es, unsigned i)
+{
+    switch (es) {
+    case 1: return v->b[i];
+    case 2: return v->w[i];
+    case 4: return v->d[i];
+    default: return v->q[i];
+    }
+}
+
+static void eset(union vx_vreg *v, unsigned es, unsigned i, uint64_t val)
+{
+    switch (es) {
+    case 1: v->b[i] = (uint8_t)val; break;
+    case 2: v->w[i] = (uint16_t)val; break;
+    case 4: v->d[i] = (uint32_t)val; break;
+    default: v->q[i] = val; break;
+    }
+}
+
+static int64_t esext(uint64_t v, unsigned es)
+{
+    unsigned s = 64 - 8 * es;
+    return (int64_t)(v << s) >> s;
+}
+
+/* ---- moves, broadcasts, inserts, extracts ------------------------------------------------- */
+
+static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *d,
+                 const union vx_vreg *a, const union vx_vreg *b, unsigned vl)
+{
+    (void)x; (void)in; (void)d; (void)a;
+    memcpy(o->b, b->b, vl);
+    return 0;
+}
+
+static int v_bcast(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned n = in->f->msz; /* the element or block, from the low bytes of the source */
+    for (unsigned i = 0; i < vl; i += n) memcpy(o->b + i, b->b, n);
+    return 0;
+}
+
+/* vpbroadcastb/w/d/q from a general-purpose register (EVEX 7A/7B/7C) */
+static int s_bcast_gpr(struct vx *x, const struct vx_insn *in)
+{
+    union vx_vreg o;
+    uint64_t v = x->c->gpr[in->rm];
+    unsigned es = in->f->esz, vl = vlen(in);
+    for (unsigned i = 0; i < vl; i += es) memcpy(o.b + i, &v, es);
+    wb_vec(x, in, in->reg, &o, vl);
+    return 0;
+}
+
+static int v_insert(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned n = in->f->msz, slots = vl / n;
+    memcpy(o->b, a->b, vl);
+    memcpy(o->b + (in->imm & (slots - 1)) * n, b->b, n);
+    return 0;
+}
+
+static int v_extract(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                     unsigned vl)
+{
+    (void)x; (void)d; (void)b;
+    unsigned n = in->f->msz, slots = vl / n;
+    memcpy(o->b, a->b + (in->imm & (slots - 1)) * n, n);
+    return 0;
+}
+
+/* vshufi32x4/64x2: result 128-bit lane j from src1 (vvvv) for the low half of the lanes, from
+ * src2 (rm) for the high half, each chosen by an imm field (1 bit per lane at 256, 2 at 512) */
+static int v_shufi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned lanes = vl / 16, bits = lanes == 4 ? 2 : 1;
+    for (unsigned j = 0; j < lanes; j++) {
+        unsigned sel = (unsigned)(in->imm >> (bits * j)) & ((1u << bits) - 1);
+        memcpy(o->b + 16 * j, (j < lanes / 2 ? a : b)->b + 16 * sel, 16);
+    }
+    return 0;
+}
+
+/* vpblendd / vpblendw (VEX, imm8 chooses per dword / per word of each 128-bit lane) */
+static int v_blendi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz; /* imm bit i % 8 chooses element i (words repeat per lane) */
+    FOR_E(es, vl) eset(o, es, i, ((in->imm >> (i % 8)) & 1) ? eget(b, es, i) : eget(a, es, i));
+    return 0;
+}
+
+/* vpmovzx / vpmovsx: element i of the result from element i of the low part of the source */
+static int v_pmovx(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned es = in->f->esz, ss = es / (in->f->msz & 15);
+    int sign = (in->op & 0xf0) == 0x20;
+    FOR_E(es, vl) {
+        uint64_t v = eget(b, ss, i);
+        eset(o, es, i, sign ? (uint64_t)esext(v, ss) : v);
+    }
+    return 0;
+}
+
+static int v_perm2i128(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                       unsigned vl)
+{
+    (void)x; (void)d; (void)vl;
+    for (int h = 0; h < 2; h++) {
+        unsigned ctl = (unsigned)(in->imm >> (4 * h)) & 0xf;
+        const union vx_vreg *s = (ctl & 2) ? b : a;
+        if (ctl & 8)
+            memset(o->b + 16 * h, 0, 16);
+        else
+            memcpy(o->b + 16 * h, s->b + 16 * (ctl & 1), 16);
+    }
+    return 0;
+}
+
+/* ---- logic, arithmetic -------------------------------------------------------------------- */
+
+#define QOP(name, expr)                                                                        \
+    static int name(struct vx *x, const struct vx_insn *in, union vx_vreg *o,                  \
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,    \
+                    unsigned vl)                                                               \
+    {                                                                                          \
+        (void)x; (void)in; (void)d;                                                            \
+        for (unsigned i = 0; i < vl / 8; i++) o->q[i] = (expr);                                \
+        return 0;                                                                              \
+    }
+QOP(v_and, a->q[i] & b->q[i])
+QOP(v_andn, ~a->q[i] & b->q[i])
+QOP(v_or, a->q[i] | b->q[i])
+QOP(v_xor, a->q[i] ^ b->q[i])
+
+static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                     unsigned vl)
+{
+    (void)x;
+    unsigned imm = (unsigned)in->imm & 0xff;
+    for (unsigned i = 0; i < vl / 8; i++) {
+        uint64_t r = 0, p = d->q[i], q = a->q[i], s = b->q[i];
+        for (unsigned t = 0; t < 8; t++)
+            if ((imm >> t) & 1)
+                r |= ((t & 4) ? p : ~p) & ((t & 2) ? q : ~q) & ((t & 1) ? s : ~s);
+        o->q[i] = r;
+    }
+    return 0;
+}
+
+#define EOP(name, expr)                                                                        \
+    static int name(struct vx *x, const struct vx_insn *in, union vx_vreg *o,                  \
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,    \
+                    unsigned vl)                                                               \
+    {                                                                                          \
+        (void)x; (void)d;                                                                      \
+        unsigned es = in->f->esz;                                                              \
+        FOR_E(es, vl) {                                                                        \
+            uint64_t p = eget(a, es, i), q = eget(b, es, i);                                   \
+            (void)p; (void)q;                                                                  \
+            eset(o, es, i, (expr));                                                            \
+        }                                                                                      \
+        return 0;                                                                              \
+    }
+EOP(v_add, p + q)
+EOP(v_sub, p - q)
+EOP(v_cmpeq_v, p == q ? ~0ull : 0)
+EOP(v_cmpgt_v, esext(p, es) > esext(q, es) ? ~0ull : 0)
+EOP(v_minu, p < q ? p : q)
+EOP(v_maxu, p > q ? p : q)
+EOP(v_mins, esext(p, es) < esext(q, es) ? p : q)
+EOP(v_maxs, esext(p, es) > esext(q, es) ? p : q)
+EOP(v_mullo, p * q)
+
+static int v_muludq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)in; (void)d;
+    for (unsigned i = 0; i < vl / 8; i++)
+        o->q[i] = (uint64_t)(uint32_t)a->q[i] * (uint32_t)b->q[i];
+    return 0;
+}
+
+static int v_muldq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)in; (void)d;
+    for (unsigned i = 0; i < vl / 8; i++)
+        o->q[i] = (uint64_t)((int64_t)(int32_t)a->q[i] * (int32_t)b->q[i]);
+    return 0;
+}
+
+/* ---- shifts and rotates ------------------------------------------------------------------- */
+
+enum { SH_LL, SH_RL, SH_RA, SH_ROL, SH_ROR };
+
+static uint64_t shift1(uint64_t v, unsigned es, int kind, uint64_t n)
+{
+    unsigned w = 8 * es;
+    uint64_t m = lowbits(w);
+    v &= m;
+    switch (kind) {
+    case SH_LL: return n >= w ? 0 : (v << n) & m;
+    case SH_RL: return n >= w ? 0 : v >> n;
+    case SH_RA: return (uint64_t)(esext(v, es) >> (n >= w ? w - 1 : n)) & m;
+    case SH_ROL: n &= w - 1; return n ? ((v << n) | (v >> (w - n))) & m : v;
+    default: n &= w - 1; return n ? ((v >> n) | (v << (w - n))) & m : v;
+    }
+}
+
+static int shift_kind(const struct vx_insn *in)
+{
+    const char *n = in->f->name;
+    if (strstr(n, "vpsll")) return SH_LL;
+    if (strstr(n, "vpsrl")) return SH_RL;
+    if (strstr(n, "vpsra")) return SH_RA;
+    if (strstr(n, "vprol")) return SH_ROL;
+    return SH_ROR;
+}
+
+/* by immediate (VK_VM: b is the source), by the count in an xmm/m128 (VK_RVM: a is the source,
+ * b the count), or per element (VK_RVM "v" forms) */
+static int v_shift_imm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                       unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned es = in->f->esz;
+    int k = shift_kind(in);
+    FOR_E(es, vl) eset(o, es, i, shift1(eget(b, es, i), es, k, (uint64_t)in->imm & 0xff));
+    return 0;
+}
+
+static int v_shift_xmm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                       unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz;
+    int k = shift_kind(in);
+    FOR_E(es, vl) eset(o, es, i, shift1(eget(a, es, i), es, k, b->q[0]));
+    return 0;
+}
+
+static int v_shift_var(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                       unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz;
+    int k = shift_kind(in);
+    FOR_E(es, vl) eset(o, es, i, shift1(eget(a, es, i), es, k, eget(b, es, i)));
+    return 0;
+}
+
+/* vpshld/vpshrd (VBMI2): concatenate and shift, immediate or per-element count */
+static int v_shld(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                  unsigned vl)
+{
+    (void)x;
+    unsigned es = in->f->esz, w = 8 * es;
+    int right = strstr(in->f->name, "shrd") != NULL, var = in->f->name[6] == 'v' ||
+                in->f->name[7] == 'v';
+    FOR_E(es, vl) {
+        uint64_t hi, lo, n;
+        if (var) { /* vpshldv: dst = (dst:src2) ; count per element in src3 */
+            hi = eget(d, es, i); lo = eget(a, es, i); n = eget(b, es, i) & (w - 1);
+            if (right) { uint64_t t = hi; hi = lo; lo = t; } /* vpshrdv: (src2:dst) >> n */
+        } else {
+            hi = eget(a, es, i); lo = eget(b, es, i); n = (uint64_t)in->imm & (w - 1);
+            if (right) { uint64_t t = hi; hi = lo; lo = t; } /* vpshrd: (src2:src1) >> n */
+        }
+        uint64_t r;
+        if (!right)
+            r = n ? (hi << n) | (lo >> (w - n)) : hi;
+        else
+            r = n ? (lo >> n) | (hi << (w - n)) : lo;
+        eset(o, es, i, r & lowbits(w));
+    }
+    return 0;
+}
+
+static int v_bslq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                  unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned n = (unsigned)in->imm & 0xff;
+    int left = in->f->reg == 7;
+    for (unsigned l = 0; l < vl; l += 16)
+        for (unsigned i = 0; i < 16; i++) {
+            int s = left ? (int)i - (int)n : (int)(i + n);
+            o->b[l + i] = (s >= 0 && s < 16) ? b->b[l + s] : 0;
+        }
+    return 0;
+}
+
+/* ---- shuffles, permutes, unpacks, align ---------------------------------------------------- */
+
+static int v_pshufb(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)in; (void)d;
+    for (unsigned i = 0; i < vl; i++)
+        o->b[i] = (b->b[i] & 0x80) ? 0 : a->b[(i & ~15u) + (b->b[i] & 15)];
+    return 0;
+}
+
+static int v_pshufd(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    for (unsigned i = 0; i < vl / 4; i++)
+        o->d[i] = b->d[(i & ~3u) + ((in->imm >> (2 * (i & 3))) & 3)];
+    return 0;
+}
+
+static int v_pshufhlw(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                      const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                      unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned hi = in->pp == 2; /* F3: vpshufhw */
+    memcpy(o->b, b->b, vl);
+    for (unsigned l = 0; l < vl / 2; l += 8)
+        for (unsigned i = 0; i < 4; i++)
+            o->w[l + 4 * hi + i] = b->w[l + 4 * hi + ((in->imm >> (2 * i)) & 3)];
+    return 0;
+}
+
+static int v_permq_imm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                       unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    for (unsigned i = 0; i < vl / 8; i++)
+        o->q[i] = b->q[(i & ~3u) + ((in->imm >> (2 * (i & 3))) & 3)];
+    return 0;
+}
+
+/* vpermb/w/d/q: index in vvvv (a), table in rm (b) */
+static int v_perm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                  unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz, n = vl / es;
+    FOR_E(es, vl) eset(o, es, i, eget(b, es, eget(a, es, i) & (n - 1)));
+    return 0;
+}
+
+/* vpermi2*: index in the destination, tables vvvv (low) and rm (high).
+ * vpermt2*: table low in the destination, index in vvvv, table high in rm. */
+static int v_perm2(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x;
+    unsigned es = in->f->esz, n = vl / es;
+    int t2 = strstr(in->f->name, "vpermt2") != NULL;
+    const union vx_vreg *idx = t2 ? a : d, *lo = t2 ? d : a;
+    FOR_E(es, vl) {
+        uint64_t j = eget(idx, es, i);
+        eset(o, es, i, eget((j & n) ? b : lo, es, j & (n - 1)));
+    }
+    return 0;
+}
+
+static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz, per = 16 / es, half = per / 2;
+    unsigned hi = (in->op >= 0x68 && in->op <= 0x6a) || in->op == 0x6d;
+    for (unsigned l = 0; l < vl / 16; l++)
+        for (unsigned i = 0; i < half; i++) {
+            unsigned s = l * per + hi * half + i;
+            eset(o, es, l * per + 2 * i, eget(a, es, s));
+            eset(o, es, l * per + 2 * i + 1, eget(b, es, s));
+        }
+    return 0;
+}
+
+static int v_palignr(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                     unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned n = (unsigned)in->imm & 0xff;
+    for (unsigned l = 0; l < vl; l += 16)
+        for (unsigned i = 0; i < 16; i++) {
+            unsigned s = i + n;
+            o->b[l + i] = s < 16 ? b->b[l + s] : s < 32 ? a->b[l + s - 16] : 0;
+        }
+    return 0;
+}
+
+static int v_valign(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz, n = vl / es, s = (unsigned)in->imm & (n - 1);
+    FOR_E(es, vl) {
+        unsigned j = i + s;
+        eset(o, es, i, j < n ? eget(b, es, j) : eget(a, es, j - n));
+    }
+    return 0;
+}
+
+/* ---- compares into masks ------------------------------------------------------------------ */
+
+static int cmp_pred(uint64_t p, uint64_t q, unsigned es, unsigned pred, int sign)
+{
+    int lt = sign ? esext(p, es) < esext(q, es) : p < q;
+    int eq = p == q;
+    switch (pred & 7) {
+    case 0: return eq;
+    case 1: return lt;
+    case 2: return lt || eq;
+    case 3: return 0;
+    case 4: return !eq;
+    case 5: return !lt;
+    case 6: return !lt && !eq;
+    default: return 1;
+    }
+}
+
+static int k_cmp(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                 const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                 unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz, pred;
+    int sign;
+    const char *n = in->f->name;
+    if (!strncmp(n, "vpcmpeq", 7)) { pred = 0; sign = 0; }
+    else if (!strncmp(n, "vpcmpgt", 7)) { pred = 6; sign = 1; }
+    else { pred = (unsigned)in->imm; sign = n[5] != 'u'; } /* vpcmp[u]{b,w,d,q} */
+    uint64_t r = 0;
+    FOR_E(es, vl) r |= (uint64_t)cmp_pred(eget(a, es, i), eget(b, es, i), es, pred, sign) << i;
+    o->q[0] = r;
+    return 0;
+}
+
+static int k_test(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                  unsigned vl)
+{
+    (void)x; (void)d;
+    unsigned es = in->f->esz;
+    int nm = in->pp == 2;
+    uint64_t r = 0;
+    FOR_E(es, vl) r |= (uint64_t)(((eget(a, es, i) & eget(b, es, i)) != 0) ^ nm) << i;
+    o->q[0] = r;
+    return 0;
+}
+
+/* vpmovm2b/w/d/q and vpmovb2m/w2m/d2m/q2m */
+static int s_movm2(struct vx *x, const struct vx_insn *in)
+{
+    unsigned es = in->f->esz, vl = vlen(in);
+    union vx_vreg o;
+    uint64_t m = x->c->k[in->rm & 7];
+    memset(&o, 0, sizeof o);
+    FOR_E(es, vl) eset(&o, es, i, ((m >> i) & 1) ? ~0ull : 0);
+    memset(o.b + vl, 0, 64 - vl);
+    x->c->z[in->reg] = o;
+    return 0;
+}
+
+static int s_mov2m(struct vx *x, const struct vx_insn *in)
+{
+    unsigned es = in->f->esz, vl = vlen(in);
+    uint64_t r = 0;
+    FOR_E(es, vl) r |= (eget(&x->c->z[in->rm], es, i) >> (8 * es - 1) & 1) << i;
+    x->c->k[in->reg & 7] = r;
+    return 0;
+}
+
+/* vpblendm*: active elements from rm, inactive ones from vvvv (merging) or zero */
+static int s_blendm(struct vx *x, const struct vx_insn *in)
+{
+    unsigned es = in->f->esz, vl = vlen(in);
+    union vx_vreg b, o;
+    if (load_rm(x, in, &b, vl)) return -1;
+    const union vx_vreg *a = &x->c->z[in->vvvv];
+    uint64_t m = wmask(x, in);
+    memset(&o, 0, sizeof o);
+    FOR_E(es, vl) eset(&o, es, i, ((m >> i) & 1) ? eget(&b, es, i) : in->z ? 0 : eget(a, es, i));
+    x->c->z[in->reg] = o;
+    return 0;
+}
+
+/* ---- GF(2^8): GFNI and AES ---------------------------------------------------------------- */
+
+static uint8_t gf_mul(uint8_t a, uint8_t b) /* modulo x^8 + x^4 + x^3 + x + 1 */
+{
+    uint8_t r = 0;
+    while (b) {
+        if (b & 1) r ^= a;
+        a = (uint8_t)((a << 1) ^ ((a & 0x80) ? 0x1b : 0));
+        b >>= 1;
+    }
+    return r;
+}
+
+static uint8_t gf_inv_tab[256], aes_sbox[256], aes_isbox[256];
+
+static void gf_init(void)
+{
+    if (aes_sbox[0]) return;
+    for (unsigned a = 1; a < 256; a++)
+        for (unsigned b = 1; b < 256; b++)
+            if (gf_mul((uint8_t)a, (uint8_t)b) == 1) { gf_inv_tab[a] = (uint8_t)b; break; }
+    for (unsigned a = 0; a < 256; a++) {
+        uint8_t v = gf_inv_tab[a], s = v;
+        for (int r = 1; r <= 4; r++) s ^= (uint8_t)((v << r) | (v >> (8 - r)));
+        s ^= 0x63;
+        aes_sbox[a] = s;
+        aes_isbox[s] = (uint8_t)a;
+    }
+}
+
+/* affine(A, x) bit i = parity(A.byte[7-i] AND x).  A kernel uses a handful of matrices (S-box
+ * layers), each broadcast over the whole instruction, so a full 256-entry table per (matrix,
+ * inverse-first) pair is built once and kept in a small cache. */
+#define AFFINE_CACHE 8
+static struct affine_tab {
+    uint64_t A;
+    int inv1; /* inverse-first + 1; 0: empty slot */
+    uint8_t t[256];
+} affine_cache[AFFINE_CACHE];
+static unsigned affine_next;
+
+static uint8_t affine1(uint64_t A, uint8_t x)
+{
+    uint8_t r = 0;
+    for (int i = 0; i < 8; i++)
+        r |= (uint8_t)((__builtin_popcount((uint8_t)(A >> (8 * (7 - i))) & x) & 1) << i);
+    return r;
+}
+
+static const uint8_t *affine_table(uint64_t A, int inv)
+{
+    for (unsigned i = 0; i < AFFINE_CACHE; i++)
+        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A) return affine_cache[i].t;
+    struct affine_tab *e = &affine_cache[affine_next++ % AFFINE_CACHE];
+    for (unsigned v = 0; v < 256; v++) e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v);
+    e->A = A;
+    e->inv1 = inv + 1;
+    return e->t;
+}
+
+static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                      const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                      unsigned vl)
+{
+    (void)x; (void)d;
+    int inv = in->op == 0xcf;
+    uint8_t imm = (uint8_t)in->imm;
+    const uint8_t *t = NULL;
+    for (unsigned q = 0; q < vl / 8; q++) {
+        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv);
+        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]] ^ imm;
+    }
+    return 0;
+}
+
+static int v_gfmul(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d; (void)in;
+    for (unsigned i = 0; i < vl; i++) o->b[i] = gf_mul(a->b[i], b->b[i]);
+    return 0;
+}
+
+static void mixcol(uint8_t *s, int inv)
+{
+    for (int c = 0; c < 4; c++) {
+        uint8_t *p = s + 4 * c, t[4];
+        for (int r = 0; r < 4; r++) {
+            if (!inv)
+                t[r] = (uint8_t)(gf_mul(2, p[r]) ^ gf_mul(3, p[(r + 1) & 3]) ^ p[(r + 2) & 3] ^
+                                 p[(r + 3) & 3]);
+            else
+                t[r] = (uint8_t)(gf_mul(14, p[r]) ^ gf_mul(11, p[(r + 1) & 3]) ^
+                                 gf_mul(13, p[(r + 2) & 3]) ^ gf_mul(9, p[(r + 3) & 3]));
+        }
+        memcpy(p, t, 4);
+    }
+}
+
+/* vaesenc/enclast/dec/declast: a is the state (vvvv), b the round key (rm), per 128-bit lane */
+static int v_aes(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                 const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                 unsigned vl)
+{
+    (void)x; (void)d;
+    int dec = in->op >= 0xde, last = in->op & 1;
+    for (unsigned l = 0; l < vl; l += 16) {
+        uint8_t s[16];
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++) {
+                int src = dec ? (c - r + 4) & 3 : (c + r) & 3;
+                uint8_t v = a->b[l + 4 * src + r];
+                s[4 * c + r] = dec ? aes_isbox[v] : aes_sbox[v];
+            }
+        if (!last) mixcol(s, dec);
+        for (int i = 0; i < 16; i++) o->b[l + i] = s[i] ^ b->b[l + i];
+    }
+    return 0;
+}
+
+static int v_clmul(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                   unsigned vl)
+{
+    (void)x; (void)d;
+    for (unsigned l = 0; l < vl / 8; l += 2) {
+        uint64_t p = a->q[l + (in->imm & 1)], q = b->q[l + ((in->imm >> 4) & 1)];
+        uint64_t lo = 0, hi = 0;
+        for (int i = 0; i < 64; i++)
+            if ((q >> i) & 1) {
+                lo ^= p << i;
+                if (i) hi ^= p >> (64 - i);
+            }
+        o->q[l] = lo;
+        o->q[l + 1] = hi;
+    }
+    return 0;
+}
+
+/* ---- special vector forms ----------------------------------------------------------------- */
+
+static int s_vzero(struct vx *x, const struct vx_insn *in)
+{
+    for (int r = 0; r < 16; r++)
+        memset(x->c->z[r].b + (in->l ? 0 : 16), 0, in->l ? 64 : 48);
+    return 0;
+}
+
+/* vmovd/vmovq xmm <- r/m32/64 (66 0F 6E) */
+static int s_movd_to_x(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = in->w ? 8 : 4;
+    uint64_t v = 0;
+    if (in->mem) {
+        if (rd(x, ea(x, in), &v, n)) return -1;
+    } else {
+        v = x->c->gpr[in->rm & 15];
+        if (n == 4) v = (uint32_t)v;
+    }
+    union vx_vreg *d = &x->c->z[in->reg];
+    memset(d, 0, sizeof *d);
+    d->q[0] = v;
+    return 0;
+}
+
+/* vmovd/vmovq r/m32/64 <- xmm (66 0F 7E) */
+static int s_movd_from_x(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = in->w ? 8 : 4;
+    uint64_t v = x->c->z[in->reg].q[0];
+    if (in->mem) return wr(x, ea(x, in), &v, n);
+    x->c->gpr[in->rm & 15] = n == 4 ? (uint32_t)v : v;
+    return 0;
+}
+
+/* vmovq xmm <- xmm/m64 (F3 0F 7E) */
+static int s_movq_load(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t v;
+    if (in->mem) {
+        if (rd(x, ea(x, in), &v, 8)) return -1;
+    } else {
+        v = x->c->z[in->rm].q[0];
+    }
+    union vx_vreg *d = &x->c->z[in->reg];
+    memset(d, 0, sizeof *d);
+    d->q[0] = v;
+    return 0;
+}
+
+/* vmovq xmm/m64 <- xmm (66 0F D6) */
+static int s_movq_store(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t v = x->c->z[in->reg].q[0];
+    if (in->mem) return wr(x, ea(x, in), &v, 8);
+    union vx_vreg *d = &x->c->z[in->rm];
+    memset(d, 0, sizeof *d);
+    d->q[0] = v;
+    return 0;
+}
+
+/* vpextrb/d/q r/m <- xmm, imm (66 0F3A 14 / 16) */
+static int s_pextr(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = in->op == 0x14 ? 1 : in->w ? 8 : 4;
+    uint64_t v = 0;
+    memcpy(&v, x->c->z[in->reg].b + (in->imm & (16 / n - 1)) * n, n);
+    if (in->mem) return wr(x, ea(x, in), &v, n);
+    x->c->gpr[in->rm & 15] = v;
+    return 0;
+}
+
+/* vpinsrb/d/q xmm <- xmm(vvvv), r/m, imm (66 0F3A 20 / 22) */
+static int s_pinsr(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = in->op == 0x20 ? 1 : in->w ? 8 : 4;
+    uint64_t v = 0;
+    if (in->mem) {
+        if (rd(x, ea(x, in), &v, n)) return -1;
+    } else {
+        v = x->c->gpr[in->rm & 15];
+    }
+    union vx_vreg o;
+    memset(&o, 0, sizeof o);
+    memcpy(o.b, x->c->z[in->vvvv].b, 16);
+    memcpy(o.b + (in->imm & (16 / n - 1)) * n, &v, n);
+    x->c->z[in->reg] = o;
+    return 0;
+}
+
+/* vpmovmskb r32 <- ymm/xmm (VEX 66 0F D7) */
+static int s_pmovmskb(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < vlen(in); i++) r |= (uint64_t)(x->c->z[in->rm].b[i] >> 7) << i;
+    x->c->gpr[in->reg & 15] = r;
+    return 0;
+}
+
+/* vptest (VEX 66 0F38 17): ZF = (a AND b) == 0, CF = (NOT a AND b) == 0 */
+static int s_ptest(struct vx *x, const struct vx_insn *in)
+{
+    union vx_vreg b;
+    unsigned vl = vlen(in);
+    if (load_rm(x, in, &b, vl)) return -1;
+    const union vx_vreg *a = &x->c->z[in->reg];
+    uint64_t and = 0, andn = 0;
+    for (unsigned i = 0; i < vl / 8; i++) {
+        and |= a->q[i] & b.q[i];
+        andn |= ~a->q[i] & b.q[i];
+    }
+    x->c->rflags &= ~(uint64_t)VX_ARITH_FLAGS;
+    if (!and) x->c->rflags |= VX_ZF;
+    if (!andn) x->c->rflags |= VX_CF;
+    return 0;
+}
+
+/* ---- opmask instructions ------------------------------------------------------------------ */
+
+static unsigned ksize(const struct vx_insn *in)
+{
+    if (in->pp == 3) return in->w ? 64 : 32;
+    if (in->pp == 1) return in->w ? 32 : 8;
+    return in->w ? 64 : 16;
+}
+
+static int s_klogic(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t a = x->c->k[in->vvvv & 7], b = x->c->k[in->rm & 7], r;
+    unsigned n = ksize(in);
+    switch (in->op) {
+    case 0x41: r = a & b; break;
+    case 0x42: r = ~a & b; break;
+    case 0x44: r = ~b; break;
+    case 0x45: r = a | b; break;
+    case 0x46: r = ~(a ^ b); break;
+    case 0x47: r = a ^ b; break;
+    case 0x4a: r = a + b; break;
+    default: /* 4b kunpck: src2 low half, src1 high half */
+        n = in->pp == 1 ? 16 : in->w ? 64 : 32;
+        r = ((a & lowbits(n / 2)) << (n / 2)) | (b & lowbits(n / 2));
+        break;
+    }
+    x->c->k[in->reg & 7] = r & lowbits(n);
+    return 0;
+}
+
+static int s_kmov(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = ksize(in), nb = n / 8;
+    uint64_t v = 0;
+    switch (in->op) {
+    case 0x90: /* k <- k/m */
+        if (in->mem) {
+            if (rd(x, ea(x, in), &v, nb)) return -1;
+        } else {
+            v = x->c->k[in->rm & 7];
+        }
+        x->c->k[in->reg & 7] = v & lowbits(n);
+        return 0;
+    case 0x91: /* m <- k */
+        v = x->c->k[in->reg & 7];
+        return wr(x, ea(x, in), &v, nb);
+    case 0x92: /* k <- r */
+        x->c->k[in->reg & 7] = x->c->gpr[in->rm & 15] & lowbits(n);
+        return 0;
+    default: /* 93: r <- k (zero-extended; 64-bit only for kmovq) */
+        x->c->gpr[in->reg & 15] = x->c->k[in->rm & 7] & lowbits(n);
+        return 0;
+    }
+}
+
+static int s_kshift(struct vx *x, const struct vx_insn *in)
+{
+    static const unsigned sz[4][2] = {{8, 16}, {32, 64}, {8, 16}, {32, 64}};
+    unsigned n = sz[in->op & 3][in->w], cnt = (unsigned)in->imm & 0xff;
+    uint64_t v = x->c->k[in->rm & 7] & lowbits(n), r;
+    if (cnt >= n)
+        r = 0;
+    else
+        r = (in->op & 2) ? (v << cnt) & lowbits(n) : v >> cnt;
+    x->c->k[in->reg & 7] = r;
+    return 0;
+}
+
+static int s_ktest(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = ksize(in);
+    uint64_t a = x->c->k[in->reg & 7] & lowbits(n), b = x->c->k[in->rm & 7] & lowbits(n);
+    x->c->rflags &= ~(uint64_t)VX_ARITH_FLAGS;
+    if (in->op == 0x98) { /* kortest */
+        if (!(a | b)) x->c->rflags |= VX_ZF;
+        if ((a | b) == lowbits(n)) x->c->rflags |= VX_CF;
+    } else {
+        if (!(a & b)) x->c->rflags |= VX_ZF;
+        if (!(~a & b & lowbits(n))) x->c->rflags |= VX_CF;
+    }
+    return 0;
+}
+
+/* ---- scalar instructions ------------------------------------------------------------------ */
+
+static unsigned osize(const struct vx_insn *in)
+{
+    if (in->f->flags & VF_BYTE) return 1;
+    if (in->rex & 8) return 8;
+    return in->osz16 ? 2 : 4;
+}
+
+/* 8-bit registers: without REX, 4-7 are ah, ch, dh, bh */
+static uint64_t greg(const struct vx *x, const struct vx_insn *in, unsigned r, unsigned n)
+{
+    if (n == 1 && !in->rex && r >= 4 && r < 8) return (x->c->gpr[r - 4] >> 8) & 0xff;
+    return x->c->gpr[r] & lowbits(8 * n);
+}
+
+static void sreg(struct vx *x, const struct vx_insn *in, unsigned r, unsigned n, uint64_t v)
+{
+    uint64_t *g = &x->c->gpr[r];
+    switch (n) {
+    case 1:
+        if (!in->rex && r >= 4 && r < 8)
+            x->c->gpr[r - 4] = (x->c->gpr[r - 4] & ~0xff00ull) | ((v & 0xff) << 8);
+        else
+            *g = (*g & ~0xffull) | (v & 0xff);
+        break;
+    case 2: *g = (*g & ~0xffffull) | (v & 0xffff); break;
+    case 4: *g = (uint32_t)v; break;
+    default: *g = v; break;
+    }
+}
+
+static int rd_rm(struct vx *x, const struct vx_insn *in, unsigned n, uint64_t *v)
+{
+    if (!in->mem) { *v = greg(x, in, in->rm, n); return 0; }
+    *v = 0;
+    return rd(x, ea(x, in), v, n);
+}
+
+static int wr_rm(struct vx *x, const struct vx_insn *in, unsigned n, uint64_t v)
+{
+    if (!in->mem) { sreg(x, in, in->rm, n, v); return 0; }
+    return wr(x, ea(x, in), &v, n);
+}
+
+static void set_szp(struct vx *x, uint64_t r, unsigned n)
+{
+    uint64_t f = x->c->rflags & ~(uint64_t)(VX_SF | VX_ZF | VX_PF);
+    r &= lowbits(8 * n);
+    if (!r) f |= VX_ZF;
+    if ((r >> (8 * n - 1)) & 1) f |= VX_SF;
+    if (!(__builtin_popcount((unsigned)(r & 0xff)) & 1)) f |= VX_PF;
+    x->c->rflags = f;
+}
+
+enum { A_ADD, A_OR, A_ADC, A_SBB, A_AND, A_SUB, A_XOR, A_CMP };
+
+/* The ALU of the 00-3F family, group 1 (80/81/83), test, inc/dec/neg: result and flags. */
+static uint64_t alu(struct vx *x, int op, uint64_t a, uint64_t b, unsigned n)
+{
+    uint64_t m = lowbits(8 * n), sb = 1ull << (8 * n - 1), r, f = x->c->rflags;
+    uint64_t cin = (op == A_ADC || op == A_SBB) ? (f & VX_CF) : 0;
+    a &= m; b &= m;
+    f &= ~(uint64_t)VX_ARITH_FLAGS;
+    switch (op) {
+    case A_ADD: case A_ADC:
+        r = (a + b + cin) & m;
+        if (r < a || (cin && r == a)) f |= VX_CF;
+        if (~(a ^ b) & (a ^ r) & sb) f |= VX_OF;
+        if ((a ^ b ^ r) & 0x10) f |= VX_AF;
+        break;
+    case A_SUB: case A_SBB: case A_CMP:
+        r = (a - b - cin) & m;
+        if (a < b || (cin && a == b)) f |= VX_CF;
+        if ((a ^ b) & (a ^ r) & sb) f |= VX_OF;
+        if ((a ^ b ^ r) & 0x10) f |= VX_AF;
+        break;
+    case A_AND: r = a & b; break;
+    case A_OR: r = a | b; break;
+    default: r = a ^ b; break;
+    }
+    x->c->rflags = f;
+    set_szp(x, r, n);
+    return r;
+}
+
+/* 00-3B: op r/m, r | op r, r/m (d bit 1) ; 04/05 etc: op al/eax, imm */
+static int g_alu(struct vx *x, const struct vx_insn *in)
+{
+    int op = (in->op >> 3) & 7;
+    unsigned n = osize(in);
+    uint64_t a, b, r;
+    if ((in->op & 7) >= 4) { /* al/eax, imm */
+        a = greg(x, in, 0, n);
+        r = alu(x, op, a, (uint64_t)in->imm, n);
+        if (op != A_CMP) sreg(x, in, 0, n, r);
+        return 0;
+    }
+    int to_reg = in->op & 2;
+    uint64_t rmv;
+    if (rd_rm(x, in, n, &rmv)) return -1;
+    uint64_t regv = greg(x, in, in->reg, n);
+    a = to_reg ? regv : rmv;
+    b = to_reg ? rmv : regv;
+    r = alu(x, op, a, b, n);
+    if (op == A_CMP) return 0;
+    if (to_reg) { sreg(x, in, in->reg, n, r); return 0; }
+    return wr_rm(x, in, n, r);
+}
+
+/* 80/81/83 /op r/m, imm */
+static int g_alu_imm(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t a;
+    if (rd_rm(x, in, n, &a)) return -1;
+    uint64_t r = alu(x, in->regf, a, (uint64_t)in->imm, n);
+    if (in->regf == A_CMP) return 0;
+    return wr_rm(x, in, n, r);
+}
+
+/* 84/85 test r/m, r ; A8/A9 test al/eax, imm ; F6/F7 /0 test r/m, imm */
+static int g_test(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t a, b;
+    if (in->op == 0xa8 || in->op == 0xa9) {
+        a = greg(x, in, 0, n);
+        b = (uint64_t)in->imm;
+    } else {
+        if (rd_rm(x, in, n, &a)) return -1;
+        b = (in->op == 0xf6 || in->op == 0xf7) ? (uint64_t)in->imm : greg(x, in, in->reg, n);
+    }
+    alu(x, A_AND, a, b, n);
+    return 0;
+}
+
+/* FE/FF /0 inc, /1 dec: CF unchanged */
+static int g_incdec(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t a, cf = x->c->rflags & VX_CF;
+    if (rd_rm(x, in, n, &a)) return -1;
+    uint64_t r = alu(x, in->regf ? A_SUB : A_ADD, a, 1, n);
+    x->c->rflags = (x->c->rflags & ~(uint64_t)VX_CF) | cf;
+    return wr_rm(x, in, n, r);
+}
+
+/* F6/F7 /2 not, /3 neg */
+static int g_notneg(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t a;
+    if (rd_rm(x, in, n, &a)) return -1;
+    if (in->regf == 2) return wr_rm(x, in, n, ~a);
+    uint64_t r = alu(x, A_SUB, 0, a, n);
+    return wr_rm(x, in, n, r);
+}
+
+/* C0/C1 imm, D0/D1 by 1, D2/D3 by cl: /0 rol /1 ror /4 shl /5 shr /7 sar */
+static int g_shift(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in), w = 8 * n;
+    uint64_t a, cnt;
+    if (in->op == 0xd0 || in->op == 0xd1) cnt = 1;
+    else if (in->op == 0xd2 || in->op == 0xd3) cnt = x->c->gpr[VX_RCX];
+    else cnt = (uint64_t)in->imm;
+    cnt &= n == 8 ? 63 : 31;
+    if (in->regf == 2 || in->regf == 3) return 1; /* rcl, rcr: not in the table */
+    if (rd_rm(x, in, n, &a)) return -1;
+    if (!cnt) /* flags unchanged; a 32-bit register destination is still zero-extended */
+        return (n == 4 && !in->mem) ? wr_rm(x, in, n, a) : 0;
+    uint64_t m = lowbits(w), r, f = x->c->rflags, sb = 1ull << (w - 1);
+    a &= m;
+    switch (in->regf) {
+    case 0: { unsigned c = (unsigned)(cnt % w);
+        r = c ? ((a << c) | (a >> (w - c))) & m : a;
+        f = (f & ~(uint64_t)(VX_CF | VX_OF)) | ((r & 1) ? VX_CF : 0);
+        if (((r >> (w - 1)) ^ r) & 1) f |= VX_OF;
+        x->c->rflags = f;
+        return wr_rm(x, in, n, r); }
+    case 1: { unsigned c = (unsigned)(cnt % w);
+        r = c ? ((a >> c) | (a << (w - c))) & m : a;
+        f = (f & ~(uint64_t)(VX_CF | VX_OF)) | ((r & sb) ? VX_CF : 0);
+        if (((r >> (w - 1)) ^ (r >> (w - 2))) & 1) f |= VX_OF;
+        x->c->rflags = f;
+        return wr_rm(x, in, n, r); }
+    case 4: case 6:
+        r = cnt >= w ? 0 : (a << cnt) & m;
+        f &= ~(uint64_t)(VX_CF | VX_OF | VX_AF);
+        if (cnt <= w && ((a >> (w - cnt)) & 1)) f |= VX_CF;
+        if ((((r >> (w - 1)) & 1) ^ ((f & VX_CF) ? 1 : 0))) f |= VX_OF;
+        break;
+    case 5:
+        r = cnt >= w ? 0 : a >> cnt;
+        f &= ~(uint64_t)(VX_CF | VX_OF | VX_AF);
+        if ((a >> (cnt - 1)) & 1) f |= VX_CF;
+        if (cnt == 1 && (a & sb)) f |= VX_OF;
+        break;
+    case 7:
+        r = (uint64_t)(esext(a, n) >> (cnt >= w ? w - 1 : cnt)) & m;
+        f &= ~(uint64_t)(VX_CF | VX_OF | VX_AF);
+        if ((uint64_t)(esext(a, n) >> (cnt - 1)) & 1) f |= VX_CF;
+        break;
+    default: return 1;
+    }
+    x->c->rflags = f;
+    set_szp(x, r, n);
+    return wr_rm(x, in, n, r);
+}
+
+/* 88/89 mov r/m, r ; 8A/8B mov r, r/m ; C6/C7 mov r/m, imm ; B0-BF mov r, imm */
+static int g_mov(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t v;
+    switch (in->op & 0xfe) {
+    case 0x88: return wr_rm(x, in, n, greg(x, in, in->reg, n));
+    case 0x8a:
+        if (rd_rm(x, in, n, &v)) return -1;
+        sreg(x, in, in->reg, n, v);
+        return 0;
+    case 0xc6: return wr_rm(x, in, n, (uint64_t)in->imm);
+    default: /* B0+r, B8+r */
+        sreg(x, in, (in->op & 7) | ((in->rex & 1) << 3), n, (uint64_t)in->imm);
+        return 0;
+    }
+}
+
+static int g_lea(struct vx *x, const struct vx_insn *in)
+{
+    sreg(x, in, in->reg, osize(in), ea(x, in));
+    return 0;
+}
+
+/* 0F B6/B7 movzx, 0F BE/BF movsx, 63 movsxd */
+static int g_movx(struct vx *x, const struct vx_insn *in)
+{
+    unsigned sn = in->op == 0x63 ? 4 : (in->op & 1) ? 2 : 1, n = osize(in);
+    uint64_t v;
+    if (in->mem) {
+        v = 0;
+        if (rd(x, ea(x, in), &v, sn)) return -1;
+    } else {
+        v = greg(x, in, in->rm, sn);
+    }
+    if (in->op != 0xb6 && in->op != 0xb7) v = (uint64_t)esext(v, sn);
+    sreg(x, in, in->reg, n, v);
+    return 0;
+}
+
+static int cond(const struct vx *x, unsigned cc)
+{
+    uint64_t f = x->c->rflags;
+    int cf = !!(f & VX_CF), zf = !!(f & VX_ZF), sf = !!(f & VX_SF), of = !!(f & VX_OF),
+        pf = !!(f & VX_PF), r;
+    switch (cc >> 1) {
+    case 0: r = of; break;
+    case 1: r = cf; break;
+    case 2: r = zf; break;
+    case 3: r = cf || zf; break;
+    case 4: r = sf; break;
+    case 5: r = pf; break;
+    case 6: r = sf != of; break;
+    default: r = zf || sf != of; break;
+    }
+    return (cc & 1) ? !r : r;
+}
+
+static int g_jcc(struct vx *x, const struct vx_insn *in)
+{
+    if (cond(x, in->op & 15)) x->next += (uint64_t)in->imm;
+    return 0;
+}
+
+static int g_cmov(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t v;
+    if (rd_rm(x, in, n, &v)) return -1;
+    if (cond(x, in->op & 15))
+        sreg(x, in, in->reg, n, v);
+    else if (n == 4)
+        x->c->gpr[in->reg] = (uint32_t)x->c->gpr[in->reg];
+    return 0;
+}
+
+static int g_setcc(struct vx *x, const struct vx_insn *in)
+{
+    return wr_rm(x, in, 1, (uint64_t)cond(x, in->op & 15));
+}
+
+static int g_jmp(struct vx *x, const struct vx_insn *in)
+{
+    x->next += (uint64_t)in->imm;
+    return 0;
+}
+
+static int push(struct vx *x, uint64_t v)
+{
+    uint64_t sp = x->c->gpr[VX_RSP] - 8;
+    if (wr(x, sp, &v, 8)) return -1;
+    x->c->gpr[VX_RSP] = sp;
+    return 0;
+}
+
+static int g_call(struct vx *x, const struct vx_insn *in)
+{
+    if (push(x, x->next)) return -1;
+    x->next += (uint64_t)in->imm;
+    return 0;
+}
+
+static int g_ret(struct vx *x, const struct vx_insn *in)
+{
+    (void)in;
+    uint64_t v;
+    if (rd(x, x->c->gpr[VX_RSP], &v, 8)) return -1;
+    x->c->gpr[VX_RSP] += 8;
+    x->next = v;
+    return 0;
+}
+
+static int g_push(struct vx *x, const struct vx_insn *in)
+{
+    return push(x, x->c->gpr[(in->op & 7) | ((in->rex & 1) << 3)]);
+}
+
+static int g_pop(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t v;
+    if (rd(x, x->c->gpr[VX_RSP], &v, 8)) return -1;
+    x->c->gpr[VX_RSP] += 8;
+    x->c->gpr[(in->op & 7) | ((in->rex & 1) << 3)] = v;
+    return 0;
+}
+
+static int g_nop(struct vx *x, const struct vx_insn *in)
+{
+    (void)x; (void)in;
+    return 0;
+}
+
+/* F3 0F 1E FA; the other F3 0F 1E /7 encodings are not endbr64 */
+static int g_endbr(struct vx *x, const struct vx_insn *in)
+{
+    (void)x;
+    return in->rmf == 2 && !in->rex ? 0 : 1;
+}
+
+static int g_bswap(struct vx *x, const struct vx_insn *in)
+{
+    unsigned r = (in->op & 7) | ((in->rex & 1) << 3);
+    uint64_t v = x->c->gpr[r];
+    x->c->gpr[r] = (in->rex & 8) ? __builtin_bswap64(v) : __builtin_bswap32((uint32_t)v);
+    return 0;
+}
+
+/* 0F AF imul r, r/m (CF = OF = the product did not fit; SF ZF AF PF undefined) */
+static int g_imul(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t b;
+    if (rd_rm(x, in, n, &b)) return -1;
+    int64_t p = esext(greg(x, in, in->reg, n), n), q = esext(b, n);
+    __int128 full = (__int128)p * q;
+    uint64_t r = (uint64_t)full & lowbits(8 * n);
+    x->c->rflags &= ~(uint64_t)(VX_CF | VX_OF);
+    if (full != (__int128)esext(r, n)) x->c->rflags |= VX_CF | VX_OF;
+    set_szp(x, r, n);
+    sreg(x, in, in->reg, n, r);
+    return 0;
+}
+
+/* 87 xchg r/m, r (register form only: the memory form is a locked access) */
+static int g_xchg(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in);
+    uint64_t a = greg(x, in, in->rm, n), b = greg(x, in, in->reg, n);
+    sreg(x, in, in->rm, n, b);
+    sreg(x, in, in->reg, n, a);
+    return 0;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+#define L128 1
+#define L256 2
+#define L512 4
+#define LV (L128 | L256)
+#define LA (L128 | L256 | L512)
+#define M VF_MODRM
+#define I8 VF_IMM8
+#define KM (VF_MASK)
+#define EW VF_EWISE
+
+/* VEX and EVEX rows: name, enc, map, pp, op, w, reg, lm, kind, esz, bsz, msz, flags, fn, ops */
+#define VEX(n, mp, pp, op, w, rg, lm, k, es, ms, fl, fn, ops)                                  \
+    {n, VX_ENC_VEX, mp, pp, op, 0xff, w, rg, lm, k, es, 0, ms, M | (fl), 0, (void *)(fn), ops},
+#define EVX(n, mp, pp, op, w, rg, k, es, bs, ms, fl, fn, ops)                                  \
+    {n, VX_ENC_EVEX, mp, pp, op, 0xff, w, rg, LA, k, es, bs, ms, M | KM | (fl), 0,             \
+     (void *)(fn), ops},
+/* legacy rows: name, map, pp (0xff any), op, opmask, w, reg, kind, flags, undef, fn, ops */
+#define LEG(n, mp, pp, op, om, w, rg, fl, un, fn, ops)                                         \
+    {n, VX_ENC_LEG, mp, pp, op, om, w, rg, 1, VK_SCALAR, 0, 0, 0, (fl), un, (void *)(fn), ops},
+
+/* pp: 0 none, 1 66, 2 F3, 3 F2.  map: 1 0F, 2 0F38, 3 0F3A. */
+static const struct vx_form forms[] = {
+    /* moves */
+    VEX("vmovdqa", 1, 1, 0x6f, -1, -1, LV, VK_RM, 1, 0, VF_ALIGN, v_mov, "v, v/m")
+    VEX("vmovdqu", 1, 2, 0x6f, -1, -1, LV, VK_RM, 1, 0, 0, v_mov, "v, v/m")
+    VEX("vmovdqa", 1, 1, 0x7f, -1, -1, LV, VK_MR, 1, 0, VF_ALIGN, v_mov, "v/m, v")
+    VEX("vmovdqu", 1, 2, 0x7f, -1, -1, LV, VK_MR, 1, 0, 0, v_mov, "v/m, v")
+    VEX("vmovaps", 1, 0, 0x28, -1, -1, LV, VK_RM, 1, 0, VF_ALIGN, v_mov, "v, v/m")
+    VEX("vmovaps", 1, 0, 0x29, -1, -1, LV, VK_MR, 1, 0, VF_ALIGN, v_mov, "v/m, v")
+    VEX("vmovups", 1, 0, 0x10, -1, -1, LV, VK_RM, 1, 0, 0, v_mov, "v, v/m")
+    VEX("vmovups", 1, 0, 0x11, -1, -1, LV, VK_MR, 1, 0, 0, v_mov, "v/m, v")
+    EVX("vmovdqa32", 1, 1, 0x6f, 0, -1, VK_RM, 4, 0, 0, VF_ALIGN | EW, v_mov, "v{k}{z}, v/m")
+    EVX("vmovdqa64", 1, 1, 0x6f, 1, -1, VK_RM, 8, 0, 0, VF_ALIGN | EW, v_mov, "v{k}{z}, v/m")
+    EVX("vmovdqu32", 1, 2, 0x6f, 0, -1, VK_RM, 4, 0, 0, EW, v_mov, "v{k}{z}, v/m")
+    EVX("vmovdqu64", 1, 2, 0x6f, 1, -1, VK_RM, 8, 0, 0, EW, v_mov, "v{k}{z}, v/m")
+    EVX("vmovdqu8", 1, 3, 0x6f, 0, -1, VK_RM, 1, 0, 0, EW, v_mov, "v{k}{z}, v/m")
+    EVX("vmovdqu16", 1, 3, 0x6f, 1, -1, VK_RM, 2, 0, 0, EW, v_mov, "v{k}{z}, v/m")
+    EVX("vmovdqa32", 1, 1, 0x7f, 0, -1, VK_MR, 4, 0, 0, VF_ALIGN | VF_NOZ, v_mov, "v/m{k}, v")
+    EVX("vmovdqa64", 1, 1, 0x7f, 1, -1, VK_MR, 8, 0, 0, VF_ALIGN | VF_NOZ, v_mov, "v/m{k}, v")
+    EVX("vmovdqu32", 1, 2, 0x7f, 0, -1, VK_MR, 4, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
+    EVX("vmovdqu64", 1, 2, 0x7f, 1, -1, VK_MR, 8, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
+    EVX("vmovdqu8", 1, 3, 0x7f, 0, -1, VK_MR, 1, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
+    EVX("vmovdqu16", 1, 3, 0x7f, 1, -1, VK_MR, 2, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
+    {"vmovd/q", VX_ENC_VEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64"},
+    {"vmovd/q", VX_ENC_VEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
+    {"vmovq", VX_ENC_VEX, 1, 2, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_load, "xmm, xmm/m64"},
+    {"vmovq", VX_ENC_VEX, 1, 1, 0xd6, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_store, "xmm/m64, xmm"},
+    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64"},
+    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
+    {"vpextrb", VX_ENC_VEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm"},
+    {"vpextrd/q", VX_ENC_VEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
+    {"vpinsrb", VX_ENC_VEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
+    {"vpinsrd/q", VX_ENC_VEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
+    {"vpextrb", VX_ENC_EVEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm"},
+    {"vpextrd/q", VX_ENC_EVEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
+    {"vpinsrb", VX_ENC_EVEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
+    {"vpinsrd/q", VX_ENC_EVEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
+    {"vpmovmskb", VX_ENC_VEX, 1, 1, 0xd7, 0xff, -1, -1, LV, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_pmovmskb, "r32, v"},
+    {"vptest", VX_ENC_VEX, 2, 1, 0x17, 0xff, 0, -1, LV, VK_SPEC, 1, 0, 0, M, 0, (void *)s_ptest, "v, v/m"},
+    /* broadcasts, inserts, extracts */
+    VEX("vpbroadcastb", 2, 1, 0x78, 0, -1, LV, VK_RM, 1, 1, 0, v_bcast, "v, xmm/m8")
+    VEX("vpbroadcastw", 2, 1, 0x79, 0, -1, LV, VK_RM, 2, 2, 0, v_bcast, "v, xmm/m16")
+    VEX("vpbroadcastd", 2, 1, 0x58, 0, -1, LV, VK_RM, 4, 4, 0, v_bcast, "v, xmm/m32")
+    VEX("vpbroadcastq", 2, 1, 0x59, 0, -1, LV, VK_RM, 8, 8, 0, v_bcast, "v, xmm/m64")
+    EVX("vpbroadcastb", 2, 1, 0x78, 0, -1, VK_RM, 1, 0, 1, 0, v_bcast, "v{k}{z}, xmm/m8")
+    EVX("vpbroadcastw", 2, 1, 0x79, 0, -1, VK_RM, 2, 0, 2, 0, v_bcast, "v{k}{z}, xmm/m16")
+    EVX("vpbroadcastd", 2, 1, 0x58, 0, -1, VK_RM, 4, 0, 4, 0, v_bcast, "v{k}{z}, xmm/m32")
+    EVX("vpbroadcastq", 2, 1, 0x59, 1, -1, VK_RM, 8, 0, 8, 0, v_bcast, "v{k}{z}, xmm/m64")
+    {"vpbroadcastb", VX_ENC_EVEX, 2, 1, 0x7a, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32"},
+    {"vpbroadcastw", VX_ENC_EVEX, 2, 1, 0x7b, 0xff, 0, -1, LA, VK_SPEC, 2, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32"},
+    {"vpbroadcastd", VX_ENC_EVEX, 2, 1, 0x7c, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32"},
+    {"vpbroadcastq", VX_ENC_EVEX, 2, 1, 0x7c, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r64"},
+    VEX("vbroadcasti128", 2, 1, 0x5a, 0, -1, L256, VK_RM, 1, 16, VF_MEMONLY, v_bcast, "ymm, m128")
+    {"vbroadcasti32x4", VX_ENC_EVEX, 2, 1, 0x5a, 0xff, 0, -1, L256 | L512, VK_RM, 4, 0, 16, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "v{k}{z}, m128"},
+    {"vbroadcasti64x2", VX_ENC_EVEX, 2, 1, 0x5a, 0xff, 1, -1, L256 | L512, VK_RM, 8, 0, 16, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "v{k}{z}, m128"},
+    {"vbroadcasti32x8", VX_ENC_EVEX, 2, 1, 0x5b, 0xff, 0, -1, L512, VK_RM, 4, 0, 32, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "zmm{k}{z}, m256"},
+    {"vbroadcasti64x4", VX_ENC_EVEX, 2, 1, 0x5b, 0xff, 1, -1, L512, VK_RM, 8, 0, 32, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "zmm{k}{z}, m256"},
+    VEX("vinserti128", 3, 1, 0x38, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm")
+    VEX("vextracti128", 3, 1, 0x39, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm")
+    VEX("vperm2i128", 3, 1, 0x46, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm")
+    {"vshufi32x4", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m32bcst, imm"},
+    {"vshufi64x2", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m64bcst, imm"},
+    VEX("vpblendd", 3, 1, 0x02, 0, -1, LV, VK_RVM, 4, 0, I8, v_blendi, "v, v, v/m, imm")
+    VEX("vpblendw", 3, 1, 0x0e, -1, -1, LV, VK_RVM, 2, 0, I8, v_blendi, "v, v, v/m, imm")
+    {"vinserti32x4", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm"},
+    {"vinserti64x2", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm"},
+    {"vinserti32x8", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 0, -1, L512, VK_RVM, 4, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm"},
+    {"vinserti64x4", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 1, -1, L512, VK_RVM, 8, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm"},
+    {"vextracti32x4", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 0, -1, L256 | L512, VK_MR, 4, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm"},
+    {"vextracti64x2", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 1, -1, L256 | L512, VK_MR, 8, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm"},
+    {"vextracti32x8", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 0, -1, L512, VK_MR, 4, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm"},
+    {"vextracti64x4", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 1, -1, L512, VK_MR, 8, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm"},
+    /* zero and sign extension */
+    VEX("vpmovsxbw", 2, 1, 0x20, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovsxbw", 2, 1, 0x20, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovsxbd", 2, 1, 0x21, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovsxbd", 2, 1, 0x21, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovsxbq", 2, 1, 0x22, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)")
+    EVX("vpmovsxbq", 2, 1, 0x22, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)")
+    VEX("vpmovsxwd", 2, 1, 0x23, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovsxwd", 2, 1, 0x23, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovsxwq", 2, 1, 0x24, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovsxwq", 2, 1, 0x24, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovsxdq", 2, 1, 0x25, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovsxdq", 2, 1, 0x25, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovzxbw", 2, 1, 0x30, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovzxbw", 2, 1, 0x30, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovzxbd", 2, 1, 0x31, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovzxbd", 2, 1, 0x31, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovzxbq", 2, 1, 0x32, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)")
+    EVX("vpmovzxbq", 2, 1, 0x32, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)")
+    VEX("vpmovzxwd", 2, 1, 0x33, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovzxwd", 2, 1, 0x33, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovzxwq", 2, 1, 0x34, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
+    EVX("vpmovzxwq", 2, 1, 0x34, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
+    VEX("vpmovzxdq", 2, 1, 0x35, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
+    EVX("vpmovzxdq", 2, 1, 0x35, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    /* logic */
+    VEX("vpand", 1, 1, 0xdb, -1, -1, LV, VK_RVM, 1, 0, 0, v_and, "v, v, v/m")
+    VEX("vpandn", 1, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, 0, v_andn, "v, v, v/m")
+    VEX("vpor", 1, 1, 0xeb, -1, -1, LV, VK_RVM, 1, 0, 0, v_or, "v, v, v/m")
+    VEX("vpxor", 1, 1, 0xef, -1, -1, LV, VK_RVM, 1, 0, 0, v_xor, "v, v, v/m")
+    EVX("vpandd", 1, 1, 0xdb, 0, -1, VK_RVM, 4, 4, 0, EW, v_and, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpandq", 1, 1, 0xdb, 1, -1, VK_RVM, 8, 8, 0, EW, v_and, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpandnd", 1, 1, 0xdf, 0, -1, VK_RVM, 4, 4, 0, EW, v_andn, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpandnq", 1, 1, 0xdf, 1, -1, VK_RVM, 8, 8, 0, EW, v_andn, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpord", 1, 1, 0xeb, 0, -1, VK_RVM, 4, 4, 0, EW, v_or, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vporq", 1, 1, 0xeb, 1, -1, VK_RVM, 8, 8, 0, EW, v_or, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpxord", 1, 1, 0xef, 0, -1, VK_RVM, 4, 4, 0, EW, v_xor, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpxorq", 1, 1, 0xef, 1, -1, VK_RVM, 8, 8, 0, EW, v_xor, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpternlogd", 3, 1, 0x25, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_ternlog, "v{k}{z}, v, v/m/m32bcst, imm")
+    EVX("vpternlogq", 3, 1, 0x25, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_ternlog, "v{k}{z}, v, v/m/m64bcst, imm")
+    /* add, sub, multiply, min/max */
+    VEX("vpaddb", 1, 1, 0xfc, -1, -1, LV, VK_RVM, 1, 0, 0, v_add, "v, v, v/m")
+    VEX("vpaddw", 1, 1, 0xfd, -1, -1, LV, VK_RVM, 2, 0, 0, v_add, "v, v, v/m")
+    VEX("vpaddd", 1, 1, 0xfe, -1, -1, LV, VK_RVM, 4, 0, 0, v_add, "v, v, v/m")
+    VEX("vpaddq", 1, 1, 0xd4, -1, -1, LV, VK_RVM, 8, 0, 0, v_add, "v, v, v/m")
+    VEX("vpsubb", 1, 1, 0xf8, -1, -1, LV, VK_RVM, 1, 0, 0, v_sub, "v, v, v/m")
+    VEX("vpsubw", 1, 1, 0xf9, -1, -1, LV, VK_RVM, 2, 0, 0, v_sub, "v, v, v/m")
+    VEX("vpsubd", 1, 1, 0xfa, -1, -1, LV, VK_RVM, 4, 0, 0, v_sub, "v, v, v/m")
+    VEX("vpsubq", 1, 1, 0xfb, -1, -1, LV, VK_RVM, 8, 0, 0, v_sub, "v, v, v/m")
+    EVX("vpaddb", 1, 1, 0xfc, -1, -1, VK_RVM, 1, 0, 0, EW, v_add, "v{k}{z}, v, v/m")
+    EVX("vpaddw", 1, 1, 0xfd, -1, -1, VK_RVM, 2, 0, 0, EW, v_add, "v{k}{z}, v, v/m")
+    EVX("vpaddd", 1, 1, 0xfe, 0, -1, VK_RVM, 4, 4, 0, EW, v_add, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpaddq", 1, 1, 0xd4, 1, -1, VK_RVM, 8, 8, 0, EW, v_add, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpsubb", 1, 1, 0xf8, -1, -1, VK_RVM, 1, 0, 0, EW, v_sub, "v{k}{z}, v, v/m")
+    EVX("vpsubw", 1, 1, 0xf9, -1, -1, VK_RVM, 2, 0, 0, EW, v_sub, "v{k}{z}, v, v/m")
+    EVX("vpsubd", 1, 1, 0xfa, 0, -1, VK_RVM, 4, 4, 0, EW, v_sub, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpsubq", 1, 1, 0xfb, 1, -1, VK_RVM, 8, 8, 0, EW, v_sub, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpmuludq", 1, 1, 0xf4, -1, -1, LV, VK_RVM, 8, 0, 0, v_muludq, "v, v, v/m")
+    EVX("vpmuludq", 1, 1, 0xf4, 1, -1, VK_RVM, 8, 8, 0, EW, v_muludq, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpmuldq", 2, 1, 0x28, -1, -1, LV, VK_RVM, 8, 0, 0, v_muldq, "v, v, v/m")
+    EVX("vpmuldq", 2, 1, 0x28, 1, -1, VK_RVM, 8, 8, 0, EW, v_muldq, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpmulld", 2, 1, 0x40, -1, -1, LV, VK_RVM, 4, 0, 0, v_mullo, "v, v, v/m")
+    EVX("vpmulld", 2, 1, 0x40, 0, -1, VK_RVM, 4, 4, 0, EW, v_mullo, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpmullq", 2, 1, 0x40, 1, -1, VK_RVM, 8, 8, 0, EW, v_mullo, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpminub", 1, 1, 0xda, -1, -1, LV, VK_RVM, 1, 0, 0, v_minu, "v, v, v/m")
+    VEX("vpmaxub", 1, 1, 0xde, -1, -1, LV, VK_RVM, 1, 0, 0, v_maxu, "v, v, v/m")
+    VEX("vpminud", 2, 1, 0x3b, -1, -1, LV, VK_RVM, 4, 0, 0, v_minu, "v, v, v/m")
+    VEX("vpmaxud", 2, 1, 0x3f, -1, -1, LV, VK_RVM, 4, 0, 0, v_maxu, "v, v, v/m")
+    VEX("vpminsd", 2, 1, 0x39, -1, -1, LV, VK_RVM, 4, 0, 0, v_mins, "v, v, v/m")
+    VEX("vpmaxsd", 2, 1, 0x3d, -1, -1, LV, VK_RVM, 4, 0, 0, v_maxs, "v, v, v/m")
+    EVX("vpminub", 1, 1, 0xda, -1, -1, VK_RVM, 1, 0, 0, EW, v_minu, "v{k}{z}, v, v/m")
+    EVX("vpmaxub", 1, 1, 0xde, -1, -1, VK_RVM, 1, 0, 0, EW, v_maxu, "v{k}{z}, v, v/m")
+    EVX("vpminud", 2, 1, 0x3b, 0, -1, VK_RVM, 4, 4, 0, EW, v_minu, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpminuq", 2, 1, 0x3b, 1, -1, VK_RVM, 8, 8, 0, EW, v_minu, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpmaxud", 2, 1, 0x3f, 0, -1, VK_RVM, 4, 4, 0, EW, v_maxu, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpmaxuq", 2, 1, 0x3f, 1, -1, VK_RVM, 8, 8, 0, EW, v_maxu, "v{k}{z}, v, v/m/m64bcst")
+    /* shifts and rotates */
+    VEX("vpsrlw", 1, 1, 0x71, -1, 2, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsraw", 1, 1, 0x71, -1, 4, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsllw", 1, 1, 0x71, -1, 6, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrld", 1, 1, 0x72, -1, 2, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrad", 1, 1, 0x72, -1, 4, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpslld", 1, 1, 0x72, -1, 6, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrlq", 1, 1, 0x73, -1, 2, LV, VK_VM, 8, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsllq", 1, 1, 0x73, -1, 6, LV, VK_VM, 8, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
+    VEX("vpsrldq", 1, 1, 0x73, -1, 3, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm")
+    VEX("vpslldq", 1, 1, 0x73, -1, 7, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm")
+    EVX("vpsrlw", 1, 1, 0x71, -1, 2, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
+    EVX("vpsraw", 1, 1, 0x71, -1, 4, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
+    EVX("vpsllw", 1, 1, 0x71, -1, 6, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
+    EVX("vprord", 1, 1, 0x72, 0, 0, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
+    EVX("vprorq", 1, 1, 0x72, 1, 0, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
+    EVX("vprold", 1, 1, 0x72, 0, 1, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
+    EVX("vprolq", 1, 1, 0x72, 1, 1, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
+    EVX("vpsrld", 1, 1, 0x72, 0, 2, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
+    EVX("vpsrad", 1, 1, 0x72, 0, 4, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
+    EVX("vpsraq", 1, 1, 0x72, 1, 4, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
+    EVX("vpslld", 1, 1, 0x72, 0, 6, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
+    EVX("vpsrlq", 1, 1, 0x73, 1, 2, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
+    EVX("vpsllq", 1, 1, 0x73, 1, 6, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
+    {"vpsrldq", VX_ENC_EVEX, 1, 1, 0x73, 0xff, -1, 3, LA, VK_VM, 1, 0, 0, M | I8, 0, (void *)v_bslq, "v, v/m, imm"},
+    {"vpslldq", VX_ENC_EVEX, 1, 1, 0x73, 0xff, -1, 7, LA, VK_VM, 1, 0, 0, M | I8, 0, (void *)v_bslq, "v, v/m, imm"},
+    VEX("vpsrlw", 1, 1, 0xd1, -1, -1, LV, VK_RVM, 2, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpsrld", 1, 1, 0xd2, -1, -1, LV, VK_RVM, 4, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpsrlq", 1, 1, 0xd3, -1, -1, LV, VK_RVM, 8, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpsraw", 1, 1, 0xe1, -1, -1, LV, VK_RVM, 2, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpsrad", 1, 1, 0xe2, -1, -1, LV, VK_RVM, 4, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpsllw", 1, 1, 0xf1, -1, -1, LV, VK_RVM, 2, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpslld", 1, 1, 0xf2, -1, -1, LV, VK_RVM, 4, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    VEX("vpsllq", 1, 1, 0xf3, -1, -1, LV, VK_RVM, 8, 16, 0, v_shift_xmm, "v, v, xmm/m128")
+    EVX("vpsrlw", 1, 1, 0xd1, -1, -1, VK_RVM, 2, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsrld", 1, 1, 0xd2, 0, -1, VK_RVM, 4, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsrlq", 1, 1, 0xd3, 1, -1, VK_RVM, 8, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsraw", 1, 1, 0xe1, -1, -1, VK_RVM, 2, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsrad", 1, 1, 0xe2, 0, -1, VK_RVM, 4, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsraq", 1, 1, 0xe2, 1, -1, VK_RVM, 8, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsllw", 1, 1, 0xf1, -1, -1, VK_RVM, 2, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpslld", 1, 1, 0xf2, 0, -1, VK_RVM, 4, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    EVX("vpsllq", 1, 1, 0xf3, 1, -1, VK_RVM, 8, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
+    VEX("vpsrlvd", 2, 1, 0x45, 0, -1, LV, VK_RVM, 4, 0, 0, v_shift_var, "v, v, v/m")
+    VEX("vpsrlvq", 2, 1, 0x45, 1, -1, LV, VK_RVM, 8, 0, 0, v_shift_var, "v, v, v/m")
+    VEX("vpsravd", 2, 1, 0x46, 0, -1, LV, VK_RVM, 4, 0, 0, v_shift_var, "v, v, v/m")
+    VEX("vpsllvd", 2, 1, 0x47, 0, -1, LV, VK_RVM, 4, 0, 0, v_shift_var, "v, v, v/m")
+    VEX("vpsllvq", 2, 1, 0x47, 1, -1, LV, VK_RVM, 8, 0, 0, v_shift_var, "v, v, v/m")
+    EVX("vpsrlvd", 2, 1, 0x45, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpsrlvq", 2, 1, 0x45, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpsravd", 2, 1, 0x46, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpsravq", 2, 1, 0x46, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpsllvd", 2, 1, 0x47, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpsllvq", 2, 1, 0x47, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vprorvd", 2, 1, 0x14, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vprorvq", 2, 1, 0x14, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vprolvd", 2, 1, 0x15, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vprolvq", 2, 1, 0x15, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpshldd", 3, 1, 0x71, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m32bcst, imm")
+    EVX("vpshldq", 3, 1, 0x71, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m64bcst, imm")
+    EVX("vpshrdd", 3, 1, 0x73, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m32bcst, imm")
+    EVX("vpshrdq", 3, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m64bcst, imm")
+    EVX("vpshldvd", 2, 1, 0x71, 0, -1, VK_RVM, 4, 4, 0, EW, v_shld, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpshldvq", 2, 1, 0x71, 1, -1, VK_RVM, 8, 8, 0, EW, v_shld, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpshrdvd", 2, 1, 0x73, 0, -1, VK_RVM, 4, 4, 0, EW, v_shld, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpshrdvq", 2, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW, v_shld, "v{k}{z}, v, v/m/m64bcst")
+    /* shuffles, permutes, unpacks, align */
+    VEX("vpshufb", 2, 1, 0x00, -1, -1, LV, VK_RVM, 1, 0, 0, v_pshufb, "v, v, v/m")
+    /* no EW: the CPU does not suppress faults of masked-off vpshufb elements (measured) */
+    EVX("vpshufb", 2, 1, 0x00, -1, -1, VK_RVM, 1, 0, 0, 0, v_pshufb, "v{k}{z}, v, v/m")
+    VEX("vpshufd", 1, 1, 0x70, -1, -1, LV, VK_RM, 4, 0, I8, v_pshufd, "v, v/m, imm")
+    EVX("vpshufd", 1, 1, 0x70, 0, -1, VK_RM, 4, 4, 0, I8, v_pshufd, "v{k}{z}, v/m/m32bcst, imm")
+    VEX("vpshufhw", 1, 2, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm")
+    VEX("vpshuflw", 1, 3, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm")
+    EVX("vpshufhw", 1, 2, 0x70, -1, -1, VK_RM, 2, 0, 0, I8, v_pshufhlw, "v{k}{z}, v/m, imm")
+    EVX("vpshuflw", 1, 3, 0x70, -1, -1, VK_RM, 2, 0, 0, I8, v_pshufhlw, "v{k}{z}, v/m, imm")
+    VEX("vpermq", 3, 1, 0x00, 1, -1, L256, VK_RM, 8, 0, I8, v_permq_imm, "ymm, ymm/m256, imm")
+    {"vpermq", VX_ENC_EVEX, 3, 1, 0x00, 0xff, 1, -1, L256 | L512, VK_RM, 8, 8, 0, M | KM | I8, 0, (void *)v_permq_imm, "v{k}{z}, v/m/m64bcst, imm"},
+    VEX("vpermd", 2, 1, 0x36, 0, -1, L256, VK_RVM, 4, 0, 0, v_perm, "ymm, ymm, ymm/m256")
+    {"vpermd", VX_ENC_EVEX, 2, 1, 0x36, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM, 0, (void *)v_perm, "v{k}{z}, v, v/m/m32bcst"},
+    {"vpermq", VX_ENC_EVEX, 2, 1, 0x36, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM, 0, (void *)v_perm, "v{k}{z}, v, v/m/m64bcst"},
+    EVX("vpermb", 2, 1, 0x8d, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm, "v{k}{z}, v, v/m")
+    EVX("vpermw", 2, 1, 0x8d, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm, "v{k}{z}, v, v/m")
+    EVX("vpermi2b", 2, 1, 0x75, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
+    EVX("vpermi2w", 2, 1, 0x75, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
+    EVX("vpermi2d", 2, 1, 0x76, 0, -1, VK_RVM, 4, 4, 0, 0, v_perm2, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpermi2q", 2, 1, 0x76, 1, -1, VK_RVM, 8, 8, 0, 0, v_perm2, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpermt2b", 2, 1, 0x7d, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
+    EVX("vpermt2w", 2, 1, 0x7d, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
+    EVX("vpermt2d", 2, 1, 0x7e, 0, -1, VK_RVM, 4, 4, 0, 0, v_perm2, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpermt2q", 2, 1, 0x7e, 1, -1, VK_RVM, 8, 8, 0, 0, v_perm2, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpunpcklbw", 1, 1, 0x60, -1, -1, LV, VK_RVM, 1, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpcklwd", 1, 1, 0x61, -1, -1, LV, VK_RVM, 2, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpckldq", 1, 1, 0x62, -1, -1, LV, VK_RVM, 4, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpcklqdq", 1, 1, 0x6c, -1, -1, LV, VK_RVM, 8, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpckhbw", 1, 1, 0x68, -1, -1, LV, VK_RVM, 1, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpckhwd", 1, 1, 0x69, -1, -1, LV, VK_RVM, 2, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpckhdq", 1, 1, 0x6a, -1, -1, LV, VK_RVM, 4, 0, 0, v_unpack, "v, v, v/m")
+    VEX("vpunpckhqdq", 1, 1, 0x6d, -1, -1, LV, VK_RVM, 8, 0, 0, v_unpack, "v, v, v/m")
+    EVX("vpunpcklbw", 1, 1, 0x60, -1, -1, VK_RVM, 1, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
+    EVX("vpunpcklwd", 1, 1, 0x61, -1, -1, VK_RVM, 2, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
+    EVX("vpunpckldq", 1, 1, 0x62, 0, -1, VK_RVM, 4, 4, 0, 0, v_unpack, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpunpcklqdq", 1, 1, 0x6c, 1, -1, VK_RVM, 8, 8, 0, 0, v_unpack, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpunpckhbw", 1, 1, 0x68, -1, -1, VK_RVM, 1, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
+    EVX("vpunpckhwd", 1, 1, 0x69, -1, -1, VK_RVM, 2, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
+    EVX("vpunpckhdq", 1, 1, 0x6a, 0, -1, VK_RVM, 4, 4, 0, 0, v_unpack, "v{k}{z}, v, v/m/m32bcst")
+    EVX("vpunpckhqdq", 1, 1, 0x6d, 1, -1, VK_RVM, 8, 8, 0, 0, v_unpack, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpalignr", 3, 1, 0x0f, -1, -1, LV, VK_RVM, 1, 0, I8, v_palignr, "v, v, v/m, imm")
+    EVX("vpalignr", 3, 1, 0x0f, -1, -1, VK_RVM, 1, 0, 0, I8, v_palignr, "v{k}{z}, v, v/m, imm")
+    EVX("valignd", 3, 1, 0x03, 0, -1, VK_RVM, 4, 4, 0, I8, v_valign, "v{k}{z}, v, v/m/m32bcst, imm")
+    EVX("valignq", 3, 1, 0x03, 1, -1, VK_RVM, 8, 8, 0, I8, v_valign, "v{k}{z}, v, v/m/m64bcst, imm")
+    /* compares */
+    VEX("vpcmpeqb", 1, 1, 0x74, -1, -1, LV, VK_RVM, 1, 0, 0, v_cmpeq_v, "v, v, v/m")
+    VEX("vpcmpeqw", 1, 1, 0x75, -1, -1, LV, VK_RVM, 2, 0, 0, v_cmpeq_v, "v, v, v/m")
+    VEX("vpcmpeqd", 1, 1, 0x76, -1, -1, LV, VK_RVM, 4, 0, 0, v_cmpeq_v, "v, v, v/m")
+    VEX("vpcmpeqq", 2, 1, 0x29, -1, -1, LV, VK_RVM, 8, 0, 0, v_cmpeq_v, "v, v, v/m")
+    VEX("vpcmpgtb", 1, 1, 0x64, -1, -1, LV, VK_RVM, 1, 0, 0, v_cmpgt_v, "v, v, v/m")
+    VEX("vpcmpgtw", 1, 1, 0x65, -1, -1, LV, VK_RVM, 2, 0, 0, v_cmpgt_v, "v, v, v/m")
+    VEX("vpcmpgtd", 1, 1, 0x66, -1, -1, LV, VK_RVM, 4, 0, 0, v_cmpgt_v, "v, v, v/m")
+    VEX("vpcmpgtq", 2, 1, 0x37, -1, -1, LV, VK_RVM, 8, 0, 0, v_cmpgt_v, "v, v, v/m")
+    EVX("vpcmpeqb", 1, 1, 0x74, -1, -1, VK_KVM, 1, 0, 0, EW, k_cmp, "k{k}, v, v/m")
+    EVX("vpcmpeqw", 1, 1, 0x75, -1, -1, VK_KVM, 2, 0, 0, EW, k_cmp, "k{k}, v, v/m")
+    EVX("vpcmpeqd", 1, 1, 0x76, 0, -1, VK_KVM, 4, 4, 0, EW, k_cmp, "k{k}, v, v/m/m32bcst")
+    EVX("vpcmpeqq", 2, 1, 0x29, 1, -1, VK_KVM, 8, 8, 0, EW, k_cmp, "k{k}, v, v/m/m64bcst")
+    EVX("vpcmpgtb", 1, 1, 0x64, -1, -1, VK_KVM, 1, 0, 0, EW, k_cmp, "k{k}, v, v/m")
+    EVX("vpcmpgtw", 1, 1, 0x65, -1, -1, VK_KVM, 2, 0, 0, EW, k_cmp, "k{k}, v, v/m")
+    EVX("vpcmpgtd", 1, 1, 0x66, 0, -1, VK_KVM, 4, 4, 0, EW, k_cmp, "k{k}, v, v/m/m32bcst")
+    EVX("vpcmpgtq", 2, 1, 0x37, 1, -1, VK_KVM, 8, 8, 0, EW, k_cmp, "k{k}, v, v/m/m64bcst")
+    EVX("vpcmpb", 3, 1, 0x3f, 0, -1, VK_KVM, 1, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
+    EVX("vpcmpw", 3, 1, 0x3f, 1, -1, VK_KVM, 2, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
+    EVX("vpcmpub", 3, 1, 0x3e, 0, -1, VK_KVM, 1, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
+    EVX("vpcmpuw", 3, 1, 0x3e, 1, -1, VK_KVM, 2, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
+    EVX("vpcmpd", 3, 1, 0x1f, 0, -1, VK_KVM, 4, 4, 0, EW | I8, k_cmp, "k{k}, v, v/m/m32bcst, imm")
+    EVX("vpcmpq", 3, 1, 0x1f, 1, -1, VK_KVM, 8, 8, 0, EW | I8, k_cmp, "k{k}, v, v/m/m64bcst, imm")
+    EVX("vpcmpud", 3, 1, 0x1e, 0, -1, VK_KVM, 4, 4, 0, EW | I8, k_cmp, "k{k}, v, v/m/m32bcst, imm")
+    EVX("vpcmpuq", 3, 1, 0x1e, 1, -1, VK_KVM, 8, 8, 0, EW | I8, k_cmp, "k{k}, v, v/m/m64bcst, imm")
+    EVX("vptestmb", 2, 1, 0x26, 0, -1, VK_KVM, 1, 0, 0, EW, k_test, "k{k}, v, v/m")
+    EVX("vptestmw", 2, 1, 0x26, 1, -1, VK_KVM, 2, 0, 0, EW, k_test, "k{k}, v, v/m")
+    EVX("vptestmd", 2, 1, 0x27, 0, -1, VK_KVM, 4, 4, 0, EW, k_test, "k{k}, v, v/m/m32bcst")
+    EVX("vptestmq", 2, 1, 0x27, 1, -1, VK_KVM, 8, 8, 0, EW, k_test, "k{k}, v, v/m/m64bcst")
+    EVX("vptestnmb", 2, 2, 0x26, 0, -1, VK_KVM, 1, 0, 0, EW, k_test, "k{k}, v, v/m")
+    EVX("vptestnmw", 2, 2, 0x26, 1, -1, VK_KVM, 2, 0, 0, EW, k_test, "k{k}, v, v/m")
+    EVX("vptestnmd", 2, 2, 0x27, 0, -1, VK_KVM, 4, 4, 0, EW, k_test, "k{k}, v, v/m/m32bcst")
+    EVX("vptestnmq", 2, 2, 0x27, 1, -1, VK_KVM, 8, 8, 0, EW, k_test, "k{k}, v, v/m/m64bcst")
+    {"vpmovm2b", VX_ENC_EVEX, 2, 2, 0x28, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
+    {"vpmovm2w", VX_ENC_EVEX, 2, 2, 0x28, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
+    {"vpmovm2d", VX_ENC_EVEX, 2, 2, 0x38, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
+    {"vpmovm2q", VX_ENC_EVEX, 2, 2, 0x38, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
+    {"vpmovb2m", VX_ENC_EVEX, 2, 2, 0x29, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
+    {"vpmovw2m", VX_ENC_EVEX, 2, 2, 0x29, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
+    {"vpmovd2m", VX_ENC_EVEX, 2, 2, 0x39, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
+    {"vpmovq2m", VX_ENC_EVEX, 2, 2, 0x39, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
+    {"vpblendmb", VX_ENC_EVEX, 2, 1, 0x66, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m"},
+    {"vpblendmw", VX_ENC_EVEX, 2, 1, 0x66, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m"},
+    {"vpblendmd", VX_ENC_EVEX, 2, 1, 0x64, 0xff, 0, -1, LA, VK_SPEC, 4, 4, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m/m32bcst"},
+    {"vpblendmq", VX_ENC_EVEX, 2, 1, 0x64, 0xff, 1, -1, LA, VK_SPEC, 8, 8, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m/m64bcst"},
+    /* crypto: GFNI, VAES, VPCLMULQDQ */
+    VEX("vgf2p8affineqb", 3, 1, 0xce, 1, -1, LV, VK_RVM, 1, 0, I8, v_gfaffine, "v, v, v/m, imm")
+    VEX("vgf2p8affineinvqb", 3, 1, 0xcf, 1, -1, LV, VK_RVM, 1, 0, I8, v_gfaffine, "v, v, v/m, imm")
+    VEX("vgf2p8mulb", 2, 1, 0xcf, 0, -1, LV, VK_RVM, 1, 0, 0, v_gfmul, "v, v, v/m")
+    EVX("vgf2p8affineqb", 3, 1, 0xce, 1, -1, VK_RVM, 1, 8, 0, I8, v_gfaffine, "v{k}{z}, v, v/m/m64bcst, imm")
+    EVX("vgf2p8affineinvqb", 3, 1, 0xcf, 1, -1, VK_RVM, 1, 8, 0, I8, v_gfaffine, "v{k}{z}, v, v/m/m64bcst, imm")
+    EVX("vgf2p8mulb", 2, 1, 0xcf, 0, -1, VK_RVM, 1, 0, 0, EW, v_gfmul, "v{k}{z}, v, v/m")
+    VEX("vaesenc", 2, 1, 0xdc, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
+    VEX("vaesenclast", 2, 1, 0xdd, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
+    VEX("vaesdec", 2, 1, 0xde, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
+    VEX("vaesdeclast", 2, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
+    {"vaesenc", VX_ENC_EVEX, 2, 1, 0xdc, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
+    {"vaesenclast", VX_ENC_EVEX, 2, 1, 0xdd, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
+    {"vaesdec", VX_ENC_EVEX, 2, 1, 0xde, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
+    {"vaesdeclast", VX_ENC_EVEX, 2, 1, 0xdf, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
+    VEX("vpclmulqdq", 3, 1, 0x44, -1, -1, LV, VK_RVM, 1, 0, I8, v_clmul, "v, v, v/m, imm")
+    {"vpclmulqdq", VX_ENC_EVEX, 3, 1, 0x44, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M | I8, 0, (void *)v_clmul, "v, v, v/m, imm"},
+    /* opmask registers (VEX-encoded) */
+    {"kandw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x41, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kandnw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x42, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"knotw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x44, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k"},
+    {"korw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x45, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kxnorw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x46, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kxorw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x47, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kaddw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x4a, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kunpckbw", VX_ENC_VEX, 1, 1, 0x4b, 0xff, 0, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kunpckwd/dq", VX_ENC_VEX, 1, 0, 0x4b, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
+    {"kmovw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x90, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M, 0, (void *)s_kmov, "k, k/m"},
+    {"kmovw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x91, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_MEMONLY, 0, (void *)s_kmov, "m, k"},
+    {"kmovw/b", VX_ENC_VEX, 1, 0xfe, 0x92, 0xff, 0, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "k, r32"},
+    {"kmovd/q", VX_ENC_VEX, 1, 3, 0x92, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "k, r32|64"},
+    {"kmovw/b", VX_ENC_VEX, 1, 0xfe, 0x93, 0xff, 0, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "r32, k"},
+    {"kmovd/q", VX_ENC_VEX, 1, 3, 0x93, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "r32|64, k"},
+    {"kortestw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x98, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_ktest, "k, k"},
+    {"ktestw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x99, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_ktest, "k, k"},
+    {"kshiftrb/w", VX_ENC_VEX, 3, 1, 0x30, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
+    {"kshiftrd/q", VX_ENC_VEX, 3, 1, 0x31, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
+    {"kshiftlb/w", VX_ENC_VEX, 3, 1, 0x32, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
+    {"kshiftld/q", VX_ENC_VEX, 3, 1, 0x33, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
+    {"vzeroupper", VX_ENC_VEX, 1, 0, 0x77, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, 0, 0, (void *)s_vzero, ""},
+    {"vzeroall", VX_ENC_VEX, 1, 0, 0x77, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, 0, 0, (void *)s_vzero, ""},
+
+    /* scalar: pp 0xff = any prefix (66 is the operand size) */
+#define AF_ (VX_AF)
+    LEG("add/or/adc/sbb/and/sub/xor/cmp r/m8, r8", 0, 0xff, 0x00, 0xc7, -1, -1, M | VF_BYTE, AF_, g_alu, "r/m8, r8")
+    LEG("add/or/adc/sbb/and/sub/xor/cmp r/m, r", 0, 0xff, 0x01, 0xc7, -1, -1, M, 0, g_alu, "r/m, r")
+    LEG("add/or/adc/sbb/and/sub/xor/cmp r8, r/m8", 0, 0xff, 0x02, 0xc7, -1, -1, M | VF_BYTE, 0, g_alu, "r8, r/m8")
+    LEG("add/or/adc/sbb/and/sub/xor/cmp r, r/m", 0, 0xff, 0x03, 0xc7, -1, -1, M, 0, g_alu, "r, r/m")
+    LEG("add/or/adc/sbb/and/sub/xor/cmp al, imm8", 0, 0xff, 0x04, 0xc7, -1, -1, VF_IMM8 | VF_BYTE, 0, g_alu, "al, imm8")
+    LEG("add/or/adc/sbb/and/sub/xor/cmp eax, imm", 0, 0xff, 0x05, 0xc7, -1, -1, VF_IMMZ, 0, g_alu, "eax, imm32")
+    LEG("alu r/m8, imm8", 0, 0xff, 0x80, 0xff, -1, -1, M | I8 | VF_BYTE, 0, g_alu_imm, "r/m8, imm8")
+    LEG("alu r/m, imm32", 0, 0xff, 0x81, 0xff, -1, -1, M | VF_IMMZ, 0, g_alu_imm, "r/m, imm32")
+    LEG("alu r/m, imm8", 0, 0xff, 0x83, 0xff, -1, -1, M | I8, 0, g_alu_imm, "r/m, imm8")
+    LEG("test r/m8, r8", 0, 0xff, 0x84, 0xff, -1, -1, M | VF_BYTE, VX_AF, g_test, "r/m8, r8")
+    LEG("test r/m, r", 0, 0xff, 0x85, 0xff, -1, -1, M, VX_AF, g_test, "r/m, r")
+    LEG("test al, imm8", 0, 0xff, 0xa8, 0xff, -1, -1, I8 | VF_BYTE, VX_AF, g_test, "al, imm8")
+    LEG("test eax, imm", 0, 0xff, 0xa9, 0xff, -1, -1, VF_IMMZ, VX_AF, g_test, "eax, imm32")
+    LEG("test r/m8, imm8", 0, 0xff, 0xf6, 0xff, -1, 0, M | I8 | VF_BYTE, VX_AF, g_test, "r/m8, imm8")
+    LEG("test r/m, imm", 0, 0xff, 0xf7, 0xff, -1, 0, M | VF_IMMZ, VX_AF, g_test, "r/m, imm32")
+    LEG("not r/m8", 0, 0xff, 0xf6, 0xff, -1, 2, M | VF_BYTE, 0, g_notneg, "r/m8")
+    LEG("not r/m", 0, 0xff, 0xf7, 0xff, -1, 2, M, 0, g_notneg, "r/m")
+    LEG("neg r/m8", 0, 0xff, 0xf6, 0xff, -1, 3, M | VF_BYTE, 0, g_notneg, "r/m8")
+    LEG("neg r/m", 0, 0xff, 0xf7, 0xff, -1, 3, M, 0, g_notneg, "r/m")
+    LEG("inc r/m8", 0, 0xff, 0xfe, 0xff, -1, 0, M | VF_BYTE, 0, g_incdec, "r/m8")
+    LEG("dec r/m8", 0, 0xff, 0xfe, 0xff, -1, 1, M | VF_BYTE, 0, g_incdec, "r/m8")
+    LEG("inc r/m", 0, 0xff, 0xff, 0xff, -1, 0, M, 0, g_incdec, "r/m")
+    LEG("dec r/m", 0, 0xff, 0xff, 0xff, -1, 1, M, 0, g_incdec, "r/m")
+    LEG("rol/ror/shl/shr/sar r/m, imm8", 0, 0xff, 0xc1, 0xff, -1, -1, M | I8, VX_OF | VX_AF, g_shift, "r/m, imm8")
+    LEG("rol/ror/shl/shr/sar r/m8, imm8", 0, 0xff, 0xc0, 0xff, -1, -1, M | I8 | VF_BYTE, VX_OF | VX_AF, g_shift, "r/m8, imm8")
+    LEG("rol/ror/shl/shr/sar r/m, 1", 0, 0xff, 0xd1, 0xff, -1, -1, M, VX_AF, g_shift, "r/m, 1")
+    LEG("rol/ror/shl/shr/sar r/m, cl", 0, 0xff, 0xd3, 0xff, -1, -1, M, VX_OF | VX_AF, g_shift, "r/m, cl")
+    LEG("mov r/m8, r8", 0, 0xff, 0x88, 0xff, -1, -1, M | VF_BYTE, 0, g_mov, "r/m8, r8")
+    LEG("mov r/m, r", 0, 0xff, 0x89, 0xff, -1, -1, M, 0, g_mov, "r/m, r")
+    LEG("mov r8, r/m8", 0, 0xff, 0x8a, 0xff, -1, -1, M | VF_BYTE, 0, g_mov, "r8, r/m8")
+    LEG("mov r, r/m", 0, 0xff, 0x8b, 0xff, -1, -1, M, 0, g_mov, "r, r/m")
+    LEG("mov r/m8, imm8", 0, 0xff, 0xc6, 0xff, -1, 0, M | I8 | VF_BYTE, 0, g_mov, "r/m8, imm8")
+    LEG("mov r/m, imm32", 0, 0xff, 0xc7, 0xff, -1, 0, M | VF_IMMZ, 0, g_mov, "r/m, imm32")
+    LEG("mov r8, imm8", 0, 0xff, 0xb0, 0xf8, -1, -1, I8 | VF_BYTE, 0, g_mov, "r8, imm8")
+    LEG("mov r, imm", 0, 0xff, 0xb8, 0xf8, -1, -1, VF_IMMZ | VF_IMM64, 0, g_mov, "r, imm32|64")
+    LEG("lea", 0, 0xff, 0x8d, 0xff, -1, -1, M | VF_MEMONLY, 0, g_lea, "r, m")
+    LEG("movzx r, r/m8", 1, 0xff, 0xb6, 0xff, -1, -1, M, 0, g_movx, "r, r/m8")
+    LEG("movzx r, r/m16", 1, 0xff, 0xb7, 0xff, -1, -1, M, 0, g_movx, "r, r/m16")
+    LEG("movsx r, r/m8", 1, 0xff, 0xbe, 0xff, -1, -1, M, 0, g_movx, "r, r/m8")
+    LEG("movsx r, r/m16", 1, 0xff, 0xbf, 0xff, -1, -1, M, 0, g_movx, "r, r/m16")
+    LEG("movsxd r64, r/m32", 0, 0xff, 0x63, 0xff, -1, -1, M, 0, g_movx, "r64, r/m32")
+    LEG("imul r, r/m", 1, 0xff, 0xaf, 0xff, -1, -1, M, VX_SF | VX_ZF | VX_AF | VX_PF, g_imul, "r, r/m")
+    LEG("xchg r, r", 0, 0xff, 0x87, 0xff, -1, -1, M | VF_REGONLY, 0, g_xchg, "r, r")
+    LEG("cmovcc r, r/m", 1, 0xff, 0x40, 0xf0, -1, -1, M, 0, g_cmov, "r, r/m")
+    LEG("setcc r/m8", 1, 0xff, 0x90, 0xf0, -1, -1, M, 0, g_setcc, "r/m8")
+    LEG("bswap r", 1, 0xff, 0xc8, 0xf8, -1, -1, 0, 0, g_bswap, "r32|64")
+    LEG("jcc rel8", 0, 0xff, 0x70, 0xf0, -1, -1, VF_REL8 | VF_BRANCH, 0, g_jcc, "rel8")
+    LEG("jcc rel32", 1, 0xff, 0x80, 0xf0, -1, -1, VF_REL32 | VF_BRANCH, 0, g_jcc, "rel32")
+    LEG("jmp rel8", 0, 0xff, 0xeb, 0xff, -1, -1, VF_REL8 | VF_BRANCH, 0, g_jmp, "rel8")
+    LEG("jmp rel32", 0, 0xff, 0xe9, 0xff, -1, -1, VF_REL32 | VF_BRANCH, 0, g_jmp, "rel32")
+    LEG("call rel32", 0, 0xff, 0xe8, 0xff, -1, -1, VF_REL32 | VF_BRANCH | VF_STACK, 0, g_call, "rel32")
+    LEG("ret", 0, 0xff, 0xc3, 0xff, -1, -1, VF_BRANCH | VF_STACK, 0, g_ret, "")
+    LEG("push r64", 0, 0xff, 0x50, 0xf8, -1, -1, VF_STACK, 0, g_push, "r64")
+    LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
+    LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")
+    LEG("nop r/m", 1, 0xff, 0x1f, 0xff, -1, 0, M, 0, g_nop, "r/m")
+    LEG("endbr64", 1, 2, 0x1e, 0xff, -1, 7, M | VF_REGONLY, 0, g_endbr, "")
+};
+
+const struct vx_form *vx_forms(size_t *n)
+{
+    *n = sizeof forms / sizeof forms[0];
+    return forms;
+}
+
+const char *vx_form_label(const struct vx_form *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", f->enc == VX_ENC_EVEX ? "EVEX" : f->enc == VX_ENC_VEX ? "VEX"
+             : "legacy", f->name);
+    return buf;
+}
+
+/* ---- decoder ------------------------------------------------------------------------------ */
+
+static int pp_ok(const struct vx_form *f, unsigned pp)
+{
+    if (f->pp == 0xff) return 1;
+    if (f->pp == 0xfe) return pp <= 1;
+    return f->pp == pp;
+}
+
+/* Forms by (encoding, map, opcode byte), in table order: the decoder looks at a handful of
+ * rows instead of the whole table.  Built on first use. */
+#define NFORMS (sizeof forms / sizeof forms[0])
+static uint16_t by_op_start[3][4][257];
+static uint16_t by_op[NFORMS * 8 + 64];
+static int by_op_ready;
+
+static void index_forms(void)
+{
+    size_t n = 0;
+    for (unsigned e = 0; e < 3; e++)
+        for (unsigned m = 0; m < 4; m++) {
+            for (unsigned op = 0; op < 256; op++) {
+                by_op_start[e][m][op] = (uint16_t)n;
+                for (size_t i = 0; i < NFORMS; i++)
+                    if (forms[i].enc == e && forms[i].map == m &&
+                        (op & forms[i].opmask) == forms[i].op && n < sizeof by_op / sizeof by_op[0])
+                        by_op[n++] = (uint16_t)i;
+            }
+            by_op_start[e][m][256] = (uint16_t)n;
+        }
+    by_op_ready = 1;
+}
+
+static const struct vx_form *find_form(const struct vx_insn *in, int need_modrm)
+{
+    if (!by_op_ready) index_forms();
+    if (in->enc > 2 || in->map > 3) return NULL;
+    const uint16_t *st = by_op_start[in->enc][in->map];
+    size_t end = in->op == 255 ? st[256] : st[in->op + 1];
+    for (size_t k = st[in->op]; k < end; k++) {
+        const struct vx_form *f = &forms[by_op[k]];
+        if (!pp_ok(f, in->pp)) continue;
+        if (!need_modrm) return f;
+        if (f->reg >= 0 && f->reg != in->regf) continue;
+        if (f->w >= 0 && f->w != in->w) continue;
+        if (f->enc != VX_ENC_LEG && !((f->lm >> in->l) & 1)) continue;
+        if ((f->flags & VF_MODRM) && (f->flags & VF_MEMONLY) && !in->mem) continue;
+        if ((f->flags & VF_MODRM) && (f->flags & VF_REGONLY) && in->mem) continue;
+        if (f->enc == VX_ENC_LEG && (f->flags & VF_BYTE) == 0 && in->osz16 &&
+            f->op != 0x1f && f->op != 0x90)
+            continue; /* 16-bit operand size: not in the table */
+        return f;
+    }
+    return NULL;
+}
+
+int vx_decode(const uint8_t *p, size_t n, uint64_t rip, struct vx_insn *in)
+{
+    memset(in, 0, sizeof *in);
+    in->rip = rip;
+    in->base = in->index = -1;
+    size_t i = 0;
+    unsigned last_rep = 0;
+#define NEED(k) do { if (i + (k) > n || i + (k) > 15) return 1; } while (0)
+    for (;; i++) {
+        NEED(1);
+        uint8_t b = p[i];
+        if (b == 0x66) in->osz16 = 1;
+        else if (b == 0xf2 || b == 0xf3) last_rep = b;
+        else if (b == 0x2e || b == 0x3e || b == 0x26 || b == 0x36) continue;
+        else if (b == 0x64 || b == 0x65) in->seg = b;
+        else if (b == 0xf0) in->lock = 1;
+        else if (b == 0x67) in->seg = b; /* 32-bit addressing: not in the table */
+        else break;
+    }
+    in->rep = (uint8_t)last_rep;
+    NEED(1);
+    int vex_ok = !in->osz16 && !last_rep && !in->lock;
+    uint8_t b0 = p[i];
+    unsigned R = 0, X = 0, B = 0, R2 = 0, V2 = 0;
+    if ((b0 == 0xc4 || b0 == 0xc5 || b0 == 0x62) && vex_ok) {
+        if (b0 == 0xc5) {
+            NEED(3);
+            uint8_t v = p[i + 1];
+            in->enc = VX_ENC_VEX;
+            R = !(v & 0x80);
+            in->vvvv = (~v >> 3) & 15;
+            in->l = (v >> 2) & 1;
+            in->pp = v & 3;
+            in->map = 1;
+            i += 2;
+        } else if (b0 == 0xc4) {
+            NEED(4);
+            uint8_t v1 = p[i + 1], v2 = p[i + 2];
+            in->enc = VX_ENC_VEX;
+            R = !(v1 & 0x80); X = !(v1 & 0x40); B = !(v1 & 0x20);
+            in->map = v1 & 0x1f;
+            in->w = v2 >> 7;
+            in->vvvv = (~v2 >> 3) & 15;
+            in->l = (v2 >> 2) & 1;
+            in->pp = v2 & 3;
+            i += 3;
+        } else {
+            NEED(5);
+            uint8_t e0 = p[i + 1], e1 = p[i + 2], e2 = p[i + 3];
+            if ((e0 & 0x08) || !(e1 & 0x04)) return 1;
+            in->enc = VX_ENC_EVEX;
+            R = !(e0 & 0x80); X = !(e0 & 0x40); B = !(e0 & 0x20); R2 = !(e0 & 0x10);
+            in->map = e0 & 7;
+            in->w = e1 >> 7;
+            in->vvvv = (~e1 >> 3) & 15;
+            in->pp = e1 & 3;
+            in->z = e2 >> 7;
+            in->l = (e2 >> 5) & 3;
+            in->bc = (e2 >> 4) & 1;
+            V2 = !(e2 & 0x08);
+            in->aaa = e2 & 7;
+            in->vvvv |= (uint8_t)(V2 << 4);
+            i += 4;
+            if (in->l == 3) return 1;
+        }
+        in->op = p[i++];
+    } else {
+        if ((b0 & 0xf0) == 0x40) {
+            in->rex = b0;
+            R = (b0 >> 2) & 1; X = (b0 >> 1) & 1; B = b0 & 1;
+            in->w = (b0 >> 3) & 1;
+            i++;
+            NEED(1);
+        }
+        in->enc = VX_ENC_LEG;
+        in->pp = last_rep == 0xf3 ? 2 : last_rep == 0xf2 ? 3 : in->osz16 ? 1 : 0;
+        if (p[i] == 0x0f) {
+            NEED(2);
+            if (p[i + 1] == 0x38 || p[i + 1] == 0x3a) {
+                NEED(3);
+                in->map = p[i + 1] == 0x38 ? 2 : 3;
+                in->op = p[i + 2];
+                i += 3;
+            } else {
+                in->map = 1;
+                in->op = p[i + 1];
+                i += 2;
+            }
+        } else {
+            in->map = 0;
+            in->op = p[i++];
+        }
+    }
+    const struct vx_form *f0 = find_form(in, 0);
+    if (!f0) { in->len = 0; return 1; }
+    int disp8 = 0;
+    if (f0->flags & VF_MODRM) {
+        NEED(1);
+        uint8_t m = p[i++];
+        in->has_modrm = 1;
+        in->mod = m >> 6;
+        in->regf = (m >> 3) & 7;
+        in->rmf = m & 7;
+        in->reg = (uint8_t)(in->regf | (R << 3) | (R2 << 4));
+        if (in->mod == 3) {
+            in->rm = (uint8_t)(in->rmf | (B << 3) | (in->enc == VX_ENC_EVEX ? X << 4 : 0));
+        } else {
+            in->mem = 1;
+            unsigned base = in->rmf;
+            if (base == 4) {
+                NEED(1);
+                uint8_t s = p[i++];
+                in->scale = s >> 6;
+                unsigned idx = ((s >> 3) & 7) | (X << 3);
+                if (idx != 4) in->index = (int8_t)idx;
+                base = s & 7;
+                if (base == 5 && in->mod == 0) {
+                    in->base = -1;
+                    NEED(4);
+                    int32_t d;
+                    memcpy(&d, p + i, 4);
+                    in->disp = d;
+                    i += 4;
+                    goto disp_done;
+                }
+            } else if (base == 5 && in->mod == 0) {
+                in->base = 16;
+                NEED(4);
+                int32_t d;
+                memcpy(&d, p + i, 4);
+                in->disp = d;
+                i += 4;
+                goto disp_done;
+            }
+            in->base = (int8_t)(base | (B << 3));
+            if (in->mod == 1) {
+                NEED(1);
+                in->disp = (int8_t)p[i++];
+                disp8 = 1;
+            } else if (in->mod == 2) {
+                NEED(4);
+                int32_t d;
+                memcpy(&d, p + i, 4);
+                in->disp = d;
+                i += 4;
+            }
+        }
+    }
+disp_done:;
+    const struct vx_form *f = find_form(in, 1);
+    if (!f) {
+        /* the length is still useful to the caller: assume the immediate of the opcode's
+         * first form */
+        f = f0;
+        in->f = NULL;
+    } else {
+        in->f = f;
+    }
+    unsigned osz = (f->flags & VF_BYTE) ? 1 : (in->rex & 8) ? 8 : in->osz16 ? 2 : 4;
+    if (f->flags & (VF_IMM8 | VF_REL8)) {
+        NEED(1);
+        in->imm = (f->flags & VF_REL8) ? (int8_t)p[i] : p[i];
+        if (f->enc == VX_ENC_LEG && (f->flags & VF_IMM8) && !(f->flags & VF_BYTE))
+            in->imm = (int8_t)p[i]; /* sign-extended to the operand size */
+        i++;
+    } else if ((f->flags & VF_IMM64) && osz == 8) {
+        NEED(8);
+        memcpy(&in->imm, p + i, 8);
+        i += 8;
+    } else if (f->flags & (VF_IMMZ | VF_REL32)) {
+        if (osz == 2 && !(f->flags & VF_REL32)) {
+            NEED(2);
+            int16_t v;
+            memcpy(&v, p + i, 2);
+            in->imm = v;
+            i += 2;
+        } else {
+            NEED(4);
+            int32_t v;
+            memcpy(&v, p + i, 4);
+            in->imm = v;
+            i += 4;
+        }
+    }
+    in->len = (uint8_t)i;
+    if (!in->f) return 1;
+    if (in->seg || in->lock) { in->f = NULL; return 1; }
+    if (in->enc != VX_ENC_EVEX && (in->aaa || in->z || in->bc)) { in->f = NULL; return 1; }
+    if (in->enc == VX_ENC_EVEX) {
+        if ((in->aaa || in->z) && !(f->flags & VF_MASK)) { in->f = NULL; return 1; }
+        if (in->z && ((f->flags & VF_NOZ) || !in->aaa) && f->kind != VK_KVM) { in->f = NULL; return 1; }
+        if (in->z && f->kind == VK_KVM) { in->f = NULL; return 1; }
+        if (in->z && f->kind == VK_MR && in->mem) { in->f = NULL; return 1; }
+        if (in->bc && (!in->mem || !f->bsz)) { in->f = NULL; return 1; }
+        if (disp8) {
+            unsigned N = in->bc ? f->bsz : vx_mem_size(f, 16u << in->l);
+            if (f->kind == VK_SPEC && !f->msz) N = f->esz ? f->esz : 1;
+            if (f->kind == VK_SPEC && (f->op == 0x6e || f->op == 0x7e)) N = in->w ? 8 : 4;
+            if (f->kind == VK_SPEC && f->map == 3 && (f->op == 0x16 || f->op == 0x22))
+                N = in->w ? 8 : 4; /* vpextrd/q, vpinsrd/q: T1S by W */
+            if (f->kind == VK_SPEC && (f->op == 0x64 || f->op == 0x66)) N = in->bc ? f->bsz : 16u << in->l;
+            in->disp *= (int64_t)N;
+        }
+    }
+    /* VEX register numbers beyond 15 do not exist; mask them for VEX */
+    if (in->enc == VX_ENC_VEX) in->vvvv &= 15;
+    return 0;
+#undef NEED
+}
+
+/* ---- decode cache and run loop ------------------------------------------------------------ */
+
+#define CACHE_SIZE 4096
+static struct centry {
+    uint64_t rip;
+    int valid;
+    int known;
+    struct vx_insn in;
+} cache[CACHE_SIZE];
+
+void vx_flush_cache(void)
+{
+    for (size_t i = 0; i < CACHE_SIZE; i++) cache[i].valid = 0;
+}
+
+static const struct centry *decode_at(const struct vx_env *env, uint64_t rip)
+{
+    struct centry *e = &cache[(rip ^ (rip >> 12)) & (CACHE_SIZE - 1)];
+    if (e->valid && e->rip == rip) return e;
+    uint8_t buf[16];
+    size_t got = env->fetch(env->ctx, rip, buf, 15);
+    e->rip = rip;
+    e->valid = 1;
+    e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
+    if (!got) e->in.len = 0;
+    return e;
+}
+
+int vx_is_vector_insn(const struct vx_env *env, uint64_t addr, size_t *len)
+{
+    uint8_t buf[16];
+    size_t got = env->fetch(env->ctx, addr, buf, 15), i = 0;
+    struct vx_insn in;
+    *len = 0;
+    if (got && vx_decode(buf, got, addr, &in) <= 1) *len = in.len;
+    while (i < got && (buf[i] == 0x2e || buf[i] == 0x3e || buf[i] == 0x26 || buf[i] == 0x36 ||
+                       buf[i] == 0x64 || buf[i] == 0x65 || buf[i] == 0x67))
+        i++;
+    return i < got && (buf[i] == 0xc4 || buf[i] == 0xc5 || buf[i] == 0x62);
+}
+
+static int execute(struct vx *x, const struct vx_insn *in)
+{
+    switch (in->f->kind) {
+    case VK_SPEC:
+    case VK_SCALAR: return ((spec_fn)in->f->fn)(x, in);
+    default: return exec_vec(x, in);
+    }
+}
+
+enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t stop_rip,
+                      uint64_t max_insns, uint64_t *executed, char *msg, size_t msglen)
+{
+    struct vx x = {.c = cpu, .env = env, .msg = msg, .msglen = msglen};
+    uint64_t done = 0;
+    enum vx_status st = VX_STOPPED;
+    gf_init();
+    if (msg && msglen) msg[0] = 0;
+    while (cpu->rip != stop_rip) {
+        if (done >= max_insns) { st = VX_LIMIT; break; }
+        const struct centry *e = decode_at(env, cpu->rip);
+        if (!e->known) { st = VX_UNKNOWN; break; }
+        if (env->insn && env->insn(env->ctx, cpu->rip)) { st = VX_HALT; break; }
+        x.next = cpu->rip + e->in.len;
+        int r = execute(&x, &e->in);
+        if (r > 0) { st = VX_UNKNOWN; break; }
+        if (r < 0) { st = VX_FAULT; break; }
+        cpu->rip = x.next;
+        done++;
+    }
+    if (executed) *executed = done;
+    return st;
+}
+
+/* ---- operand roles, for the fuzzer's encoder and the docs ---------------------------------- */
+
+/* Three characters: what the modrm.reg field, vvvv and modrm.rm name.  'v' vector register,
+ * 'k' opmask, 'g' general-purpose register, 'x' modrm.reg is an opcode extension, '-' unused
+ * (vvvv must then be 1111b), 'm' memory only.  Empty string: no modrm at all. */
+const char *vx_form_roles(const struct vx_form *f)
+{
+    if (!(f->flags & VF_MODRM)) return "";
+    switch (f->kind) {
+    case VK_RVM: return "vvv";
+    case VK_RM: return "v-v";
+    case VK_VM: return "xvv";
+    case VK_MR: return "v-v";
+    case VK_KVM: return "kvv";
+    case VK_SCALAR: return f->reg >= 0 ? "x-g" : "g-g";
+    default: break;
+    }
+    void *fn = f->fn;
+    if (fn == (void *)s_movd_to_x || fn == (void *)s_movd_from_x || fn == (void *)s_pextr ||
+        fn == (void *)s_bcast_gpr)
+        return "v-g";
+    if (fn == (void *)s_pinsr) return "vvg";
+    if (fn == (void *)s_pmovmskb) return "g-v";
+    if (fn == (void *)s_movm2) return "v-k";
+    if (fn == (void *)s_mov2m) return "k-v";
+    if (fn == (void *)s_blendm) return "vvv";
+    if (fn == (void *)s_klogic) return f->op == 0x44 ? "k-k" : "kkk";
+    if (fn == (void *)s_kmov) return f->op == 0x92 ? "k-g" : f->op == 0x93 ? "g-k" : "k-k";
+    if (fn == (void *)s_ktest || fn == (void *)s_kshift) return "k-k";
+    return "v-v";
+}
