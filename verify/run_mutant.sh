@@ -32,7 +32,7 @@ for im in $impls; do
     echo "mutant $name: the spec names '$im', which $tool does not register"
     exit 1
   fi
-  if printf '%s' "$line" | grep -qE "^  $im +[a-z]+ +runs "; then
+  if printf "%s" "$line" | grep -qE "^  $im +[a-z]+ +(runs|emulated) "; then
     runnable+=("$im")
   else
     why+=("$im: ${line##*-- }")
