@@ -200,7 +200,17 @@ SCAN const char *abi_check(const struct abi_state *before, const struct abi_stat
     };
     uint32_t mode = before->vec_mode;
     if (mode < ABI_VEC_SSE || mode > ABI_VEC_AVX512) return NULL;
-    for (int r = 0; r < shape[mode].nregs; r++)
+    /* The common case first, branch-free over the whole snapshot (vectorizes): every lane is
+     * the marker or zero.  Only a lane that is neither is looked for register by register. */
+    uint64_t dirty = 0, fill = before->vec_fill;
+    for (int r = 0; r < shape[mode].nregs; r++) {
+        const uint64_t *w = (const uint64_t *)(const void *)after->vec[r];
+        for (int i = 0; i < shape[mode].width / 8; i += 2) {
+            uint64_t lo = w[i], hi = w[i + 1];
+            dirty |= (uint64_t)(((lo ^ fill) | (hi ^ fill)) != 0) & (uint64_t)((lo | hi) != 0);
+        }
+    }
+    for (int r = 0; dirty && r < shape[mode].nregs; r++)
         for (int off = 0; off < shape[mode].width; off += 16)
             if (lane_holds_data(after->vec[r] + off, before->vec_fill)) {
                 snprintf(message, sizeof message, "%cmm%d not cleared: holds data",
@@ -307,6 +317,12 @@ SCAN static const char *stack_check(const struct abi_state *before, const void *
     static _Thread_local char smsg[192];
     const char *what = NULL;
     uint64_t *lo = (uint64_t *)(top - ABI_STACK_SCAN);
+    /* Most kernels touch only the top of the span (the return address, pushes): one
+     * branch-free pass over the rest first (it vectorizes), the word-by-word look only where
+     * something changed. */
+    uint64_t deep = 0;
+    for (uint64_t *w = lo; w < (uint64_t *)(top - 256); w++) deep |= *w ^ marker;
+    if (!deep) lo = (uint64_t *)(top - 256);
     for (uint64_t *blk = lo; blk < (uint64_t *)top; blk += 32) {
         uint64_t acc = 0;
         for (int i = 0; i < 32; i++) acc |= blk[i] ^ marker;
