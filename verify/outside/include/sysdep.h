@@ -1,0 +1,14 @@
+/* sysdep.h — asmdiff's stand-in for the names libgcrypt's mpi/ assembly takes from its
+ * sysdep.h and asm-syntax.h (see asm-common-amd64.h for what this folder is): C_SYMBOL_NAME is
+ * the name as it is (ELF has no leading underscore), TEXT and ALIGN place the code,
+ * FUNC_ENTRY/FUNC_EXIT are the System V no-ops. */
+#ifndef ASMDIFF_OUTSIDE_SYSDEP_H
+#define ASMDIFF_OUTSIDE_SYSDEP_H
+#include "asm-common-amd64.h"
+
+#define C_SYMBOL_NAME(name) name
+#define TEXT .text
+#define ALIGN(log) .p2align log
+#define FUNC_ENTRY()
+#define FUNC_EXIT()
+#endif
