@@ -647,11 +647,16 @@ def check_library(prefix, chosen, budget):
             env = dict(env0, ASMDIFF_GCRYPT_DISABLE=lv)
             name = f"{n} " + (f"without {lv}" if lv and "," not in lv else
                               "without any" if lv else "every feature")
-            cases, finding, failed = 0, None, None
+            cases, calls, finding, failed = 0, 0, None, None
             for cmd in ([tool, "kat", TOP], [tool, "replay", seeds], [tool, "random", "1500", "7"]):
                 rc, text, f = run_stage(cmd, env, lambda r, u: r)
                 c = re.findall(r"— (\d+) cases", text)
                 cases += int(c[-1]) if c else 0
+                calls += sum(int(x) for x in re.findall(r"(\d+) checked calls", text)[-1:])
+                skipped = re.findall(r"\(skipped: (.*)\) —", text)
+                if not f and rc == 0 and skipped and "libgcrypt" in skipped[-1]:
+                    failed = f"the library did not run: {skipped[-1]}"
+                    break
                 if f:
                     finding = f
                     break
@@ -663,7 +668,8 @@ def check_library(prefix, chosen, budget):
             elif failed:
                 v.add(name, "FAIL", failed)
             else:
-                v.add(name, "pass", f"{cases} cases (kat, seeds, 1500 random) on {version}")
+                v.add(name, "pass", f"{cases} cases, {calls} checked calls (kat, seeds, 1500 "
+                                    f"random) on {version}")
         if fams[n]["fuzzer"] and budget:
             fuzzer = os.path.join(bdir, f"fuzz_{n}")
             art = os.path.join(env0["ASMDIFF_FINDINGS"], n)
