@@ -501,9 +501,13 @@ def check_outside(family, kernel, symbol, includes, needs, conv, op, budget, fil
     env = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(FINDINGS, "check",
                                                          os.path.basename(bdir)))
     if files:
-        cmd = [fuzzer, "-runs=1", "-error_exitcode=1"] + files if has_fuzzer else \
-            [tool, "replay"] + files
-        return subprocess.run(cmd, env=env).returncode
+        # reproduce: each file once through the check build's tool, the report as it prints
+        p = subprocess.run([tool, "replay"] + files, env=env, capture_output=True, text=True)
+        text = p.stdout + p.stderr
+        for repro in set(re.findall(r"^  reproduce\s+: (.*)$", text, re.M)):
+            text = text.replace(repro, rewrite(repro, None))
+        sys.stdout.write(text)
+        return p.returncode
 
     # what the kernel covers, as the driver made it
     p = subprocess.run([tool, "list"], env=env, capture_output=True, text=True)
@@ -747,7 +751,10 @@ def main(argv):
         # the same commands on a build against the author's own libgcrypt (build/lib-<hash>)
         global BUILD
         BUILD, prefix = lib_build(lib)
-        subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", BUILD],
+        fams = load_families(BUILD)
+        subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", BUILD] +
+                       [f"asmdiff-{n}" for n in fams] +
+                       [f"fuzz_{n}" for n in fams if fams[n]["fuzzer"] and cmd == "fuzz"],
                        stdout=subprocess.DEVNULL, check=False)
         print(f"asmdiff: libgcrypt from {prefix} (ASMDIFF_LIBGCRYPT_PREFIX), build {BUILD}",
               file=sys.stderr)
