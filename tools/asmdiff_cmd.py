@@ -351,7 +351,8 @@ def premerge(args):
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
                "[--needs FEATURES] [--convention linux|libgcrypt|asmdiff] [--op OP] "
                "[--budget SECONDS] [FILE...]\n"
-               "       ./asmdiff check --libgcrypt PREFIX [FAMILY...] [--budget SECONDS]")
+               "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
+               "[--budget SECONDS]")
 KINDS = {"mismatch": "output", "abi": "checked call", "residue": "vector leftovers",
          "stack": "stack leftovers", "guard-page": "guard pages", "canary": "guard pages",
          "input-modified": "guard pages"}
@@ -591,92 +592,140 @@ def check_outside(family, kernel, symbol, includes, needs, conv, op, budget, fil
     return v.print(f"check {family}: {symbol} ({conv} convention)")
 
 
-# ---- check --libgcrypt PREFIX: a library build of the author's own ----
+# ---- check --libgcrypt PREFIX / --openssl PREFIX: a library build of the author's own ----
 
-def lib_build(prefix):
-    """The build folder configured against the libgcrypt under prefix (build/lib-<hash>)."""
-    prefix = os.path.abspath(prefix)
-    pc = os.path.join(prefix, "lib", "pkgconfig")
-    if not os.path.isfile(os.path.join(pc, "libgcrypt.pc")):
-        die(f"--libgcrypt: no {pc}/libgcrypt.pc (the prefix of `make install`)")
-    bdir = os.path.join(BUILD, "lib-" + hashlib.sha1(prefix.encode()).hexdigest()[:10])
+# OpenSSL's own levels: OPENSSL_ia32cap masks (word 0: CPUID.1 EDX, then ECX in the upper half;
+# word 1: CPUID.7 EBX, then ECX), each clearing what the paths it selects depend on.
+OPENSSL_LEVELS = [
+    ("every feature", ""),
+    ("without avx512f", "~0x0:~0x10000"),
+    ("without gfni", "~0x0:~0x10000000000"),
+    ("without vaes", "~0x0:~0x20000000000"),
+    ("without avx2", "~0x0:~0x20"),
+    ("without avx", "~0x1000000000000000:~0x0"),
+    ("without aesni", "~0x200000000000000:~0x0"),
+    ("without any of these", "~0x1200000000000000:~0x30000010020"),
+]
+
+
+def pc_dir(prefix, pcname):
+    """The folder under prefix that holds pcname (lib, lib64 or a multiarch lib folder)."""
+    for sub in ("lib/pkgconfig", "lib64/pkgconfig", "share/pkgconfig"):
+        if os.path.isfile(os.path.join(prefix, sub, pcname)):
+            return os.path.join(prefix, sub)
+    libdir = os.path.join(prefix, "lib")
+    for d in sorted(os.listdir(libdir)) if os.path.isdir(libdir) else []:
+        if os.path.isfile(os.path.join(libdir, d, "pkgconfig", pcname)):
+            return os.path.join(libdir, d, "pkgconfig")
+    die(f"no {pcname} under {prefix} (the prefix of its `make install`)")
+
+
+def lib_build(gcrypt=None, openssl=None):
+    """The build folder configured against the libraries under these prefixes: build/lib-<hash>,
+    PKG_CONFIG_PATH and an rpath pointing at them; the default build is not touched."""
+    prefixes = {}
+    if gcrypt:
+        prefixes["libgcrypt"] = (os.path.abspath(gcrypt), "libgcrypt.pc")
+    if openssl:
+        prefixes["openssl"] = (os.path.abspath(openssl), "libcrypto.pc")
+    pcs = [pc_dir(p, pc) for p, pc in prefixes.values()]
+    key = json.dumps(sorted((k, v[0]) for k, v in prefixes.items()))
+    bdir = os.path.join(BUILD, "lib-" + hashlib.sha1(key.encode()).hexdigest()[:10])
     if not os.path.exists(os.path.join(bdir, "build.ninja")):
         env = dict(os.environ, CC=os.environ.get("CC", "clang-19"),
-                   PKG_CONFIG_PATH=pc + os.pathsep + os.environ.get("PKG_CONFIG_PATH", ""))
-        p = subprocess.run(["meson", "setup", "-Dlibgcrypt=enabled", "-Dfuzzing=auto",
-                            f"-Dc_link_args=-Wl,-rpath,{prefix}/lib", bdir, TOP],
-                           env=env, capture_output=True, text=True)
+                   PKG_CONFIG_PATH=os.pathsep.join(pcs + [os.environ.get("PKG_CONFIG_PATH", "")]))
+        rpath = ",".join(f"-Wl,-rpath,{os.path.dirname(pc)}" for pc in pcs)
+        opts = [f"-D{name}=enabled" for name in prefixes]
+        p = subprocess.run(["meson", "setup", "-Dfuzzing=auto", f"-Dc_link_args={rpath}"] + opts +
+                           [bdir, TOP], env=env, capture_output=True, text=True)
         if p.returncode:
             print(p.stdout[-3000:] + p.stderr[-2000:])
-            die(f"meson setup against {prefix} failed")
-    return bdir, prefix
+            die(f"meson setup against {', '.join(v[0] for v in prefixes.values())} failed")
+    return bdir, {k: v[0] for k, v in prefixes.items()}
 
 
-def check_library(prefix, chosen, budget):
-    bdir, prefix = lib_build(prefix)
+def walk_levels(v, tool, fam, lib, version, levels, env0, prefix_env):
+    """One row per level: known answers, seeds and random inputs, the reference the judge."""
+    seeds = os.path.join(TOP, "corpus", fam, "seeds")
+    for label, value in levels:
+        env = dict(env0, **{prefix_env: value})
+        name = f"{fam} {lib} {label}"
+        cases, calls, finding, failed = 0, 0, None, None
+
+        def repro(r, u, value=value):
+            # the level is part of the command (libgcrypt's is already in the line)
+            return f"{prefix_env}={value} {r}" if value and prefix_env not in r else r
+        for cmd in ([tool, "kat", TOP], [tool, "replay", seeds], [tool, "random", "1500", "7"]):
+            rc, text, f = run_stage(cmd, env, repro)
+            c = re.findall(r"— (\d+) cases", text)
+            cases += int(c[-1]) if c else 0
+            calls += sum(int(x) for x in re.findall(r"(\d+) checked calls", text)[-1:])
+            skipped = re.findall(r"\(skipped: (.*)\) —", text)
+            if not f and rc == 0 and skipped and re.search(rf"\b{lib}\S* because", skipped[-1]):
+                failed = f"the library did not run: {skipped[-1]}"
+                break
+            if f:
+                finding = f
+                break
+            if rc not in (0, 77):
+                failed = (text.strip().splitlines() or [f"exit {rc}"])[-1]
+                break
+        if finding:
+            v.add(name, "FINDING", f"{finding[1]}; reproduce: {finding[2]}")
+        elif failed:
+            v.add(name, "FAIL", failed)
+        else:
+            v.add(name, "pass", f"{cases} cases, {calls} checked calls (kat, seeds, 1500 random) "
+                                f"on {version}")
+
+
+def check_library(gcrypt, openssl, chosen, budget):
+    bdir, prefixes = lib_build(gcrypt, openssl)
     fams = load_families(bdir)
     v = Verdict()
-    # the families this library implements: those whose list has a libgcrypt row
     candidates = chosen or [n for n in fams if not fams[n]["riscv64"]]
     for n in candidates:
         check_family(n, fams)
-    tools_ = [f"asmdiff-{n}" for n in candidates]
-    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + tools_ +
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] +
+                       [f"asmdiff-{n}" for n in candidates] +
                        [f"fuzz_{n}" for n in candidates if fams[n]["fuzzer"]],
                        capture_output=True, text=True)
     if p.returncode:
         print("\n".join(l for l in (p.stdout + p.stderr).splitlines() if "rror" in l)[:3000])
-        die(f"build against {prefix} failed (meson compile -C {bdir})")
-    print(f"== check --libgcrypt {prefix}: build folder {bdir}", flush=True)
+        die(f"build against {', '.join(prefixes.values())} failed (meson compile -C {bdir})")
+    print(f"== check {' '.join(f'--{k} {p}' for k, p in prefixes.items())}: build folder {bdir}",
+          flush=True)
     env0 = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(FINDINGS, "check",
                                                           os.path.basename(bdir)))
     for n in candidates:
         tool = os.path.join(bdir, f"asmdiff-{n}")
         p = subprocess.run([tool, "list"], env=env0, capture_output=True, text=True)
-        row = next((l for l in p.stdout.splitlines() if l.strip().startswith("libgcrypt")), "")
-        if not row:
-            if chosen:
-                v.add(f"{n}", "skip", "this family has no libgcrypt implementation")
-            continue
-        if " n/a " in row:
-            v.add(f"{n}", "skip", row.split(" -- ", 1)[-1].strip())
-            continue
-        m = re.search(r"(libgcrypt [^ ]+) \(hwf: ([^;)]*)", row)
-        version, hwf = (m.group(1), m.group(2).split()) if m else ("libgcrypt ?", [])
-        if hwf == ["none"]:
-            hwf = []
-        print(f"-- {n}: {version} from {prefix}; levels: every feature, each of "
-              f"{' '.join(hwf) or '(none)'} disabled alone, all disabled", flush=True)
-        levels = [""] + hwf + ([",".join(hwf)] if hwf else [])
-        seeds = os.path.join(TOP, "corpus", n, "seeds")
-        for lv in levels:
-            env = dict(env0, ASMDIFF_GCRYPT_DISABLE=lv)
-            name = f"{n} " + (f"without {lv}" if lv and "," not in lv else
-                              "without any" if lv else "every feature")
-            cases, calls, finding, failed = 0, 0, None, None
-            for cmd in ([tool, "kat", TOP], [tool, "replay", seeds], [tool, "random", "1500", "7"]):
-                rc, text, f = run_stage(cmd, env, lambda r, u: r)
-                c = re.findall(r"— (\d+) cases", text)
-                cases += int(c[-1]) if c else 0
-                calls += sum(int(x) for x in re.findall(r"(\d+) checked calls", text)[-1:])
-                skipped = re.findall(r"\(skipped: (.*)\) —", text)
-                if not f and rc == 0 and skipped and "libgcrypt" in skipped[-1]:
-                    failed = f"the library did not run: {skipped[-1]}"
-                    break
-                if f:
-                    finding = f
-                    break
-                if rc not in (0, 77):
-                    failed = (text.strip().splitlines() or [f"exit {rc}"])[-1]
-                    break
-            if finding:
-                v.add(name, "FINDING", f"{finding[1]}; reproduce: {finding[2]}")
-            elif failed:
-                v.add(name, "FAIL", failed)
+        for lib, prefix in prefixes.items():
+            row = next((l for l in p.stdout.splitlines() if l.strip().startswith(lib)), "")
+            if not row:
+                if chosen:
+                    v.add(f"{n} {lib}", "skip", f"{n} has no {lib} implementation")
+                continue
+            if " n/a " in row:
+                v.add(f"{n} {lib}", "skip", row.split(" -- ", 1)[-1].strip())
+                continue
+            if lib == "libgcrypt":
+                # the levels come from the library itself, as verify/gcrypt_levels.sh takes them
+                m = re.search(r"(libgcrypt [^ ]+) \(hwf: ([^;)]*)", row)
+                version, hwf = (m.group(1), m.group(2).split()) if m else ("libgcrypt ?", [])
+                hwf = [] if hwf == ["none"] else hwf
+                levels = [("every feature", "")] + [(f"without {f}", f) for f in hwf] + \
+                    ([("without any", ",".join(hwf))] if hwf else [])
+                var = "ASMDIFF_GCRYPT_DISABLE"
             else:
-                v.add(name, "pass", f"{cases} cases, {calls} checked calls (kat, seeds, 1500 "
-                                    f"random) on {version}")
-        if fams[n]["fuzzer"] and budget:
+                m = re.search(r"needs: \S+\s+(OpenSSL \S+)", row)
+                version, levels, var = (m.group(1) if m else "OpenSSL ?"), OPENSSL_LEVELS, \
+                    "OPENSSL_ia32cap"
+            print(f"-- {n}: {version} from {prefix}; levels: "
+                  f"{', '.join(l for l, _ in levels)}", flush=True)
+            walk_levels(v, tool, n, lib, version, levels, env0, var)
+        if fams[n]["fuzzer"] and budget and any(v.rows[i][0].startswith(f"{n} ")
+                                                 for i in range(len(v.rows))):
             fuzzer = os.path.join(bdir, f"fuzz_{n}")
             art = os.path.join(env0["ASMDIFF_FINDINGS"], n)
             corpus = os.path.join(bdir, "corpus", n)
@@ -684,7 +733,7 @@ def check_library(prefix, chosen, budget):
             os.makedirs(corpus, exist_ok=True)
             rc, text, f = run_stage([fuzzer, f"-max_total_time={budget}", f"-artifact_prefix={art}/",
                                      "-timeout=20", "-error_exitcode=1", "-print_final_stats=1",
-                                     corpus, seeds], env0,
+                                     corpus, os.path.join(TOP, "corpus", n, "seeds")], env0,
                                     lambda r, u: f"{fuzzer} {u}" if u else r)
             execs = re.findall(r"^stat::number_of_executed_units:\s*(\d+)", text, re.M)
             if f:
@@ -695,18 +744,18 @@ def check_library(prefix, chosen, budget):
                 v.add(f"{n} fuzz {budget}s", "pass",
                       f"{execs[-1] if execs else '?'} execs, every feature")
     if not v.rows:
-        v.add("families", "skip", f"no family here is implemented by the libgcrypt in {prefix}")
-    return v.print(f"check --libgcrypt {prefix}")
+        v.add("families", "skip", "no family here is implemented by the given libraries")
+    return v.print(f"check {' '.join(f'--{k} {p}' for k, p in prefixes.items())}")
 
 
 def cmd_check(args):
-    kernel = symbol = conv = prefix = None
+    kernel = symbol = conv = prefix = ossl = None
     needs, op, budget, includes, rest = "", "", 60, [], []
     it = iter(args)
     for a in it:
         key, eq, val = a.partition("=")
         if key in ("--kernel", "--symbol", "--include", "--needs", "--convention", "--op",
-                   "--budget", "--libgcrypt"):
+                   "--budget", "--libgcrypt", "--openssl"):
             if not eq:
                 val = next(it, None)
             if val is None:
@@ -727,6 +776,8 @@ def cmd_check(args):
                 op = val
             elif key == "--libgcrypt":
                 prefix = val
+            elif key == "--openssl":
+                ossl = val
             else:
                 if not re.fullmatch(r"[0-9]+", val) or int(val) <= 0:
                     die("--budget needs a number of seconds")
@@ -735,10 +786,11 @@ def cmd_check(args):
             die(f"check: unknown option '{a}'\n{CHECK_USAGE}")
         else:
             rest.append(a)
-    if prefix:
+    if prefix or ossl:
         if kernel or symbol:
-            die("check: --libgcrypt tests a library; --kernel tests one file: one at a time")
-        return check_library(prefix, rest, budget)
+            die("check: --libgcrypt/--openssl test a library; --kernel tests one file: one at a "
+                "time")
+        return check_library(prefix, ossl, rest, budget)
     if not rest or not kernel or not symbol:
         die(CHECK_USAGE)
     return check_outside(rest[0], kernel, symbol, includes, needs, conv, op, budget, rest[1:])
@@ -748,18 +800,18 @@ def main(argv):
     if not argv:
         die("usage: asmdiff_cmd.py COMMAND [ARGS]")
     cmd, args = argv[0], argv[1:]
-    lib = os.environ.get("ASMDIFF_LIBGCRYPT_PREFIX")
-    if lib and cmd in ("list", "fuzz", "bench"):
-        # the same commands on a build against the author's own libgcrypt (build/lib-<hash>)
+    lib, ossl = os.environ.get("ASMDIFF_LIBGCRYPT_PREFIX"), os.environ.get("ASMDIFF_OPENSSL_PREFIX")
+    if (lib or ossl) and cmd in ("list", "fuzz", "bench"):
+        # the same commands on a build against the author's own libraries (build/lib-<hash>)
         global BUILD
-        BUILD, prefix = lib_build(lib)
+        BUILD, prefixes = lib_build(lib, ossl)
         fams = load_families(BUILD)
         subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", BUILD] +
                        [f"asmdiff-{n}" for n in fams] +
                        [f"fuzz_{n}" for n in fams if fams[n]["fuzzer"] and cmd == "fuzz"],
                        stdout=subprocess.DEVNULL, check=False)
-        print(f"asmdiff: libgcrypt from {prefix} (ASMDIFF_LIBGCRYPT_PREFIX), build {BUILD}",
-              file=sys.stderr)
+        for k, p in prefixes.items():
+            print(f"asmdiff: {k} from {p}, build {BUILD}", file=sys.stderr)
     table = {"test": cmd_test, "list": cmd_list, "fuzz": cmd_fuzz, "bench": cmd_bench,
              "premerge": premerge, "check": cmd_check}
     if cmd not in table:

@@ -31,7 +31,8 @@ echo "libgcrypt: $prefix"
 cmd=(python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" --budget "$budget")
 if [ "$mode" = planted ]; then
   exec "$top/verify/expect_finding.sh" \
-    "^$family every feature +FINDING +MISMATCH in $family: libgcrypt-full" "${cmd[@]}"
+    "^$family libgcrypt every feature +FINDING +MISMATCH in $family: libgcrypt-full" "${cmd[@]}"
 fi
-exec "$here/expect_clean.sh" "every feature +pass .*libgcrypt 1\.12" "without any +pass" \
+exec "$here/expect_clean.sh" "libgcrypt every feature +pass .*libgcrypt 1\.12" \
+  "libgcrypt without any +pass" \
   "check: clean" -- "${cmd[@]}"
