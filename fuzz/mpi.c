@@ -295,7 +295,7 @@ static int identify(const void *fn)
     for (int op = 0; op < 2; op++) {
         uint64_t want[2], got[2];
         reference.op[op](want, s1, s2, 2);
-        ((mpi_fn)fn)(got, s1, s2, 2);
+        DRV_PROBE(fn, got, s1, s2, (size_t)2);
         if (!memcmp(want, got, sizeof got)) return op;
     }
     return -1;

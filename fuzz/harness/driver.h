@@ -149,6 +149,14 @@ struct outside_kernel {
 };
 extern const struct outside_kernel asmdiff_outside __attribute__((weak));
 
+/* A call for a convention's identify(): through the checked call's trampoline, so a broken
+ * kernel cannot corrupt the caller's registers, but reporting nothing (the checks that follow
+ * find what is wrong). */
+uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc);
+#define DRV_PROBE(fn, ...)                                                                   \
+    drv_probe_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},             \
+                   ABI_NARGS_(__VA_ARGS__))
+
 /* Every implementation the driver runs: the family's table, then the outside kernel (if any). */
 size_t drv_nimpls(void);
 const struct impl *drv_impl_at(size_t i);
