@@ -492,7 +492,11 @@ def check_outside(family, kernel, symbol, includes, needs, conv, op, budget, fil
     p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + targets,
                        capture_output=True, text=True)
     if p.returncode:
-        errs = [l for l in (p.stdout + p.stderr).splitlines() if re.search(r"error|Error", l)]
+        lines = (p.stdout + p.stderr).splitlines()
+        # the compiler's or linker's own words first (file:line: error, undefined reference)
+        errs = [l for l in lines if re.search(r"undefined reference|: error:|Error:", l)
+                and not l.startswith(("clang", "gcc", "cc:", "FAILED"))] or \
+            [l for l in lines if re.search(r"error|Error", l)]
         print("\n".join(errs[:30]))
         v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
               f" (full log: meson compile -C {bdir})")
