@@ -158,6 +158,33 @@ static const void *expect(const void *cv)
     return &want_;
 }
 
+/* An outside kernel in libgcrypt's convention (./asmdiff check; conventions below): one of its
+ * 64-block entry points, ECB (either direction: the key pointer chooses) or CTR, taking the
+ * cipher context: round keys for encryption at 0 and decryption at 272, as 32-bit words in
+ * host order of the big-endian key words (the reference's bytes reversed in each group of
+ * four), and the round count as an int at 544. */
+#define GCRY_CTX_DEC 272
+#define GCRY_CTX_ROUNDS 544
+#define GCRY_CTX_BYTES 548
+#define GCRY_BLOCKS 64
+struct gcry_outside {
+    const void *fn;
+    int ctr; /* the CTR entry point, else ECB */
+};
+
+static void gcry_context(uint8_t ctx[GCRY_CTX_BYTES], const struct aria_key *ek,
+                         const struct aria_key *dk)
+{
+    memset(ctx, 0, GCRY_CTX_BYTES);
+    for (int r = 0; r <= ek->rounds; r++)
+        for (int b = 0; b < 16; b++) {
+            ctx[16 * r + (b ^ 3)] = ek->rk[r][b];
+            ctx[GCRY_CTX_DEC + 16 * r + (b ^ 3)] = dk->rk[r][b];
+        }
+    int rounds = ek->rounds;
+    memcpy(ctx + GCRY_CTX_ROUNDS, &rounds, sizeof rounds);
+}
+
 /* One operation of one implementation on in[0, 16 * nblocks): into out (in place when asked),
  * the final counter into ctr_out.  Returns the output buffer. */
 static uint8_t *one_op(const struct impl *im, const struct aria_case *c, enum op op,
@@ -169,7 +196,21 @@ static uint8_t *one_op(const struct impl *im, const struct aria_case *c, enum op
     uint8_t *src = c->in_place ? drv_inout(B_IN, in, bytes) : drv_in(B_IN, in, bytes);
     uint8_t *dst = c->in_place ? src : drv_out(B_OUT, bytes);
     uint8_t *ctr = op == OP_CTR ? drv_inout(B_CTR, c->ctr, 16) : NULL;
-    if (im->flags & IMPL_KERNEL) {
+    if (im->flags & IMPL_OUTSIDE) {
+        const struct gcry_outside *g = im->ops;
+        uint8_t ctxbuf[GCRY_CTX_BYTES];
+        gcry_context(ctxbuf, &want_.ek, &want_.dk);
+        const uint8_t *ctx = drv_in(B_KEY, ctxbuf, GCRY_CTX_BYTES);
+        const uint8_t *key = op == OP_ECB_DEC ? ctx + GCRY_CTX_DEC : ctx;
+        /* CTR in the calls the case splits it into (each a multiple of 64 blocks: accepts) */
+        size_t done = 0;
+        for (size_t i = 0; i <= (op == OP_CTR ? c->nsplits : 0); i++) {
+            size_t n = op == OP_CTR && i < c->nsplits ? c->split[i] : c->nblocks - done;
+            for (size_t b = 0; b < n; b += GCRY_BLOCKS, done += GCRY_BLOCKS)
+                DRV_CALL(g->fn, ctx, dst + 16 * done, (const uint8_t *)src + 16 * done,
+                         op == OP_CTR ? (const uint8_t *)ctr : key);
+        }
+    } else if (im->flags & IMPL_KERNEL) {
         const struct kernel_ops *ops = im->ops;
         size_t rklen = 16 * (size_t)(k->rounds + 1);
         const uint8_t *rk = drv_in(B_KEY, k->rk, rklen);
@@ -206,6 +247,8 @@ static void run(const struct impl *im, const void *cv, const void *wv)
     size_t bytes = 16 * c->nblocks;
     uint8_t ctr[16];
     for (int op = 0; op < OP_COUNT; op++) {
+        if ((im->flags & IMPL_OUTSIDE) && (op == OP_CTR) != ((const struct gcry_outside *)im->ops)->ctr)
+            continue; /* an outside entry point of the other mode */
         uint8_t *out = one_op(im, c, (enum op)op, c->in, ctr);
         drv_expect_equal("output", w->out[op], out, bytes);
         if (op == OP_CTR) drv_expect_equal("final counter", w->ctr, ctr, 16);
@@ -346,6 +389,7 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     uint8_t ctr[16] = {0};
     size_t n = bytes / 16;
     (void)op;
+    if (im->flags & IMPL_OUTSIDE) return -1; /* 64-block entry points: not benched here */
     if (im->flags & IMPL_KERNEL) {
         const struct kernel_ops *k = im->ops;
         if (bench.op == OP_CTR) k->ctr(bench.key.rk[0], (unsigned)bench.key.rounds, buf, buf, n, ctr);
@@ -357,6 +401,62 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     }
     return 0;
 }
+
+/* ---- conventions an outside kernel may follow (./asmdiff check) ---- */
+
+static const char *const gcry_ops[] = {"ecb", "ctr"};
+
+static struct gcry_outside gcry_outside_ops;
+
+static const void *gcry_make_ops(const void *fn, size_t op)
+{
+    gcry_outside_ops.fn = fn;
+    gcry_outside_ops.ctr = op == 1;
+    return &gcry_outside_ops;
+}
+
+/* ECB or CTR: 64 blocks of zeros under a fixed key, each way, against the reference. */
+static int gcry_identify(const void *fn)
+{
+    static uint8_t in[16 * GCRY_BLOCKS], out[16 * GCRY_BLOCKS], want[16 * GCRY_BLOCKS];
+    uint8_t ctx[GCRY_CTX_BYTES], key[16] = {1, 2, 3, 4}, ctr[16] = {0}, iv[16] = {0};
+    struct aria_key ek, dk;
+    aria_set_encrypt_key(&ek, key, 16);
+    aria_set_decrypt_key(&dk, key, 16);
+    gcry_context(ctx, &ek, &dk);
+    aria_ecb(&ek, want, in, GCRY_BLOCKS);
+    DRV_PROBE(fn, ctx, out, (const uint8_t *)in, (const uint8_t *)ctx);
+    if (!memcmp(out, want, sizeof out)) return 0;
+    gcry_context(ctx, &ek, &dk);
+    aria_ctr(&ek, want, in, GCRY_BLOCKS, ctr);
+    DRV_PROBE(fn, ctx, out, (const uint8_t *)in, iv);
+    return memcmp(out, want, sizeof out) ? -1 : 1;
+}
+
+/* 64 blocks per call; CTR as libgcrypt's ctr16be bulk interface: the caller
+ * (cipher/cipher-ctr.c) never lets the low 16 bits of the big-endian counter wrap inside a call
+ * and fixes the counter itself when a call ends exactly on the wrap, so only cases whose whole
+ * run stays below it are the kernel's contract. */
+static int gcry_accepts(const void *cv)
+{
+    const struct aria_case *c = cv;
+    if (!c->nblocks || c->nblocks % GCRY_BLOCKS) return 0;
+    for (size_t i = 0; i < c->nsplits; i++)
+        if (c->split[i] % GCRY_BLOCKS) return 0;
+    size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
+    return !gcry_outside_ops.ctr || low16 + c->nblocks < 0x10000;
+}
+
+static const struct convention conventions[] = {
+    {"libgcrypt",
+     "unsigned int _gcry_aria_gfni_avx512_ecb_crypt_blk64(const void *ctx, byte *out, "
+     "const byte *in, const void *key) and ..._ctr_crypt_blk64(ctx, out, in, byte *iv): 64 "
+     "blocks per call, ctx = ARIA_context (round keys, rounds at 544); CTR as ctr16be: the "
+     "low 16 counter bits do not wrap inside a call",
+     CONV_CLEAN_VECTORS, "the C caller wipes the stack depth the function returns "
+     "(_gcry_burn_stack)",
+     gcry_ops, 2, gcry_make_ops, gcry_identify, gcry_accepts},
+};
 
 const struct family asmdiff_family = {
     .name = "aria",
@@ -376,4 +476,6 @@ const struct family asmdiff_family = {
     .nbench_ops = sizeof bench_ops / sizeof bench_ops[0],
     .bench_setup = bench_setup,
     .bench_run = bench_run,
+    .conventions = conventions,
+    .nconventions = sizeof conventions / sizeof conventions[0],
 };

@@ -151,6 +151,13 @@ static void outside_setup(void)
     } else if (cv->nops > 1 && cv->identify) {
         if (cpu_unavailable_reason(needs)) op = 0; /* cannot run it here: the summary skips */
         else if ((op = cv->identify(k->fn)) < 0) {
+            /* wrong on the known answer: the operation its name says, when it says one, so
+             * the checks show how it differs */
+            for (size_t i = 0; i < cv->nops; i++)
+                if (strstr(k->symbol, cv->ops[i])) op = op == -1 ? (int)i : -2;
+            if (op < 0) op = -1;
+        }
+        if (op < 0) {
             /* not a finding of a check yet: the command names no operation it could compare */
             fprintf(stderr, "asmdiff: %s computes none of the %s operations on the first known "
                             "answer; name the one it is with --op to see how it differs\n",
