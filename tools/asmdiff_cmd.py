@@ -438,6 +438,15 @@ def run_stage(cmd, env, rewrite):
 run_stage.printed = False
 
 
+def fuzz_timeout(budget):
+    """libFuzzer's -timeout for a run of budget seconds.  Its timeout alarm (SIGALRM every
+    timeout/2 + 1 s) is delivered on whatever stack is current; inside a checked call that is the
+    separate stack whose leftovers are scanned, and the signal frame then reads as a stack
+    leftover.  A timeout of twice the budget and more puts the first alarm after the run; a
+    hanging kernel is still stopped by it."""
+    return f"-timeout={2 * budget + 20}"
+
+
 def check_outside(family, kernel, symbol, includes, needs, conv, op, budget, files):
     fams = families()
     check_family(family, fams)
@@ -572,7 +581,7 @@ def check_outside(family, kernel, symbol, includes, needs, conv, op, budget, fil
             speed = re.findall(r"^stat::average_exec_per_sec:\s*(\d+)", text, re.M)
             return f"{execs[-1] if execs else '?'} execs, {speed[-1] if speed else '?'} exec/s"
         stage(f"fuzz {budget}s", [fuzzer, f"-max_total_time={budget}", f"-artifact_prefix={art}/",
-                                  "-timeout=20", "-rss_limit_mb=4096", "-error_exitcode=1",
+                                  fuzz_timeout(budget), "-rss_limit_mb=4096", "-error_exitcode=1",
                                   "-print_final_stats=1", corpus, seeds], fuzz_detail)
     else:
         v.add(f"fuzz {budget}s", "skip", "no libFuzzer build here (clang with libFuzzer)")
@@ -744,7 +753,7 @@ def check_library(gcrypt, openssl, chosen, budget):
             os.makedirs(art, exist_ok=True)
             os.makedirs(corpus, exist_ok=True)
             rc, text, f = run_stage([fuzzer, f"-max_total_time={budget}", f"-artifact_prefix={art}/",
-                                     "-timeout=20", "-error_exitcode=1", "-print_final_stats=1",
+                                     fuzz_timeout(budget), "-error_exitcode=1", "-print_final_stats=1",
                                      corpus, os.path.join(TOP, "corpus", n, "seeds")], env0,
                                     lambda r, u: f"{fuzzer} {u}" if u else r)
             execs = re.findall(r"^stat::number_of_executed_units:\s*(\d+)", text, re.M)
