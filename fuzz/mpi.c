@@ -30,6 +30,7 @@ struct mpi_ops {
     mpi_fn op[2]; /* add_n, sub_n */
     void (*bench[2])(size_t n); /* libraries: the timed call on operands they keep */
     size_t min_n;               /* GMP's mpn functions require n >= 1 */
+    int size_is_int;            /* n is a 32-bit int (libgcrypt's mpi_size_t): junk above it */
 };
 
 static const struct mpi_ops reference = {.op = {mpi_add_n_ref, mpi_sub_n_ref}};
@@ -119,6 +120,7 @@ static void run(const struct impl *im, const void *cv, const void *wv)
     size_t bytes = 8 * c->n;
     if (c->n < ops->min_n) return;
     for (int op = 0; op < 2; op++) {
+        if (!ops->op[op]) continue; /* an outside kernel of one operation */
         drv_op(op_names[op]);
         /* an aliased buffer is written in place: an in/out buffer, not an input */
         int rp_is_s1 = c->alias == ALIAS_RP_S1 || c->alias == ALIAS_ALL;
@@ -127,7 +129,8 @@ static void run(const struct impl *im, const void *cv, const void *wv)
         uint64_t *s2 = rp_is_s2 ? drv_inout(B_S2, c->s2, bytes) : drv_in(B_S2, c->s2, bytes);
         uint64_t *rp = rp_is_s1 ? s1 : rp_is_s2 ? s2 : drv_out(B_RP, bytes);
         const uint64_t *b = c->alias == ALIAS_S1_S2 || c->alias == ALIAS_ALL ? s1 : s2;
-        uint64_t carry = DRV_CALL(ops->op[op], rp, s1, b, c->n);
+        uint64_t carry = ops->size_is_int ? DRV_CALL(ops->op[op], rp, s1, b, (int)c->n)
+                                          : DRV_CALL(ops->op[op], rp, s1, b, c->n);
         drv_expect_word("carry", w->carry[op], carry);
         drv_expect_equal("result limbs", w->r[op], rp, bytes);
     }
@@ -258,10 +261,54 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
         }
     const struct mpi_ops *ops = im->ops;
     int o = op >= 2;
+    if (!ops->op[o] && !ops->bench[o]) return -1;
     if (ops->bench[o]) ops->bench[o](bytes / 8);
     else ops->op[o](rp, s1, s2, bytes / 8);
     return 0;
 }
+
+/* ---- conventions an outside kernel may follow (./asmdiff check) ---- */
+
+static const void *outside_ops(const void *fn, size_t op, int libgcrypt)
+{
+    static struct mpi_ops o[2];
+    o[libgcrypt].op[op] = (mpi_fn)fn;
+    o[libgcrypt].min_n = (size_t)libgcrypt;  /* libgcrypt never calls them with size 0 */
+    o[libgcrypt].size_is_int = libgcrypt;    /* mpi_size_t is an int there */
+    return &o[libgcrypt];
+}
+static const void *make_ops_gcrypt(const void *fn, size_t op)
+{
+    return outside_ops(fn, op, 1);
+}
+static const void *make_ops_asmdiff(const void *fn, size_t op)
+{
+    return outside_ops(fn, op, 0);
+}
+
+/* Which of add_n, sub_n fn computes: the limbs of a two-limb known answer (the reference's),
+ * where the two differ in every limb; -1 when neither.  The carry is left to the checks, so a
+ * kernel that drops it is still named and then caught by them. */
+static int identify(const void *fn)
+{
+    static const uint64_t s1[2] = {0, ~0ull}, s2[2] = {1, 1};
+    for (int op = 0; op < 2; op++) {
+        uint64_t want[2], got[2];
+        reference.op[op](want, s1, s2, 2);
+        DRV_PROBE(fn, got, s1, s2, (size_t)2);
+        if (!memcmp(want, got, sizeof got)) return op;
+    }
+    return -1;
+}
+
+static const struct convention conventions[] = {
+    {"libgcrypt",
+     "mpi_limb_t _gcry_mpih_add_n(mpi_ptr_t res_ptr, mpi_ptr_t s1_ptr, mpi_ptr_t s2_ptr, "
+     "mpi_size_t size) (and sub_n); mpi_size_t a 32-bit int, size >= 1; returns the carry",
+     CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, "", op_names, 2, make_ops_gcrypt, identify, NULL},
+    {"asmdiff", "as kernels/mpi/mpi.h: size_t n, n may be 0",
+     CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, "", op_names, 2, make_ops_asmdiff, identify, NULL},
+};
 
 const struct family asmdiff_family = {
     .name = "mpi",
@@ -280,4 +327,6 @@ const struct family asmdiff_family = {
     .bench_ops = bench_ops,
     .nbench_ops = sizeof bench_ops / sizeof bench_ops[0],
     .bench_run = bench_run,
+    .conventions = conventions,
+    .nconventions = sizeof conventions / sizeof conventions[0],
 };

@@ -186,6 +186,33 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     return 0;
 }
 
+/* ---- conventions an outside kernel may follow (./asmdiff check) ---- */
+
+static const char *const nh_ops[] = {"hash"};
+
+static const void *nh_make_ops(const void *fn, size_t op)
+{
+    (void)op;
+    return fn; /* the argument order of ours and Linux's is the same */
+}
+
+static int nh_linux_accepts(const void *cv)
+{
+    const struct nh_case *c = cv;
+    return c->len >= 16 && c->len % 16 == 0;
+}
+
+static const struct convention conventions[] = {
+    {"linux",
+     "void nh_sse2(const u32 *key, const u8 *message, size_t message_len, "
+     "__le64 hash[NH_NUM_PASSES]); message_len a nonzero multiple of 16, at most 1024",
+     0, "kernel-mode SIMD runs between kernel_fpu_begin/end, and user space gets its own "
+        "vector state back",
+     nh_ops, 1, nh_make_ops, NULL, nh_linux_accepts},
+    {"asmdiff", "as kernels/nh/nh.h: any message_len, the low 4 bits ignored",
+     CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, "", nh_ops, 1, nh_make_ops, NULL, NULL},
+};
+
 const struct family asmdiff_family = {
     .name = "nh",
     .spec = "Adiantum paper, NH",
@@ -203,4 +230,6 @@ const struct family asmdiff_family = {
     .bench_ops = bench_ops,
     .nbench_ops = 1,
     .bench_run = bench_run,
+    .conventions = conventions,
+    .nconventions = sizeof conventions / sizeof conventions[0],
 };

@@ -8,6 +8,7 @@ reads meson.build or globs kernel file names.
 
 Exit status: 0 clean; 1 a finding or a failed check; 2 bad usage; 77 nothing could run here.
 """
+import hashlib
 import json
 import os
 import re
@@ -345,12 +346,495 @@ def premerge(args):
     return 1 if bad else 0
 
 
+# ---- check: an outside kernel, or a library build of the author's own ----
+
+CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
+               "[--needs FEATURES] [--convention linux|libgcrypt|asmdiff] [--op OP] "
+               "[--budget SECONDS] [FILE...]\n"
+               "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
+               "[--budget SECONDS]")
+KINDS = {"mismatch": "output", "abi": "checked call", "residue": "vector leftovers",
+         "stack": "stack leftovers", "guard-page": "guard pages", "canary": "guard pages",
+         "input-modified": "guard pages"}
+
+
+def guess_convention(path, depth=0):
+    """The convention a source is written in, from the headers it (or a neighbour it includes
+    by a quoted name) includes."""
+    text = open(path, errors="replace").read()
+    if depth < 3:
+        for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
+            near = os.path.join(os.path.dirname(path), inc)
+            if os.path.isfile(near):
+                conv, why = guess_convention(near, depth + 1)
+                if conv != "asmdiff":
+                    return conv, why
+    if re.search(r"#\s*include\s*<linux/", text):
+        return "linux", "it includes <linux/...>"
+    if re.search(r'#\s*include\s*[<"](asm-common-amd64\.h|sysdep\.h)', text):
+        return "libgcrypt", "it includes libgcrypt's assembly headers"
+    return "asmdiff", "no Linux or libgcrypt header is included"
+
+
+def summary_counts(text):
+    m = re.findall(r"— (\d+) cases, (\d+) checked calls", text)
+    return f"{m[-1][0]} cases, {m[-1][1]} checked calls" if m else ""
+
+
+def finding_of(text):
+    """(kind, heading, reproduce) of the first report in text, or None."""
+    head = re.search(r"^==== asmdiff: (.*)$", text, re.M)
+    if not head:
+        return None
+    kind = re.search(r"^  check\s+= (\S+)", text, re.M)
+    repro = re.search(r"^  reproduce\s+: (.*)$", text, re.M)
+    return (kind.group(1) if kind else "?", head.group(1), repro.group(1) if repro else "")
+
+
+class Verdict:
+    def __init__(self):
+        self.rows, self.bad, self.ran = [], False, False
+
+    def add(self, check, result, detail):
+        self.rows.append((check, result, detail))
+        self.bad |= result in ("FINDING", "FAIL")
+        # building and naming what is covered is not testing it
+        self.ran |= result in ("pass", "FINDING") and check not in ("build", "operations")
+
+    def print(self, title):
+        print(f"\n== {title}")
+        w = max(len(r[0]) for r in self.rows) + 2
+        print(f"{'check':<{w}} {'result':<8} detail")
+        for c, r, d in self.rows:
+            print(f"{c:<{w}} {r:<8} {d}")
+        if self.bad:
+            print("check: FINDINGS or failures (each finding reproduces with the command in its "
+                  "row)")
+            return 1
+        if not self.ran:
+            print("check: SKIP: nothing could run here (see the rows)")
+            return 77
+        print("check: clean")
+        return 0
+
+
+def run_stage(cmd, env, rewrite):
+    """Run one stage; returns (rc, text, finding) with the reproduce line made to name the check."""
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    text = p.stdout + p.stderr
+    f = finding_of(text)
+    if f:
+        unit = re.search(r"Test unit written to (\S+)", text)
+        repro = rewrite(f[2], unit.group(1) if unit else None)
+        text = text.replace(f[2], repro) if f[2] else text
+        f = (f[0], f[1], repro)
+        # the report itself (its lines start with "====" and two spaces), once per command
+        if not run_stage.printed:
+            run_stage.printed = True
+            print("\n".join(l for l in text.splitlines() if l.startswith(("====", "  "))), flush=True)
+    return p.returncode, text, f
+
+
+run_stage.printed = False
+
+
+def fuzz_timeout(budget):
+    """libFuzzer's -timeout for a run of budget seconds.  Its timeout alarm (SIGALRM every
+    timeout/2 + 1 s) is delivered on whatever stack is current; inside a checked call that is the
+    separate stack whose leftovers are scanned, and the signal frame then reads as a stack
+    leftover.  A timeout of twice the budget and more puts the first alarm after the run; a
+    hanging kernel is still stopped by it."""
+    return f"-timeout={2 * budget + 20}"
+
+
+def check_outside(family, kernel, symbol, includes, needs, conv, op, budget, files):
+    fams = families()
+    check_family(family, fams)
+    if not os.path.isfile(kernel):
+        die(f"--kernel: no file {kernel}")
+    kernel = os.path.abspath(kernel)
+    includes = [os.path.abspath(d) for d in includes]
+    for d in includes:
+        if not os.path.isdir(d):
+            die(f"--include: no folder {d}")
+    why = "--convention"
+    if not conv:
+        conv, why = guess_convention(kernel)
+    key = hashlib.sha1(json.dumps([family, kernel, symbol, includes, needs, conv, op])
+                       .encode()).hexdigest()[:10]
+    bdir = os.path.join(BUILD, "check", f"{family}-{symbol}-{key}")
+    # the one-line command that redoes this check (and, with a file, reproduces a finding)
+    again = ["./asmdiff", "check", family, "--kernel", kernel, "--symbol", symbol] + \
+        [a for d in includes for a in ("--include", d)] + \
+        (["--needs", needs] if needs else []) + ["--convention", conv] + \
+        (["--op", op] if op else [])
+    again_s = " ".join(again)
+
+    def rewrite(repro, unit):
+        m = re.match(r"^((?:\S+=\S+ )*)\./asmdiff fuzz \S+ (.*)$", repro)
+        if m:
+            f = unit if unit and m.group(2).startswith("<") else m.group(2)
+            return f"{m.group(1)}{again_s} {f}"
+        return repro  # kat/exhaustive: the check build's own tool and mode
+
+    v = Verdict()
+    print(f"== check {family}: {symbol} from {kernel}\n   convention {conv} ({why}); "
+          f"build folder {bdir}", flush=True)
+    if not os.path.exists(os.path.join(bdir, "build.ninja")):
+        opts = [f"-Doutside_family={family}", f"-Doutside_source={kernel}",
+                f"-Doutside_symbol={symbol}", f"-Doutside_convention={conv}",
+                f"-Doutside_needs={needs}", f"-Doutside_op={op}",
+                "-Doutside_include=" + ",".join(includes)]
+        env = dict(os.environ, CC=os.environ.get("CC", "clang-19"))
+        p = subprocess.run(["meson", "setup", "-Dfuzzing=auto"] + opts + [bdir, TOP], env=env,
+                           capture_output=True, text=True)
+        if p.returncode:
+            print(p.stdout[-3000:] + p.stderr[-2000:])
+            v.add("build", "FAIL", f"meson setup failed in {bdir}")
+            return v.print(f"check {family} {symbol}")
+    targets = [f"asmdiff-{family}-outside"]
+    fuzzer = os.path.join(bdir, f"fuzz_{family}-outside")
+    p = subprocess.run(["meson", "introspect", bdir, "--targets"], capture_output=True, text=True)
+    has_fuzzer = f'"fuzz_{family}-outside"' in p.stdout
+    if has_fuzzer:
+        targets.append(f"fuzz_{family}-outside")
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + targets,
+                       capture_output=True, text=True)
+    if p.returncode:
+        lines = (p.stdout + p.stderr).splitlines()
+        # the compiler's or linker's own words first (file:line: error, undefined reference)
+        errs = [l for l in lines if re.search(r"undefined reference|: error:|Error:", l)
+                and not l.startswith(("clang", "gcc", "cc:", "FAILED"))] or \
+            [l for l in lines if re.search(r"error|Error", l)]
+        print("\n".join(errs[:30]))
+        v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
+              f" (full log: meson compile -C {bdir})")
+        return v.print(f"check {family} {symbol}")
+    shim = "--include " + " ".join(includes) if includes else \
+        "our compatibility headers (verify/outside/include)"
+    v.add("build", "pass", f"{os.path.basename(kernel)} with {shim}")
+    tool = os.path.join(bdir, f"asmdiff-{family}-outside")
+    env = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(FINDINGS, "check",
+                                                         os.path.basename(bdir)))
+    if files:
+        # reproduce: each file once through the check build's tool, the report as it prints
+        p = subprocess.run([tool, "replay"] + files, env=env, capture_output=True, text=True)
+        text = p.stdout + p.stderr
+        for repro in set(re.findall(r"^  reproduce\s+: (.*)$", text, re.M)):
+            text = text.replace(repro, rewrite(repro, None))
+        sys.stdout.write(text)
+        return p.returncode
+
+    # what the kernel covers, as the driver made it
+    p = subprocess.run([tool, "list"], env=env, capture_output=True, text=True)
+    row = next((l for l in p.stdout.splitlines() if l.split()[:1] == [symbol]), "")
+    if p.returncode or not row:
+        print(p.stdout + p.stderr)
+        v.add("operations", "FAIL", (p.stdout + p.stderr).strip().splitlines()[-1]
+              if (p.stdout + p.stderr).strip() else f"{symbol} is not in the list")
+        return v.print(f"check {family} {symbol}")
+    if " n/a " in row:
+        v.add("operations", "skip", row.split(" -- ", 1)[-1].strip())
+        return v.print(f"check {family} {symbol}")
+    cov = re.search(r"covers: ([^;]*); not covered: (.*)$", row)
+    v.add("operations", "pass", f"covers {cov.group(1)}" if cov else row.strip())
+    if cov and cov.group(2) != "none":
+        v.add("  not covered", "n/a", f"{cov.group(2)} (another symbol, or another file: check "
+              "it with its own --symbol; not counted as passed)")
+
+    found = {}   # verdict row -> (heading, reproduce)
+    infos, info_kinds = [], set()
+
+    def stage(name, cmd, detail_of):
+        print(f"-- {name}", flush=True)
+        rc, text, f = run_stage(cmd, env, rewrite)
+        for m in re.findall(r": info: (.*)$", text, re.M):
+            # one line per kind of leftover, whatever the value left
+            kind = re.sub(r"0x[0-9a-f]+|\b\d+\b", "N", m)
+            if kind not in info_kinds:
+                info_kinds.add(kind)
+                infos.append(m)
+        if f:
+            found.setdefault(KINDS.get(f[0], f[0]), (f[1], f[2]))
+            v.add(name, "FINDING", f"{f[1]}; reproduce: {f[2]}")
+        elif rc == 77:
+            v.add(name, "skip", text.strip().splitlines()[-1] if text.strip() else "skipped")
+        elif rc:
+            v.add(name, "FAIL", (text.strip().splitlines() or ["exit %d" % rc])[-1])
+        else:
+            v.add(name, "pass", detail_of(text))
+
+    stage("kat", [tool, "kat", TOP], summary_counts)
+    if fams[family].get("exhaustive"):
+        stage("exhaustive", [tool, "exhaustive"], summary_counts)
+    seeds = os.path.join(TOP, "corpus", family, "seeds")
+    stage("replay (seeds)", [tool, "replay", seeds], summary_counts)
+    stage("random", [tool, "random", "3000", "1"], summary_counts)
+    if has_fuzzer:
+        corpus = os.path.join(bdir, "corpus")
+        art = os.path.join(env["ASMDIFF_FINDINGS"], family)
+        os.makedirs(corpus, exist_ok=True)
+        os.makedirs(art, exist_ok=True)
+
+        def fuzz_detail(text):
+            execs = re.findall(r"^stat::number_of_executed_units:\s*(\d+)", text, re.M)
+            speed = re.findall(r"^stat::average_exec_per_sec:\s*(\d+)", text, re.M)
+            return f"{execs[-1] if execs else '?'} execs, {speed[-1] if speed else '?'} exec/s"
+        stage(f"fuzz {budget}s", [fuzzer, f"-max_total_time={budget}", f"-artifact_prefix={art}/",
+                                  fuzz_timeout(budget), "-rss_limit_mb=4096", "-error_exitcode=1",
+                                  "-print_final_stats=1", corpus, seeds], fuzz_detail)
+    else:
+        v.add(f"fuzz {budget}s", "skip", "no libFuzzer build here (clang with libFuzzer)")
+
+    # the properties every call above was checked for, one row each
+    rules = {"linux": "leftovers allowed", "libgcrypt": "checked",
+             "asmdiff": "must be cleared"}
+    for row_name, detail in (
+            ("checked call", "callee-saved registers, rsp, DF, MXCSR, x87 state, junk in "
+                             "narrow arguments: on every call"),
+            ("vector leftovers", f"xmm/ymm/zmm and k registers after return ({conv}: "
+                                 f"{rules.get(conv, '?')})"),
+            ("stack leftovers", f"the 8 KiB below the caller's frame ({conv}: "
+                                f"{rules.get(conv, '?')})"),
+            ("guard pages", "every buffer flush against the unmapped page after it and the one "
+                            "before it, canaries when misaligned, inputs unchanged")):
+        if row_name in found:
+            v.add(row_name, "FINDING", f"{found[row_name][0]}; reproduce: {found[row_name][1]}")
+        elif found:
+            v.add(row_name, "-", "not established: each run stops at its first finding (fix it "
+                                 "and check again)")
+        elif any(i.startswith(("stack", "wrote")) == (row_name == "stack leftovers") and
+                 row_name in ("stack leftovers", "vector leftovers") for i in infos):
+            v.add(row_name, "pass", f"data left, which the {conv} convention allows (info below)")
+        else:
+            v.add(row_name, "pass", detail)
+    for i in infos:
+        v.add("  info", "info", i)
+    return v.print(f"check {family}: {symbol} ({conv} convention)")
+
+
+# ---- check --libgcrypt PREFIX / --openssl PREFIX: a library build of the author's own ----
+
+# OpenSSL's own levels: OPENSSL_ia32cap masks (word 0: CPUID.1 EDX, then ECX in the upper half;
+# word 1: CPUID.7 EBX, then ECX), each clearing what the paths it selects depend on.
+OPENSSL_LEVELS = [
+    ("every feature", ""),
+    ("without avx512f", "~0x0:~0x10000"),
+    ("without gfni", "~0x0:~0x10000000000"),
+    ("without vaes", "~0x0:~0x20000000000"),
+    ("without avx2", "~0x0:~0x20"),
+    ("without avx", "~0x1000000000000000:~0x0"),
+    ("without aesni", "~0x200000000000000:~0x0"),
+    ("without any of these", "~0x1200000000000000:~0x30000010020"),
+]
+
+
+def pc_dir(prefix, pcname):
+    """The folder under prefix that holds pcname (lib, lib64 or a multiarch lib folder)."""
+    for sub in ("lib/pkgconfig", "lib64/pkgconfig", "share/pkgconfig"):
+        if os.path.isfile(os.path.join(prefix, sub, pcname)):
+            return os.path.join(prefix, sub)
+    libdir = os.path.join(prefix, "lib")
+    for d in sorted(os.listdir(libdir)) if os.path.isdir(libdir) else []:
+        if os.path.isfile(os.path.join(libdir, d, "pkgconfig", pcname)):
+            return os.path.join(libdir, d, "pkgconfig")
+    die(f"no {pcname} under {prefix} (the prefix of its `make install`)")
+
+
+def lib_build(gcrypt=None, openssl=None):
+    """The build folder configured against the libraries under these prefixes: build/lib-<hash>,
+    PKG_CONFIG_PATH and an rpath pointing at them; the default build is not touched."""
+    prefixes = {}
+    if gcrypt:
+        prefixes["libgcrypt"] = (os.path.abspath(gcrypt), "libgcrypt.pc")
+    if openssl:
+        prefixes["openssl"] = (os.path.abspath(openssl), "libcrypto.pc")
+    pcs = [pc_dir(p, pc) for p, pc in prefixes.values()]
+    key = json.dumps(sorted((k, v[0]) for k, v in prefixes.items()))
+    bdir = os.path.join(BUILD, "lib-" + hashlib.sha1(key.encode()).hexdigest()[:10])
+    if not os.path.exists(os.path.join(bdir, "build.ninja")):
+        env = dict(os.environ, CC=os.environ.get("CC", "clang-19"),
+                   PKG_CONFIG_PATH=os.pathsep.join(pcs + [os.environ.get("PKG_CONFIG_PATH", "")]))
+        rpath = ",".join(f"-Wl,-rpath,{os.path.dirname(pc)}" for pc in pcs)
+        opts = [f"-D{name}=enabled" for name in prefixes]
+        p = subprocess.run(["meson", "setup", "-Dfuzzing=auto", f"-Dc_link_args={rpath}"] + opts +
+                           [bdir, TOP], env=env, capture_output=True, text=True)
+        if p.returncode:
+            print(p.stdout[-3000:] + p.stderr[-2000:])
+            die(f"meson setup against {', '.join(v[0] for v in prefixes.values())} failed")
+    return bdir, {k: v[0] for k, v in prefixes.items()}
+
+
+def walk_levels(v, tool, fam, lib, version, levels, env0, prefix_env):
+    """One row per level: known answers, seeds and random inputs, the reference the judge."""
+    seeds = os.path.join(TOP, "corpus", fam, "seeds")
+    for label, value in levels:
+        env = dict(env0, **{prefix_env: value})
+        name = f"{fam} {lib} {label}"
+        cases, calls, finding, failed = 0, 0, None, None
+
+        def repro(r, u, value=value):
+            # the level is part of the command (libgcrypt's is already in the line)
+            return f"{prefix_env}={value} {r}" if value and prefix_env not in r else r
+        for cmd in ([tool, "kat", TOP], [tool, "replay", seeds], [tool, "random", "1500", "7"]):
+            rc, text, f = run_stage(cmd, env, repro)
+            c = re.findall(r"— (\d+) cases", text)
+            cases += int(c[-1]) if c else 0
+            calls += sum(int(x) for x in re.findall(r"(\d+) checked calls", text)[-1:])
+            skipped = re.findall(r"\(skipped: (.*)\) —", text)
+            if not f and rc == 0 and skipped and re.search(rf"\b{lib}\S* because", skipped[-1]):
+                failed = f"the library did not run: {skipped[-1]}"
+                break
+            if f:
+                finding = f
+                break
+            if rc not in (0, 77):
+                failed = (text.strip().splitlines() or [f"exit {rc}"])[-1]
+                break
+        if finding:
+            v.add(name, "FINDING", f"{finding[1]}; reproduce: {finding[2]}")
+        elif failed:
+            v.add(name, "FAIL", failed)
+        else:
+            v.add(name, "pass", f"{cases} cases, {calls} checked calls (kat, seeds, 1500 random) "
+                                f"on {version}")
+
+
+def check_library(gcrypt, openssl, chosen, budget):
+    bdir, prefixes = lib_build(gcrypt, openssl)
+    fams = load_families(bdir)
+    v = Verdict()
+    candidates = chosen or [n for n in fams if not fams[n]["riscv64"]]
+    for n in candidates:
+        check_family(n, fams)
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] +
+                       [f"asmdiff-{n}" for n in candidates] +
+                       [f"fuzz_{n}" for n in candidates if fams[n]["fuzzer"]],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print("\n".join(l for l in (p.stdout + p.stderr).splitlines() if "rror" in l)[:3000])
+        die(f"build against {', '.join(prefixes.values())} failed (meson compile -C {bdir})")
+    print(f"== check {' '.join(f'--{k} {p}' for k, p in prefixes.items())}: build folder {bdir}",
+          flush=True)
+    env0 = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(FINDINGS, "check",
+                                                          os.path.basename(bdir)))
+    for n in candidates:
+        tool = os.path.join(bdir, f"asmdiff-{n}")
+        p = subprocess.run([tool, "list"], env=env0, capture_output=True, text=True)
+        for lib, prefix in prefixes.items():
+            row = next((l for l in p.stdout.splitlines() if l.strip().startswith(lib)), "")
+            if not row:
+                if chosen:
+                    v.add(f"{n} {lib}", "skip", f"{n} has no {lib} implementation")
+                continue
+            if " n/a " in row:
+                v.add(f"{n} {lib}", "skip", row.split(" -- ", 1)[-1].strip())
+                continue
+            if lib == "libgcrypt":
+                # the levels come from the library itself, as verify/gcrypt_levels.sh takes them
+                m = re.search(r"(libgcrypt [^ ]+) \(hwf: ([^;)]*)", row)
+                version, hwf = (m.group(1), m.group(2).split()) if m else ("libgcrypt ?", [])
+                hwf = [] if hwf == ["none"] else hwf
+                levels = [("every feature", "")] + [(f"without {f}", f) for f in hwf] + \
+                    ([("without any", ",".join(hwf))] if hwf else [])
+                var = "ASMDIFF_GCRYPT_DISABLE"
+            else:
+                m = re.search(r"needs: \S+\s+(OpenSSL \S+)", row)
+                version, levels, var = (m.group(1) if m else "OpenSSL ?"), OPENSSL_LEVELS, \
+                    "OPENSSL_ia32cap"
+            print(f"-- {n}: {version} from {prefix}; levels: "
+                  f"{', '.join(l for l, _ in levels)}", flush=True)
+            walk_levels(v, tool, n, lib, version, levels, env0, var)
+        if fams[n]["fuzzer"] and budget and any(v.rows[i][0].startswith(f"{n} ")
+                                                 for i in range(len(v.rows))):
+            fuzzer = os.path.join(bdir, f"fuzz_{n}")
+            art = os.path.join(env0["ASMDIFF_FINDINGS"], n)
+            corpus = os.path.join(bdir, "corpus", n)
+            os.makedirs(art, exist_ok=True)
+            os.makedirs(corpus, exist_ok=True)
+            rc, text, f = run_stage([fuzzer, f"-max_total_time={budget}", f"-artifact_prefix={art}/",
+                                     fuzz_timeout(budget), "-error_exitcode=1", "-print_final_stats=1",
+                                     corpus, os.path.join(TOP, "corpus", n, "seeds")], env0,
+                                    lambda r, u: f"{fuzzer} {u}" if u else r)
+            execs = re.findall(r"^stat::number_of_executed_units:\s*(\d+)", text, re.M)
+            if f:
+                v.add(f"{n} fuzz {budget}s", "FINDING", f"{f[1]}; reproduce: {f[2]}")
+            elif rc:
+                v.add(f"{n} fuzz {budget}s", "FAIL", f"exit {rc}")
+            else:
+                v.add(f"{n} fuzz {budget}s", "pass",
+                      f"{execs[-1] if execs else '?'} execs, every feature")
+    if not v.rows:
+        v.add("families", "skip", "no family here is implemented by the given libraries")
+    return v.print(f"check {' '.join(f'--{k} {p}' for k, p in prefixes.items())}")
+
+
+def cmd_check(args):
+    kernel = symbol = conv = prefix = ossl = None
+    needs, op, budget, includes, rest = "", "", 60, [], []
+    it = iter(args)
+    for a in it:
+        key, eq, val = a.partition("=")
+        if key in ("--kernel", "--symbol", "--include", "--needs", "--convention", "--op",
+                   "--budget", "--libgcrypt", "--openssl"):
+            if not eq:
+                val = next(it, None)
+            if val is None:
+                die(f"{key} needs a value\n{CHECK_USAGE}")
+            if key == "--kernel":
+                kernel = val
+            elif key == "--symbol":
+                symbol = val
+            elif key == "--include":
+                includes.append(val)
+            elif key == "--needs":
+                needs = val
+            elif key == "--convention":
+                if val not in ("linux", "libgcrypt", "asmdiff"):
+                    die("--convention must be linux, libgcrypt or asmdiff")
+                conv = val
+            elif key == "--op":
+                op = val
+            elif key == "--libgcrypt":
+                prefix = val
+            elif key == "--openssl":
+                ossl = val
+            else:
+                if not re.fullmatch(r"[0-9]+", val) or int(val) <= 0:
+                    die("--budget needs a number of seconds")
+                budget = int(val)
+        elif a.startswith("-"):
+            die(f"check: unknown option '{a}'\n{CHECK_USAGE}")
+        else:
+            rest.append(a)
+    if prefix or ossl:
+        if kernel or symbol:
+            die("check: --libgcrypt/--openssl test a library; --kernel tests one file: one at a "
+                "time")
+        return check_library(prefix, ossl, rest, budget)
+    if not rest or not kernel or not symbol:
+        die(CHECK_USAGE)
+    return check_outside(rest[0], kernel, symbol, includes, needs, conv, op, budget, rest[1:])
+
+
 def main(argv):
     if not argv:
         die("usage: asmdiff_cmd.py COMMAND [ARGS]")
     cmd, args = argv[0], argv[1:]
+    lib, ossl = os.environ.get("ASMDIFF_LIBGCRYPT_PREFIX"), os.environ.get("ASMDIFF_OPENSSL_PREFIX")
+    if (lib or ossl) and cmd in ("list", "fuzz", "bench"):
+        # the same commands on a build against the author's own libraries (build/lib-<hash>)
+        global BUILD
+        BUILD, prefixes = lib_build(lib, ossl)
+        fams = load_families(BUILD)
+        subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", BUILD] +
+                       [f"asmdiff-{n}" for n in fams] +
+                       [f"fuzz_{n}" for n in fams if fams[n]["fuzzer"] and cmd == "fuzz"],
+                       stdout=subprocess.DEVNULL, check=False)
+        for k, p in prefixes.items():
+            print(f"asmdiff: {k} from {p}, build {BUILD}", file=sys.stderr)
     table = {"test": cmd_test, "list": cmd_list, "fuzz": cmd_fuzz, "bench": cmd_bench,
-             "premerge": premerge}
+             "premerge": premerge, "check": cmd_check}
     if cmd not in table:
         die(f"unknown command '{cmd}'")
     return table[cmd](args)

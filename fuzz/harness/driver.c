@@ -125,11 +125,141 @@ const char *impl_name(const struct impl *im)
     return im->label ? im->label() : im->name;
 }
 
+/* ---- the outside kernel of a check build (driver.h) ---- */
+
+static void setup(void);
+static void on_abi_violation(const char *who, const char *what);
+static struct impl outside;             /* made in outside_setup; .name NULL when none */
+static const struct convention *outside_conv;
+static char outside_desc[1024], outside_missing[256], outside_info[256];
+
+static void outside_setup(void)
+{
+    const struct outside_kernel *k = &asmdiff_outside;
+    if (!k) return; /* an ordinary build: the weak symbol is undefined */
+    for (size_t i = 0; i < F->nconventions; i++)
+        if (!strcmp(F->conventions[i].name, k->convention)) outside_conv = &F->conventions[i];
+    if (!outside_conv) {
+        fprintf(stderr, "asmdiff: %s accepts no convention '%s' (it accepts:", F->name,
+                k->convention);
+        for (size_t i = 0; i < F->nconventions; i++)
+            fprintf(stderr, " %s", F->conventions[i].name);
+        fprintf(stderr, ")\n");
+        exit(2);
+    }
+    const struct convention *cv = outside_conv;
+    /* the needs as a mask string ("-sse2,-avx2"): cpu.h's one parser of feature names */
+    uint64_t needs = 0;
+    if (*k->needs) {
+        char mask[256] = "", err[200];
+        for (const char *p = k->needs; *p;) {
+            size_t n = strcspn(p, ", ");
+            if (n) snprintf(mask + strlen(mask), sizeof mask - strlen(mask), "%s-%.*s",
+                            *mask ? "," : "", (int)n, p);
+            p += n + (p[n] != 0);
+        }
+        if (cpu_parse_mask(mask, &needs, err, sizeof err)) {
+            fprintf(stderr, "asmdiff: outside kernel needs: %s\n", err);
+            exit(2);
+        }
+    }
+    int op = 0;
+    if (*k->op) {
+        op = -1;
+        for (size_t i = 0; i < cv->nops; i++)
+            if (!strcmp(cv->ops[i], k->op)) op = (int)i;
+        if (op < 0) {
+            fprintf(stderr, "asmdiff: %s has no operation '%s' in the %s convention\n", F->name,
+                    k->op, cv->name);
+            exit(2);
+        }
+    } else if (cv->nops > 1 && cv->identify) {
+        if (cpu_unavailable_reason(needs)) op = 0; /* cannot run it here: the summary skips */
+        else if ((op = cv->identify(k->fn)) < 0) {
+            /* wrong on the known answer: the operation its name says, when it says one, so
+             * the checks show how it differs */
+            for (size_t i = 0; i < cv->nops; i++)
+                if (strstr(k->symbol, cv->ops[i])) op = op == -1 ? (int)i : -2;
+            if (op < 0) op = -1;
+        }
+        if (op < 0) {
+            /* not a finding of a check yet: the command names no operation it could compare */
+            fprintf(stderr, "asmdiff: %s computes none of the %s operations on the first known "
+                            "answer; name the one it is with --op to see how it differs\n",
+                    k->symbol, F->name);
+            printf("%s: FAIL: %s computes none of the operations (", F->name, k->symbol);
+            for (size_t i = 0; i < cv->nops; i++) printf("%s%s", i ? ", " : "", cv->ops[i]);
+            printf(") on the first known answer\n");
+            exit(1);
+        }
+    }
+    for (size_t i = 0; i < cv->nops; i++)
+        if ((int)i != op)
+            snprintf(outside_missing + strlen(outside_missing),
+                     sizeof outside_missing - strlen(outside_missing), "%s%s",
+                     *outside_missing ? ", " : "", cv->ops[i]);
+    snprintf(outside_desc, sizeof outside_desc, "outside kernel from %s, %s convention; covers: %s;"
+             " not covered: %s", k->source, cv->name, cv->nops ? cv->ops[op] : "all",
+             *outside_missing ? outside_missing : "none");
+    outside.name = k->symbol;
+    outside.needs = needs;
+    /* always the clean call: what the convention allows is then information, not silence */
+    outside.flags = IMPL_KERNEL | IMPL_OUTSIDE | IMPL_CLEAN;
+    outside.ops = cv->make_ops(k->fn, (size_t)op);
+}
+
+static void probe_quiet(const char *who, const char *what)
+{
+    (void)who, (void)what;
+}
+
+uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc)
+{
+    abi_set_fail_handler(probe_quiet);
+    uint64_t r = abi_call("probe", fn, argv, argc);
+    abi_set_fail_handler(on_abi_violation);
+    return r;
+}
+
+static const char *outside_describe(void)
+{
+    return outside_desc;
+}
+
+size_t drv_nimpls(void)
+{
+    setup();
+    return F->nimpls + (outside.name != NULL);
+}
+
+const struct impl *drv_impl_at(size_t i)
+{
+    setup();
+    return i < F->nimpls ? &F->impls[i] : &outside;
+}
+
+const struct convention *drv_outside_convention(void)
+{
+    return outside_conv;
+}
+
+const char *drv_outside_info(void)
+{
+    return outside_info;
+}
+
+const char *drv_outside_uncovered(void)
+{
+    return outside_missing;
+}
+
 const char *impl_unavailable(const struct impl *im)
 {
     if (impl_emulated(im)) return NULL;
     const char *why = cpu_unavailable_reason(im->needs);
     if (!why && im->unavailable) why = im->unavailable();
+    if (!why && outside.name && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
+        why = "a check build runs the outside kernel, not ours (the default build tests ours)";
     return why;
 }
 
@@ -159,6 +289,18 @@ static void context(void)
 static void on_abi_violation(const char *who, const char *what)
 {
     const char *kind = abi_last_kind();
+    if (cur && (cur->flags & IMPL_OUTSIDE)) {
+        /* leftovers the outside kernel's convention allows: noted once, not reported */
+        unsigned need = !strcmp(kind, "residue") ? CONV_CLEAN_VECTORS
+                        : !strcmp(kind, "stack") ? CONV_CLEAN_STACK
+                                                 : 0;
+        if (need && !(outside_conv->clean & need)) {
+            if (!*outside_info)
+                snprintf(outside_info, sizeof outside_info, "%s after return (allowed by the %s "
+                         "convention: %s)", what, outside_conv->name, outside_conv->leftovers);
+            return;
+        }
+    }
     enum finding k = !strcmp(kind, "residue")      ? FINDING_RESIDUE
                      : !strcmp(kind, "stack")      ? FINDING_STACK
                      : !strcmp(kind, "guard-page") ? FINDING_GUARD_PAGE
@@ -174,11 +316,13 @@ static void setup(void)
     done = 1;
     report_set_context(F->name, context);
     abi_set_fail_handler(on_abi_violation);
-    if (F->nbufs > MAX_BUFS || F->nimpls > MAX_IMPLS) {
+    if (F->nbufs > MAX_BUFS || F->nimpls + 1 > MAX_IMPLS) {
         fprintf(stderr, "asmdiff: %s declares more buffers or implementations than the driver "
                         "holds\n", F->name);
         exit(99);
     }
+    outside_setup();
+    if (outside.name) outside.describe = outside_describe;
 }
 
 static void title(char *out, size_t len, const char *what)
@@ -361,10 +505,12 @@ void drv_check(const void *c)
     const void *want = F->expect(c);
     if (stats()) drv_stats.ns_reference += now_ns() - t0;
     drv_stats.cases++;
-    for (size_t i = 0; i < F->nimpls; i++) {
-        const struct impl *im = &F->impls[i];
+    for (size_t i = 0; i < drv_nimpls(); i++) {
+        const struct impl *im = drv_impl_at(i);
         if (im->flags & IMPL_REFERENCE) continue;
         if (ct_mode && !(im->flags & IMPL_KERNEL)) continue; /* ours only: libraries may branch */
+        if ((im->flags & IMPL_OUTSIDE) && outside_conv->accepts && !outside_conv->accepts(c))
+            continue; /* outside its convention's precondition: not its contract */
         if (impl_unavailable(im)) {
             drv_stats.skipped[i]++;
             continue;

@@ -35,6 +35,8 @@ enum impl_flags {
     IMPL_LIBRARY = 1u << 2,   /* a library's implementation: oracle and target */
     IMPL_CLEAN = 1u << 3,     /* promises no data left in vector/opmask registers or on the stack
                                * below its caller's frame: checked on every call */
+    IMPL_OUTSIDE = 1u << 4,   /* a kernel from an author's tree (./asmdiff check), built into a
+                               * check build; made by the driver from the family's convention */
 };
 
 struct impl {
@@ -102,7 +104,67 @@ struct family {
      * such operation (the row is left out). */
     int (*bench_run)(const struct impl *im, size_t op, uint8_t *buf, size_t bytes);
     void (*list_extra)(FILE *out); /* family-specific list lines (vector length); may be NULL */
+
+    /* The upstream calling conventions an outside kernel may follow (./asmdiff check); may be
+     * empty.  See struct convention below. */
+    const struct convention *conventions;
+    size_t nconventions;
 };
+
+/* ---- outside kernels (./asmdiff check) ----
+ *
+ * A kernel from an author's own tree (Linux, libgcrypt) is one more implementation of the
+ * family's contract.  A check build (meson option outside_source) compiles that file and
+ * verify/outside/outside_slot.c, which defines asmdiff_outside; the driver then adds one
+ * implementation made from it and the family's convention of that name, and leaves out the
+ * family's own kernels (the default build tests those).  In every other build asmdiff_outside
+ * is an undefined weak symbol: its address is NULL and nothing changes. */
+enum convention_clean {
+    CONV_CLEAN_VECTORS = 1u << 0, /* data left in vector/opmask registers is a finding */
+    CONV_CLEAN_STACK = 1u << 1,   /* data left on the stack below the caller's frame is one */
+};
+
+struct convention {
+    const char *name;      /* "linux", "libgcrypt", "asmdiff" */
+    const char *prototype; /* the upstream signature, as its authors write it */
+    unsigned clean;        /* enum convention_clean: which leftovers are findings */
+    const char *leftovers; /* why the others are allowed ("FPU state is restored ...") */
+    const char *const *ops; /* the operations a symbol of this convention may be */
+    size_t nops;
+    /* The family's ops (what struct impl.ops points to) for fn as operation op. */
+    const void *(*make_ops)(const void *fn, size_t op);
+    /* Which operation fn computes on a known answer: its index, or -1.  NULL when nops == 1. */
+    int (*identify)(const void *fn);
+    /* Whether a case meets the convention's precondition (message_len % 16 == 0); NULL: all. */
+    int (*accepts)(const void *c);
+};
+
+struct outside_kernel {
+    const char *symbol;     /* "nh_sse2" */
+    const char *source;     /* the file as given */
+    const char *convention; /* a name in the family's conventions */
+    const char *needs;      /* CPU features, comma-separated names as cpu.h spells them; "" none */
+    const char *op;         /* the operation, or "" to find it out */
+    const void *fn;
+};
+extern const struct outside_kernel asmdiff_outside __attribute__((weak));
+
+/* A call for a convention's identify(): through the checked call's trampoline, so a broken
+ * kernel cannot corrupt the caller's registers, but reporting nothing (the checks that follow
+ * find what is wrong). */
+uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc);
+#define DRV_PROBE(fn, ...)                                                                   \
+    drv_probe_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},             \
+                   ABI_NARGS_(__VA_ARGS__))
+
+/* Every implementation the driver runs: the family's table, then the outside kernel (if any). */
+size_t drv_nimpls(void);
+const struct impl *drv_impl_at(size_t i);
+/* The outside kernel's convention (NULL in other builds); leftovers the convention allows,
+ * seen on some call ("" when none); the operations it was not given (comma-separated). */
+const struct convention *drv_outside_convention(void);
+const char *drv_outside_info(void);
+const char *drv_outside_uncovered(void);
 
 extern const struct family asmdiff_family;
 

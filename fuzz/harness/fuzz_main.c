@@ -18,8 +18,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, masked = 0;
     cpu_features(); /* validates ASMDIFF_CPU_MASK */
     fprintf(stderr, "asmdiff: fuzz_%s:", f->name);
-    for (size_t i = 0; i < f->nimpls; i++) {
-        const struct impl *im = &f->impls[i];
+    for (size_t i = 0; i < drv_nimpls(); i++) {
+        const struct impl *im = drv_impl_at(i);
         if (im->flags & IMPL_REFERENCE) continue;
         const char *why = impl_unavailable(im);
         total++, runs += !why;

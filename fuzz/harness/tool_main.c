@@ -52,8 +52,8 @@ static int summary(const char *mode, const char *what)
 {
     size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0, emulated = 0;
     char skipped[2048] = "";
-    for (size_t i = 0; i < F->nimpls; i++) {
-        const struct impl *im = &F->impls[i];
+    for (size_t i = 0; i < drv_nimpls(); i++) {
+        const struct impl *im = drv_impl_at(i);
         if (im->flags & IMPL_REFERENCE) continue;
         total++;
         kernels += (im->flags & IMPL_KERNEL) != 0;
@@ -75,6 +75,7 @@ static int summary(const char *mode, const char *what)
     if (emulated) printf(" (%zu of them emulated)", emulated);
     if (*skipped) printf(" (skipped: %s)", skipped);
     printf(" — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
+    if (*drv_outside_info()) printf("%s %s: info: %s\n", F->name, mode, drv_outside_info());
     if (drv_stats.vector_failures) {
         printf("%s %s: FAIL: %llu published vectors disagree with the reference\n", F->name, mode,
                drv_stats.vector_failures);
@@ -197,8 +198,8 @@ static int cmd_list(void)
 #endif
     printf(")\n");
     size_t total = 0, runs = 0;
-    for (size_t i = 0; i < F->nimpls; i++) {
-        const struct impl *im = &F->impls[i];
+    for (size_t i = 0; i < drv_nimpls(); i++) {
+        const struct impl *im = drv_impl_at(i);
         const char *why = impl_unavailable(im);
         const char *kind = im->flags & IMPL_REFERENCE ? "reference"
                            : im->flags & IMPL_KERNEL  ? "kernel"
@@ -213,6 +214,8 @@ static int cmd_list(void)
         printf("\n");
     }
     if (F->list_extra) F->list_extra(stdout);
+    for (size_t i = 0; i < F->nconventions; i++) /* what ./asmdiff check accepts */
+        printf("  convention %-10s %s\n", F->conventions[i].name, F->conventions[i].prototype);
     printf("  %zu of %zu implementations run here\n", runs, total);
     return 0;
 }
@@ -243,8 +246,8 @@ static int cmd_bench(int csv)
     for (size_t op = 0; op < F->nbench_ops; op++) {
         const struct bench_op *o = &F->bench_ops[op];
         if (F->bench_setup) F->bench_setup(op);
-        for (size_t i = 0; i < F->nimpls; i++) {
-            const struct impl *im = &F->impls[i];
+        for (size_t i = 0; i < drv_nimpls(); i++) {
+            const struct impl *im = drv_impl_at(i);
             const char *why = impl_unavailable(im);
             if (why) {
                 bench_table_na(stdout, F->name, impl_name(im), o->name, why, csv);
