@@ -1,5 +1,5 @@
-/* uc_selftest.c — the Unicorn checks (ucheck.h) fire on broken code, and the MPI and SSE2 NH
- * kernels pass them.
+/* uc_selftest.c — the Unicorn checks (ucheck.h) fire on broken code, and the MPI, NH, ARIA and
+ * Camellia kernels pass them.
  *
  * Property: run inside Unicorn with each buffer mapped to its exact byte range,
  *   bounds: every kernel access lies inside its documented ranges (MPI: rp, s1, s2 exactly
@@ -21,9 +21,11 @@
 #include "ucheck_elf.h"
 
 #include "kernels/aria/aria.h"
+#include "kernels/camellia/camellia.h"
 #include "kernels/mpi/mpi.h"
 #include "kernels/nh/nh.h"
 #include "reference/aria.h"
+#include "reference/camellia.h"
 #include "reference/nh.h"
 
 #include <cpuid.h>
@@ -886,6 +888,219 @@ static void aria_checks(int modes)
     ucheck_result_free(&base);
 }
 
+/* ---- Camellia (AVX-512 + GFNI in two forms, AVX2 + GFNI; the scalar key schedule) ---------- */
+
+typedef void (*cam_fn)(const uint64_t *, unsigned int, uint8_t *, const uint8_t *, size_t);
+typedef void (*cam_ctr_fn)(const uint64_t *, unsigned int, uint8_t *, const uint8_t *, size_t,
+                           uint8_t *);
+static const struct {
+    const char *name;
+    const void *fn;
+    int ctr; /* CTR: a sixth argument, the 16-byte counter, read and updated */
+} cam_impls[] = {
+    {"camellia_ecb_avx512_gfni_cmpmask", (const void *)camellia_ecb_avx512_gfni_cmpmask, 0},
+    {"camellia_ecb_avx512_gfni_gfnishift", (const void *)camellia_ecb_avx512_gfni_gfnishift, 0},
+    {"camellia_ecb_avx2_gfni", (const void *)camellia_ecb_avx2_gfni, 0},
+    {"camellia_ctr_avx512_gfni_cmpmask", (const void *)camellia_ctr_avx512_gfni_cmpmask, 1},
+    {"camellia_ctr_avx512_gfni_gfnishift", (const void *)camellia_ctr_avx512_gfni_gfnishift, 1},
+    {"camellia_ctr_avx2_gfni", (const void *)camellia_ctr_avx2_gfni, 1},
+};
+
+static uint8_t cam_in[ARIA_MAXB * 16], cam_out[ARIA_MAXB * 16], cam_want[ARIA_MAXB * 16];
+static struct camellia_key cam_k;
+static uint8_t cam_ctr_block[16], cam_ctr_want[16];
+
+/* camellia.h: exactly sk[0, CAMELLIA_KERNEL_SUBKEYS(rounds)) words, in[0, 16n) read and
+ * out[0, 16n) written, and the kernels' .rodata constants. */
+static struct uc_call cam_call(size_t k, size_t nblocks, int in_place)
+{
+    size_t n = 16 * nblocks, skb = 8 * (size_t)CAMELLIA_KERNEL_SUBKEYS(cam_k.rounds);
+    struct uc_call c = {.fn = cam_impls[k].fn, .nargs = 5, .check_vectors = 1,
+                        .args = {(uintptr_t)cam_k.sk, (uint64_t)cam_k.rounds,
+                                 (uintptr_t)cam_out, (uintptr_t)(in_place ? cam_out : cam_in),
+                                 nblocks, (uintptr_t)cam_ctr_block}};
+    if (cam_impls[k].ctr) {
+        c.nargs = 6;
+        c.regions[c.nregions++] = (struct uc_region){"ctr", cam_ctr_block, 16, 1};
+    }
+    c.regions[c.nregions++] = (struct uc_region){"sk", cam_k.sk, skb, 0};
+    c.regions[c.nregions++] = (struct uc_region){"out", cam_out, n, 1};
+    if (!in_place) c.regions[c.nregions++] = (struct uc_region){"in", cam_in, n, 0};
+    c.regions[c.nregions++] = aria_consts; /* the program's .rodata */
+    return c;
+}
+
+static void cam_native(void *p)
+{
+    size_t k = *(size_t *)p;
+    __asm__ volatile("" ::: "memory");
+    if (cam_impls[k].ctr)
+        ((cam_ctr_fn)cam_impls[k].fn)(cam_k.sk, cam_k.rounds, cam_out, cam_in, 64,
+                                      cam_ctr_block);
+    else
+        ((cam_fn)cam_impls[k].fn)(cam_k.sk, cam_k.rounds, cam_out, cam_in, 64);
+}
+
+/* camellia_setkey_x86_64: bounds and ABI only.  Its S-box look-ups index a table by key bytes
+ * (a key schedule runs once per key; camellia-x86_64-setkey.S makes no constant-time claim). */
+static void cam_setkey_checks(int modes)
+{
+    struct uc_result r = {0};
+    struct tally tb = {0}, ta = {0};
+    char why[512];
+    static const size_t keylens[] = {16, 24, 32, 20};
+    for (size_t t = 0; t < 2 * sizeof keylens / sizeof keylens[0]; t++)
+        for (int f = 0; f < NFILLS; f++) {
+            size_t kl = keylens[t % 4];
+            int dec = t >= 4;
+            uint8_t key[32];
+            uint64_t sk[CAMELLIA_MAX_SUBKEYS];
+            unsigned rounds = 12345;
+            fill(key, sizeof key, f);
+            memset(sk, 0x5a, sizeof sk);
+            struct camellia_key want;
+            if (dec) camellia_set_decrypt_key(&want, key, kl);
+            else camellia_set_encrypt_key(&want, key, kl);
+            size_t nw = kl == 20 ? 0 : CAMELLIA_KERNEL_SUBKEYS(want.rounds);
+            struct uc_call c = {.fn = (const void *)camellia_setkey_x86_64, .nargs = 5,
+                                .args = {(uintptr_t)sk, (uintptr_t)&rounds, (uintptr_t)key, kl,
+                                         (uint64_t)dec}};
+            c.regions[c.nregions++] = (struct uc_region){"sk", sk, 8 * nw, 1};
+            c.regions[c.nregions++] = (struct uc_region){"rounds", &rounds, sizeof rounds, 1};
+            c.regions[c.nregions++] = (struct uc_region){"key", key, kl == 20 ? 0 : kl, 0};
+            c.regions[c.nregions++] = aria_consts;
+            if (run(&c, &r, why, sizeof why)) {
+                tally(&tb, 0, "%zu-byte key, %s: %s", kl, fill_name[f], why);
+                tally(&ta, 0, "%zu-byte key, %s: %s", kl, fill_name[f], why);
+                continue;
+            }
+            int ok = rounds == (kl == 20 ? 0 : want.rounds) && !memcmp(sk, want.sk, 8 * nw);
+            tally(&tb, !r.bounds_violation && ok, "%zu-byte key, %s, %s: %s", kl,
+                  dec ? "decrypt" : "encrypt", fill_name[f], r.bounds_violation ?
+                  r.bounds_msg : "schedule or rounds differ from the reference");
+            tally(&ta, !r.abi_violation, "%zu-byte key: %s", kl, r.abi_msg);
+        }
+    if (modes & DO_BOUNDS)
+        tally_check(&tb, "bounds", "camellia_setkey_x86_64", "16/24/32-byte keys (and 20: "
+                    "nothing written, rounds 0), both orders, 4 fills: every access inside "
+                    "sk[0, 8*words), rounds, key[0, keylen), .rodata and its stack; schedule "
+                    "equals reference/camellia.c's");
+    if (modes & DO_ABI)
+        tally_check(&ta, "abi", "camellia_setkey_x86_64", "callee-saved registers, rsp, DF, "
+                    "MXCSR, x87 control kept");
+    ucheck_result_free(&r);
+}
+
+static void camellia_checks(int modes)
+{
+    static const size_t counts[] = {1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 96, 128, 129};
+    static const size_t keylens[] = {16, 24, 32};
+    struct uc_result r = {0}, base = {0};
+    char why[512], msg[512];
+    if (!aria_consts.host) {
+        check(0, "bounds", "camellia", "the program's .rodata section was not found");
+        return;
+    }
+    for (size_t k = 0; k < sizeof cam_impls / sizeof cam_impls[0]; k++) {
+        struct tally tb = {0}, tc = {0}, ta = {0};
+        for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+            size_t nb = counts[ci];
+            for (int f = 0; f < NFILLS; f++) {
+                size_t kl = keylens[(ci + (size_t)f) % 3];
+                uint8_t key[32];
+                fill(key, sizeof key, f);
+                fill(cam_in, sizeof cam_in, f == FILL_RANDOM ? FILL_RANDOM2 : f);
+                /* ECB: a decryption schedule for odd counts (one entry point does both) */
+                if (!cam_impls[k].ctr && (ci & 1))
+                    camellia_set_decrypt_key(&cam_k, key, kl);
+                else
+                    camellia_set_encrypt_key(&cam_k, key, kl);
+                memcpy(cam_ctr_block, aria_ctr_start, 16);
+                memcpy(cam_ctr_want, aria_ctr_start, 16);
+                if (cam_impls[k].ctr)
+                    camellia_ctr(&cam_k, cam_want, cam_in, nb, cam_ctr_want);
+                else
+                    camellia_ecb(&cam_k, cam_want, cam_in, nb);
+                int in_place = f == FILL_ONES;
+                if (in_place) memcpy(cam_out, cam_in, 16 * nb);
+                else memset(cam_out, 0x5a, sizeof cam_out);
+                struct uc_call c = cam_call(k, nb, in_place);
+                if (run(&c, &r, why, sizeof why)) {
+                    tally(&tb, 0, "%zu blocks, %s: %s", nb, fill_name[f], why);
+                    tally(&tc, 0, "%zu blocks, %s: %s", nb, fill_name[f], why);
+                    tally(&ta, 0, "%zu blocks, %s: %s", nb, fill_name[f], why);
+                    continue;
+                }
+                int ctr_ok = !cam_impls[k].ctr || !memcmp(cam_ctr_block, cam_ctr_want, 16);
+                tally(&tb, !r.bounds_violation && !memcmp(cam_out, cam_want, 16 * nb) &&
+                      ctr_ok, "%zu blocks, CAMELLIA-%zu, %s%s: %s", nb, 8 * kl, fill_name[f],
+                      in_place ? ", in place" : "", r.bounds_violation ? r.bounds_msg : !ctr_ok
+                      ? "counter after the call differs from camellia_ctr's" :
+                      "output differs from the reference");
+                tally(&ta, !r.abi_violation, "%zu blocks: %s", nb, r.abi_msg);
+                if (f == 0) {
+                    struct uc_result t = base;
+                    base = r;
+                    r = t;
+                    continue;
+                }
+                if (in_place) continue; /* another region layout: another trace shape */
+                /* same key length and schedule order for the trace comparison: public */
+                if (kl != keylens[ci % 3]) {
+                    fill(key, sizeof key, f);
+                    if (!cam_impls[k].ctr && (ci & 1))
+                        camellia_set_decrypt_key(&cam_k, key, keylens[ci % 3]);
+                    else
+                        camellia_set_encrypt_key(&cam_k, key, keylens[ci % 3]);
+                    memcpy(cam_ctr_block, aria_ctr_start, 16);
+                    c = cam_call(k, nb, 0);
+                    if (run(&c, &r, why, sizeof why)) {
+                        tally(&tc, 0, "%zu blocks: %s", nb, why);
+                        continue;
+                    }
+                }
+                long at = ucheck_trace_diff(&c, &base, &r, msg, sizeof msg);
+                tally(&tc, at < 0, "%zu blocks, %s vs %s key and data: %s", nb, fill_name[0],
+                      fill_name[f], msg);
+            }
+        }
+        const char *name = cam_impls[k].name;
+        if (modes & DO_BOUNDS)
+            tally_check(&tb, "bounds", name, cam_impls[k].ctr ?
+                        "1..129 blocks, CAMELLIA-128/192/256, 4 fills, in place too: every "
+                        "access inside sk[0, 8*words), in[0, 16n), out[0, 16n), ctr[0, 16), "
+                        ".rodata and its stack; output and counter equal camellia_ctr's" :
+                        "1..129 blocks, CAMELLIA-128/192/256, both schedule orders, 4 fills, in "
+                        "place too: every access inside sk[0, 8*words), in[0, 16n), out[0, 16n), "
+                        ".rodata and its stack; output equals camellia_ecb");
+        if (modes & DO_CT)
+            tally_check(&tc, "ct", name, "1..129 blocks: traces (every instruction address "
+                        "and accessed offset) identical for random, random' and zero keys "
+                        "and data");
+        if (modes & DO_ABI)
+            tally_check(&ta, "abi", name, "1..129 blocks: callee-saved registers, rsp, DF, "
+                        "MXCSR, x87 control kept; zmm0-31 and k0-7 hold no data after return");
+        char label[96];
+        uint8_t key[16];
+        fill(key, sizeof key, FILL_RANDOM);
+        camellia_set_encrypt_key(&cam_k, key, 16);
+        snprintf(label, sizeof label, "%s CAMELLIA-128 64 blocks", name);
+        memcpy(cam_ctr_block, aria_ctr_start, 16);
+        struct uc_call c = cam_call(k, 64, 0);
+        cost_bytes = 1024;
+        int native_ok = cpu_gfni && (strstr(name, "avx512") ? cpu_avx512 : cpu_avx2);
+        print_cost(label, &c, tb.fails || ta.fails || !native_ok ? NULL : cam_native, &k);
+        cost_bytes = 0;
+        if (run(&c, &r, why, sizeof why) == 0)
+            printf("cost     %s: %llu instructions by the vector executor, %llu turns of "
+                   "Unicorn\n", label, (unsigned long long)r.vexec_insns,
+                   (unsigned long long)r.unicorn_turns);
+    }
+    ucheck_result_free(&r);
+    ucheck_result_free(&base);
+    cam_setkey_checks(modes);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -918,6 +1133,7 @@ int main(int argc, char **argv)
         mpi_checks(modes[m].modes);
         nh_checks(modes[m].modes);
         aria_checks(modes[m].modes);
+        camellia_checks(modes[m].modes);
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

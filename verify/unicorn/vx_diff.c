@@ -403,10 +403,13 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
          * a fault in the executor, masked or not */
         if ((f->flags & VF_ALIGN) && pick(&r, 8) == 0) off += 8;
         /* Fault suppression against the CPU: the operand runs into the guard page, and
-         * exactly the elements there are masked off.  The CPU must not fault, and the
-         * executor must not touch them (its memory callbacks refuse the guard page). */
+         * exactly the elements there are masked off.  For a form with fault suppression
+         * (VF_EWISE, stores) the CPU must not fault, and the executor must not touch them (its
+         * memory callbacks refuse the guard page); for one without, both must fault, even
+         * when no element is active.  Every masked form gets these cases, so a wrong
+         * VF_EWISE flag shows either way. */
         if (e.aaa && !e.bc && (!f->msz || f->msz >= 0xf0) && f->enc == VX_ENC_EVEX &&
-            ((f->flags & VF_EWISE) || f->kind == VK_MR) && pick(&r, 3) == 0) {
+            pick(&r, 3) == 0) {
             unsigned ne = vl / f->esz, t = (f->flags & VF_ALIGN) ? 0 : pick(&r, ne);
             off = DATA_SIZE - (uint64_t)t * (f->esz * vx_mem_size(f, vl) / vl);
             st.k[e.aaa] &= t >= 64 ? ~0ull : (1ull << t) - 1;
