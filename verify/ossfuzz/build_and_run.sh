@@ -14,7 +14,7 @@
 # builder's $WORK is BUILDDIR/ossfuzz/work-SANITIZER and kept, so the libraries built there are
 # reused by the next run with the same flags.  Exit 0 pass, 1 fail, 77 skip (what is missing).
 set -uo pipefail
-srcdir=$(cd "$1" && pwd) builddir=$(cd "$2" && pwd) sanitizer=$3 runs=${4:-3000}
+srcdir=$(cd "$1" && pwd) builddir=$(cd "$2" && pwd) sanitizer=$3 runs=${4:-20000}
 engine=${ASMDIFF_OSSFUZZ_ENGINE:-libfuzzer}
 here=$srcdir/verify/ossfuzz
 . "$here/builder_env.sh"
@@ -89,8 +89,8 @@ env -i LD_LIBRARY_PATH= ldd "${fuzzers[0]}" | sed 's/^/   /'
 runner_env=()
 ossfuzz_runner_env
 runner_env=(ASAN_OPTIONS="$ASAN_OPTIONS" UBSAN_OPTIONS="$UBSAN_OPTIONS" LD_LIBRARY_PATH=)
-use_root=0
-if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then use_root=1; fi
+use_root=0 chroot=$(command -v chroot || echo /usr/sbin/chroot)
+if [ "$(id -u)" = 0 ] && [ -x "$chroot" ] && unshare -m --propagation private true 2>/dev/null; then use_root=1; fi
 make_root() { # make_root DIR FUZZER: the runner's view
   local r=$1 f=$2 lib
   rm -rf "$r"; mkdir -p "$r/out" "$r/proc" "$r/dev" "$r/tmp" "$r/corpus" "$r/prof"
@@ -107,7 +107,7 @@ in_root() {
   shift
   if [ $use_root = 1 ]; then
     unshare -m --propagation private sh -c 'r=$1; shift; mount -t proc proc "$r/proc" && mount --bind /dev "$r/dev" && exec "$@"' \
-      sh "$r" env -i "${envs[@]}" chroot "$r" "$@"
+      sh "$r" env -i "${envs[@]}" "$chroot" "$r" "$@"
   else
     (cd "$r" && env -i "${envs[@]}" "$r$1" "${@:2}")
   fi
@@ -124,6 +124,9 @@ run_afl() {
   maxlen=$(sed -n 's/^max_len *= *//p' "$out/fuzz_$fam.options")
   [ -f "$out/fuzz_$fam.dict" ] && dict=(-x "$out/fuzz_$fam.dict")
   rm -rf "$r/afl"
+  # one seed outside afl-fuzz: the driver's start line says what runs
+  env -i LD_LIBRARY_PATH= ASAN_OPTIONS="$ASAN_OPTIONS" "$out/fuzz_$fam" "$r/corpus/$(ls "$r/corpus" | head -n1)" \
+    >"$top/start-$tag-$fam.log" 2>&1 || { cat "$top/start-$tag-$fam.log"; echo "FAIL: fuzz_$fam (AFL++ driver) failed on a seed"; return 1; }
   t0=$(date +%s)
   env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 \
     AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_SKIP_BIN_CHECK=0 AFL_FAST_CAL=1 \
@@ -140,6 +143,7 @@ run_afl() {
   execs=$(sed -n 's/^execs_done *: *//p' "$st") speed=$(sed -n 's/^execs_per_sec *: *//p' "$st")
   crashes=$(sed -n 's/^\(saved\|unique\)_crashes *: *//p' "$st") corpus=$(sed -n 's/^corpus_count *: *//p' "$st")
   echo "fuzz_$fam (afl-fuzz ${secs}s): $execs execs, $speed exec/s, corpus $corpus (from $nseeds seeds), crashes $crashes, -G ${maxlen:-default} ${dict[*]:+-x dict}" | tee -a "$report"
+  grep -m1 "^asmdiff: fuzz_$fam:" "$top/start-$tag-$fam.log" | sed 's/^/    /' | tee -a "$report"
   if [ "${crashes:-1}" != 0 ]; then
     ls "$r/afl/default/crashes"
     echo "FAIL: afl-fuzz found a crash in fuzz_$fam: $r/afl/default/crashes"; return 1
