@@ -87,7 +87,11 @@ build_openssl() {
   local b=$deps/build/openssl; rm -rf "$b"; mkdir -p "$b"; cd "$b"
   # libcrypto only, static, with its assembly (that is what we fuzz).  Algorithms no family uses
   # are left out to halve the build; ARIA, Camellia, AES, BN and the EVP layer stay.
-  step openssl env CC="$CC" CFLAGS="$CFLAGS" "$SRC/openssl/Configure" linux-x86_64 \
+  # -fno-sanitize=function: OpenSSL 3.0 calls its hash-table and stack callbacks through
+  # pointers cast to another function type (crypto/lhash/lhash.c:296 on the first EVP fetch),
+  # which UBSan's function check (applied to C since clang 17) reports before any input is
+  # tried.  Only that check, only in libcrypto; everything else stays on.
+  step openssl env CC="$CC" CFLAGS="$CFLAGS -fno-sanitize=function" "$SRC/openssl/Configure" linux-x86_64 \
     --prefix="$deps" --libdir=lib no-shared no-tests no-module no-engine no-dso no-async \
     no-comp no-ec no-dh no-dsa no-sm2 no-sm3 no-sm4 no-whirlpool no-idea no-seed no-rc2 no-rc4 \
     no-bf no-cast no-md4 no-mdc2 no-rmd160 no-siphash no-blake2 no-srp no-cms no-ts no-ocsp \
