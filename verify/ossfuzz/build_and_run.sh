@@ -14,7 +14,7 @@
 # builder's $WORK is BUILDDIR/ossfuzz/work-SANITIZER and kept, so the libraries built there are
 # reused by the next run with the same flags.  Exit 0 pass, 1 fail, 77 skip (what is missing).
 set -uo pipefail
-srcdir=$(cd "$1" && pwd) builddir=$(cd "$2" && pwd) sanitizer=$3 runs=${4:-20000}
+srcdir=$(cd "$1" && pwd) builddir=$(cd "$2" && pwd) sanitizer=$3 runs=${4:-10000}
 engine=${ASMDIFF_OSSFUZZ_ENGINE:-libfuzzer}
 here=$srcdir/verify/ossfuzz
 . "$here/builder_env.sh"
