@@ -112,8 +112,11 @@ in_root() {
     (cd "$r" && env -i "${envs[@]}" "$r$1" "${@:2}")
   fi
 }
-[ $use_root = 1 ] && echo "== runner: each fuzzer in its own root (chroot + mount namespace): itself, its runtime, /proc, /dev" ||
+if [ "$engine" = afl ]; then echo "== runner: afl-fuzz with a cleared environment, LD_LIBRARY_PATH empty"
+elif [ $use_root = 1 ]; then echo "== runner: each fuzzer in its own root (chroot + mount namespace): itself, its runtime, /proc, /dev"
+else
   echo "== runner: not root: cleared environment, LD_LIBRARY_PATH empty (no chroot)"
+fi
 
 # AFL++: afl-fuzz on the seed corpus for ASMDIFF_OSSFUZZ_AFL_SECONDS (default 20), max_len
 # and dictionary from the options file, as OSS-Fuzz's AFL++ runner does; afl-fuzz comes from
@@ -127,9 +130,13 @@ run_afl() {
   # one seed outside afl-fuzz: the driver's start line says what runs
   env -i LD_LIBRARY_PATH= ASAN_OPTIONS="$ASAN_OPTIONS" "$out/fuzz_$fam" "$r/corpus/$(ls "$r/corpus" | head -n1)" \
     >"$top/start-$tag-$fam.log" 2>&1 || { cat "$top/start-$tag-$fam.log"; echo "FAIL: fuzz_$fam (AFL++ driver) failed on a seed"; return 1; }
+  # the target's edge map is larger than afl-fuzz's default (the libraries are instrumented too):
+  # the size the target reports, as AFL++'s docs advise
+  local mapsize
+  mapsize=$(env -i AFL_DUMP_MAP_SIZE=1 "$out/fuzz_$fam" 2>/dev/null | tail -n1)
   t0=$(date +%s)
-  env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 \
-    AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_SKIP_BIN_CHECK=0 AFL_FAST_CAL=1 \
+  env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= AFL_NO_UI=1 ${mapsize:+AFL_MAP_SIZE=$mapsize} AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 \
+    AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_FAST_CAL=1 AFL_NO_STARTUP_CALIBRATION=1 \
     ASAN_OPTIONS="$ASAN_OPTIONS:abort_on_error=1:symbolize=0:detect_leaks=0" UBSAN_OPTIONS="$UBSAN_OPTIONS:symbolize=0:abort_on_error=1" \
     afl-fuzz -i "$r/corpus" -o "$r/afl" -V "$secs" ${maxlen:+-G "$maxlen"} "${dict[@]}" -t 25000 -m none \
       -- "$out/fuzz_$fam" >"$top/run-$tag-$fam.log" 2>&1
