@@ -51,6 +51,9 @@ vars=(CC CXX CFLAGS CXXFLAGS LIB_FUZZING_ENGINE SANITIZER SANITIZER_FLAGS COVERA
 envargs=(PATH=/usr/local/bin:/usr/bin:/bin HOME=/root SRC="$top/src" WORK="$work" OUT="$out"
          ASMDIFF_JOBS="${ASMDIFF_JOBS:-$(nproc)}")
 for v in "${vars[@]}"; do envargs+=("$v=${!v}"); done
+# the coverage build's configure checks run instrumented programs, which write default.profraw
+# into their working folder (here the source tree, through $SRC/asmdiff): into $WORK instead
+[ "$sanitizer" = coverage ] && envargs+=(LLVM_PROFILE_FILE="$work/configure-%p.profraw")
 echo "== build: $SANITIZER with $FUZZING_ENGINE"
 printf '   %s\n' "${envargs[@]}" | grep -v '^   PATH=\|^   HOME='
 t0=$(date +%s)
