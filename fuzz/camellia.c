@@ -118,6 +118,11 @@ static const struct bc_lib_ops openssl = {oracle_openssl_camellia_ecb, oracle_op
 #endif
 #if ASMDIFF_HAVE_NETTLE
 static const struct bc_lib_ops nettle = {oracle_nettle_camellia_ecb, oracle_nettle_camellia_ctr};
+#else
+static const char *nettle_not_built(void)
+{
+    return "not built: nettle was not found when this build was configured (nettle-dev)";
+}
 #endif
 #if ASMDIFF_HAVE_GCRYPT
 static const struct bc_lib_ops gcrypt = {oracle_gcrypt_camellia_ecb, oracle_gcrypt_camellia_ctr};
@@ -135,6 +140,8 @@ static const struct impl impls[] = {
 #endif
 #if ASMDIFF_HAVE_NETTLE
     IMPL("nettle", 0, IMPL_LIBRARY, &nettle, .describe = oracle_nettle_camellia_describe),
+#else
+    IMPL("nettle", 0, IMPL_LIBRARY, NULL, .unavailable = nettle_not_built),
 #endif
 #if ASMDIFF_HAVE_GCRYPT
     IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .describe = oracle_gcrypt_describe,
