@@ -3,6 +3,8 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+
+#include "openssl_evp.h"
 #include <stdio.h>
 
 static const EVP_CIPHER *cipher(size_t keylen, int ctr)
@@ -15,32 +17,16 @@ static const EVP_CIPHER *cipher(size_t keylen, int ctr)
     }
 }
 
-static int run(const EVP_CIPHER *c, int encrypt, const uint8_t *key, const uint8_t *iv,
-               uint8_t *out, const uint8_t *in, size_t len)
-{
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    int ok = ctx && c && EVP_CipherInit_ex(ctx, c, NULL, key, iv, encrypt) &&
-             EVP_CIPHER_CTX_set_padding(ctx, 0);
-    /* EVP lengths are int: feed in chunks */
-    while (ok && len) {
-        int chunk = len > (1u << 30) ? 1 << 30 : (int)len, outl = 0;
-        ok = EVP_CipherUpdate(ctx, out, &outl, in, chunk) && outl == chunk;
-        out += chunk, in += chunk, len -= (size_t)chunk;
-    }
-    EVP_CIPHER_CTX_free(ctx);
-    return ok ? 0 : -1;
-}
-
 int oracle_openssl_camellia_ecb(int encrypt, const uint8_t *key, size_t keylen, uint8_t *out,
                                 const uint8_t *in, size_t nblocks)
 {
-    return run(cipher(keylen, 0), encrypt, key, NULL, out, in, 16 * nblocks);
+    return oracle_openssl_evp_run(cipher(keylen, 0), encrypt, key, NULL, out, in, 16 * nblocks);
 }
 
 int oracle_openssl_camellia_ctr(const uint8_t *key, size_t keylen, uint8_t *out,
                                 const uint8_t *in, size_t nblocks, uint8_t ctr[16])
 {
-    int rc = run(cipher(keylen, 1), 1, key, ctr, out, in, 16 * nblocks);
+    int rc = oracle_openssl_evp_run(cipher(keylen, 1), 1, key, ctr, out, in, 16 * nblocks);
     /* EVP keeps its counter inside the context: advance ours by nblocks (128-bit, big-endian) */
     unsigned __int128 add = nblocks;
     for (int i = 15; i >= 0 && add; i--) {
