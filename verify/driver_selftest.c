@@ -13,6 +13,7 @@
 #include "cpu.h"
 #include "driver.h"
 #include "report.h"
+#include "rng.h"
 
 #define MAX_LEN 300
 
@@ -25,6 +26,9 @@ void st_stack_leftover(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_overread(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_write_past(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_modify_input(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_read_global(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_secret_branch(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_secret_index(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 
 static void c_reference(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16])
 {
@@ -47,6 +51,9 @@ CONTROL(stack_leftover)
 CONTROL(overread)
 CONTROL(write_past)
 CONTROL(modify_input)
+CONTROL(read_global)
+CONTROL(secret_branch)
+CONTROL(secret_index)
 
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
@@ -64,6 +71,13 @@ static const struct impl impls[] = {
          .unavailable = sel_write_past),
     IMPL("modify_input", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_modify_input,
          .unavailable = sel_modify_input),
+    /* for the Unicorn modes (bounds, ct-trace): the native checks pass them */
+    IMPL("read_global", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_read_global,
+         .unavailable = sel_read_global),
+    IMPL("secret_branch", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_secret_branch,
+         .unavailable = sel_secret_branch),
+    IMPL("secret_index", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_secret_index,
+         .unavailable = sel_secret_index),
 };
 
 enum { B_KEY, B_IN, B_OUT };
@@ -126,6 +140,13 @@ static void params(const void *cv)
     report_hex("key", c->key, 16);
 }
 
+static void vary_secrets(void *cv, uint64_t seed)
+{
+    struct st_case *c = cv;
+    rng_fill(&seed, c->key, sizeof c->key);
+    rng_fill(&seed, c->in, c->len);
+}
+
 static const struct bench_op bench_ops[] = {{"xor", 1, MAX_LEN}};
 
 static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
@@ -147,6 +168,7 @@ const struct family asmdiff_family = {
     .expect = expect,
     .run = run,
     .params = params,
+    .vary_secrets = vary_secrets,
     .bench_ops = bench_ops,
     .nbench_ops = 1,
     .bench_run = bench_run,

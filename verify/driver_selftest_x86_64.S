@@ -95,4 +95,41 @@ FUNC st_modify_input
 3:      ret
         .size st_modify_input, . - st_modify_input
 
+/* bounds (the Unicorn modes): a read of a global of the program, none of its buffers; every
+ * native check misses it (the global is mapped, and no canary is read) */
+FUNC st_read_global
+        XOR_BODY
+        movzbl  st_global(%rip), %eax
+        ret
+        .size st_read_global, . - st_read_global
+
+/* ct-trace: a branch on a key bit (the output stays right) */
+FUNC st_secret_branch
+        XOR_BODY
+        testb   $1, (%rcx)
+        jz      3f
+        nop
+3:      ret
+        .size st_secret_branch, . - st_secret_branch
+
+/* ct-trace: a table look-up indexed by a key byte (the output stays right) */
+FUNC st_secret_index
+        XOR_BODY
+        movzbl  (%rcx), %eax
+        leaq    st_table(%rip), %r8
+        movzbl  (%r8,%rax), %eax
+        ret
+        .size st_secret_index, . - st_secret_index
+
+        .section .rodata
+st_table:
+        .fill   256, 1, 0x5a
+        .size st_table, 256
+
+        .data
+        .globl  st_global
+st_global:
+        .byte   0x11
+        .size st_global, 1
+
         .section .note.GNU-stack, "", @progbits

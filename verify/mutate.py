@@ -7,11 +7,14 @@ A spec file (verify/mutants/<family>.mutants) holds blocks:
     impls: <the implementations built from that file that the bug reaches, space-separated>
     expect: <the check that must catch it: mismatch, abi, residue, stack, guard-page, canary,
              input-modified>
+    bounds: <optional: the check `asmdiff-<family> bounds` must also report (bounds, residue..)>
+    ct-trace: <optional: the check `asmdiff-<family> ct-trace` must also report (ct-trace)>
     find: <the text of exactly one line of that file, compared without surrounding blanks>
     replace: <replacement line(s); a literal \\n starts a new line>
     why: <the bug it models>
 
-  mutate.py --list SPEC                       print "name file" for every mutant
+  mutate.py --list SPEC                       print "name file modes" for every mutant (modes:
+                                              its Unicorn modes, comma-separated, or -)
   mutate.py --get SPEC NAME FIELD             print one field of one mutant
   mutate.py SPEC NAME INPUT OUTPUT STATUS     write INPUT with the mutation applied to OUTPUT,
                                               and "ok" to STATUS
@@ -22,11 +25,15 @@ what to update; the mutant's own test fails with that message.
 """
 import sys
 
-FIELDS = ("mutant", "file", "impls", "expect", "find", "replace", "why")
+FIELDS = ("mutant", "file", "impls", "expect", "bounds", "ct-trace", "find", "replace", "why")
 # impls and expect are for the mutants of family kernels (verify/run_mutant.sh reads them);
 # the executor's own mutants (verify/unicorn/vexec.mutants) are judged by their tests' patterns.
-OPTIONAL = ("impls", "expect")
-CHECKS = ("mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified")
+# bounds and ct-trace: the check the family's Unicorn mode of that name must also report (a
+# bug only an emulated run sees; each becomes one more test, mutant-<family>-<name>-<mode>).
+OPTIONAL = ("impls", "expect", "bounds", "ct-trace")
+MODES = ("bounds", "ct-trace")
+CHECKS = ("mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified",
+          "bounds", "ct-trace")
 
 
 def parse(path):
@@ -57,9 +64,10 @@ def parse(path):
 def main(argv):
     if len(argv) == 3 and argv[1] == "--list":
         for m in parse(argv[2]):
-            if "expect" in m and m["expect"] not in CHECKS:
-                sys.exit(f"{argv[2]}: mutant {m['mutant']}: expect must be one of {', '.join(CHECKS)}")
-            print(m["mutant"], m["file"])
+            for k in ("expect",) + MODES:
+                if k in m and m[k] not in CHECKS:
+                    sys.exit(f"{argv[2]}: mutant {m['mutant']}: {k} must be one of {', '.join(CHECKS)}")
+            print(m["mutant"], m["file"], ",".join(k for k in MODES if k in m) or "-")
         return 0
     if len(argv) == 5 and argv[1] == "--get":
         ms = [m for m in parse(argv[2]) if m["mutant"] == argv[3]]

@@ -96,16 +96,23 @@ void drv_set_ct(int on)
 }
 
 /* The emulator (verify/unicorn/emu_call.c; its stub, whose emu_available() is 0, in builds
- * without Unicorn).  Every x86-64 build links one of the two. */
+ * without Unicorn).  Every x86-64 build links one of the two; the Unicorn modes' engine
+ * (ucheck.h) comes with it. */
 #if ARCH_X86_64
 #include "emu_call.h"
+#include "ucheck.h"
+#include "ucheck_elf.h"
 #endif
+
+/* The Unicorn modes (driver.h): every kernel call inside ucheck_run. */
+static enum drv_uc_mode uc_mode;
 
 /* A kernel this CPU cannot run (or that the mask hides) runs in the emulator instead, when it
  * is linked in and ASMDIFF_EMULATE is not 0. */
 int impl_emulated(const struct impl *im)
 {
 #if ARCH_X86_64
+    if (uc_mode) return (im->flags & IMPL_KERNEL) && !(im->unavailable && im->unavailable());
     static int allowed = -1;
     if (allowed < 0) {
         const char *e = getenv("ASMDIFF_EMULATE");
@@ -255,11 +262,13 @@ const char *drv_outside_uncovered(void)
 
 const char *impl_unavailable(const struct impl *im)
 {
+    if (uc_mode && !(im->flags & IMPL_KERNEL))
+        return "a library (the Unicorn modes run our kernels)";
+    if (outside.name && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
+        return "a check build runs the outside kernel, not ours (the default build tests ours)";
     if (impl_emulated(im)) return NULL;
     const char *why = cpu_unavailable_reason(im->needs);
     if (!why && im->unavailable) why = im->unavailable();
-    if (!why && outside.name && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
-        why = "a check build runs the outside kernel, not ours (the default build tests ours)";
     return why;
 }
 
@@ -370,9 +379,49 @@ void *drv_out(size_t idx, size_t len)
     return p;
 }
 
+static const char *no_ct_claim;
+static struct {
+    const char *op, *why;
+} unjudged[8];
+static size_t nunjudged;
+
 void drv_op(const char *name)
 {
     cur_op = name;
+    no_ct_claim = NULL;
+}
+
+void drv_no_ct_claim(const char *why)
+{
+    no_ct_claim = why;
+}
+
+/* "op1, op2 (why); op3 (why)": operations grouped by their reason. */
+const char *drv_ct_unjudged(void)
+{
+    static char out[700];
+    out[0] = 0;
+    for (size_t i = 0; i < nunjudged; i++) {
+        size_t j = 0;
+        while (j < i && unjudged[j].why != unjudged[i].why) j++;
+        if (j < i) continue; /* listed with its group */
+        for (size_t k = i; k < nunjudged; k++)
+            if (unjudged[k].why == unjudged[i].why)
+                snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s",
+                         k == i ? (*out ? "; " : "") : ", ", unjudged[k].op);
+        snprintf(out + strlen(out), sizeof out - strlen(out), " (%s)", unjudged[i].why);
+    }
+    return out;
+}
+
+/* A call the constant-time modes do not judge: noted once per operation for the summary. */
+static void note_unjudged(void)
+{
+    const char *op = cur_op ? cur_op : "a call";
+    for (size_t i = 0; i < nunjudged; i++)
+        if (!strcmp(unjudged[i].op, op) && unjudged[i].why == no_ct_claim) return;
+    if (nunjudged < sizeof unjudged / sizeof unjudged[0])
+        unjudged[nunjudged].op = op, unjudged[nunjudged++].why = no_ct_claim;
 }
 
 /* Canaries next to every placed buffer, and the inputs that must not change. */
@@ -399,6 +448,145 @@ static void after_call(void)
     }
 }
 
+/* ---- the Unicorn modes ---- */
+
+#if ARCH_X86_64
+/* DRV_UC_TRACE keeps the first run's trace of every call, by implementation and call number,
+ * to compare the second run's (other secrets) with. */
+struct kept_trace {
+    size_t impl, call;
+    struct uc_call shape; /* the region names, for the message */
+    struct uc_result res; /* its trace */
+};
+static struct kept_trace *kept;
+static size_t nkept, kept_cap;
+static int trace_phase;   /* 0: record, 1: compare */
+static size_t call_no;    /* calls of the current implementation in this run */
+static size_t cur_index;  /* the current implementation's index in drv_impl_at */
+static struct uc_region rodata;
+static unsigned long long vary_seed;
+
+static void forget_traces(void)
+{
+    for (size_t i = 0; i < nkept; i++) ucheck_result_free(&kept[i].res);
+    nkept = 0;
+}
+
+static struct kept_trace *find_kept(size_t impl, size_t call)
+{
+    for (size_t i = 0; i < nkept; i++)
+        if (kept[i].impl == impl && kept[i].call == call) return &kept[i];
+    return NULL;
+}
+
+static void uc_report(enum finding kind, const char *what)
+{
+    char t[700];
+    title(t, sizeof t, what);
+    report_begin(kind, t);
+    if (uc_mode == DRV_UC_TRACE)
+        report_param("secrets", "%s run (the second replaces them with vary_secrets, seed %llu)",
+                     trace_phase ? "second" : "first", vary_seed);
+    report_param("emulated by", "Unicorn Engine and the vector executor (verify/unicorn), each "
+                 "buffer mapped alone, byte-exact");
+    report_end();
+}
+
+static uint64_t uc_drv_call(const void *fn, const uint64_t *argv, size_t argc)
+{
+    struct uc_call call = {.fn = fn, .nargs = argc,
+                           .check_vectors = (cur->flags & IMPL_CLEAN) != 0};
+    if (argc > UC_MAX_ARGS) {
+        char w[160];
+        snprintf(w, sizeof w, "a call with %zu arguments: the Unicorn modes pass at most %d",
+                 argc, UC_MAX_ARGS);
+        uc_report(FINDING_EMULATOR, w);
+    }
+    memcpy(call.args, argv, argc * sizeof argv[0]);
+    for (size_t i = 0; i < F->nbufs; i++)
+        if (use[i].placed)
+            call.regions[call.nregions++] = (struct uc_region){
+                F->bufs[i].name, bufs[i].p, bufs[i].len, use[i].orig == NULL};
+    if (rodata.len) call.regions[call.nregions++] = rodata;
+    static struct uc_result res;
+    int rc = ucheck_run(&call, &res);
+    uint64_t rax = res.rax;
+    drv_stats.calls++;
+    if (res.bounds_violation) {
+        char w[700];
+        snprintf(w, sizeof w, "%s%s", res.bounds_msg, res.bounds_violation > 1
+                 ? " (and more accesses outside its buffers)" : "");
+        uc_report(FINDING_BOUNDS, w);
+    }
+    if (rc) uc_report(FINDING_EMULATOR, res.error);
+    if (res.abi_violation)
+        uc_report(!strncmp(res.abi_msg, "zmm", 3) || res.abi_msg[0] == 'k' ? FINDING_RESIDUE
+                                                                            : FINDING_ABI,
+                  res.abi_msg);
+    if (uc_mode == DRV_UC_TRACE && no_ct_claim) {
+        note_unjudged();
+        call_no++;
+    } else if (uc_mode == DRV_UC_TRACE) {
+        size_t n = call_no++;
+        if (!trace_phase) {
+            if (nkept == kept_cap) {
+                kept_cap = kept_cap ? 2 * kept_cap : 16;
+                kept = realloc(kept, kept_cap * sizeof *kept);
+                if (!kept) abort();
+            }
+            struct kept_trace *k = &kept[nkept++];
+            *k = (struct kept_trace){.impl = cur_index, .call = n, .shape = call};
+            k->res = res; /* takes the trace buffer; the next call gets a new one */
+            memset(&res, 0, sizeof res);
+        } else {
+            struct kept_trace *k = find_kept(cur_index, n);
+            char msg[600], w[700];
+            if (!k) {
+                snprintf(w, sizeof w, "made call %zu with other secrets, which it did not "
+                         "make before: how many calls it makes depends on a secret", n + 1);
+                uc_report(FINDING_TRACE, w);
+            }
+            if (ucheck_trace_diff(&k->shape, &k->res, &res, msg, sizeof msg) >= 0) {
+                snprintf(w, sizeof w, "the trace changed with the secrets: %s", msg);
+                uc_report(FINDING_TRACE, w);
+            }
+        }
+    }
+    after_call();
+    return rax;
+}
+#endif
+
+int drv_set_unicorn(enum drv_uc_mode mode, const char **why)
+{
+#if ARCH_X86_64
+    static char msg[300];
+    struct uc_call probe = {0};
+    struct uc_result res = {0};
+    *why = NULL;
+    if (!emu_available()) {
+        ucheck_run(&probe, &res); /* the stub says what is missing */
+        snprintf(msg, sizeof msg, "%s", res.error);
+        *why = msg;
+        return -1;
+    }
+    if (mode == DRV_UC_TRACE && !F->vary_secrets) {
+        *why = "the family declares no vary_secrets: nothing to compare a trace with";
+        return -1;
+    }
+    elfsym_load();
+    uint64_t lo, size;
+    if (!elfsec_lookup(".rodata", &lo, &size))
+        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0};
+    uc_mode = mode;
+    return 0;
+#else
+    (void)mode;
+    *why = "the Unicorn modes run x86-64 kernels: this is not an x86-64 build";
+    return -1;
+#endif
+}
+
 typedef uint64_t (*any_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                            uint64_t, uint64_t, uint64_t);
 
@@ -407,6 +595,11 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
     if (ct_mode) {
         /* A plain call: the checked call's comparisons would branch on the secret-derived
          * state it records.  Extra arguments are harmless in the SysV ABI. */
+        if (no_ct_claim) {
+            note_unjudged();
+            for (size_t i = 0; i < F->nbufs; i++)
+                if (use[i].placed) DECLASSIFY(bufs[i].p, bufs[i].len);
+        }
         uint64_t a[10] = {0};
         memcpy(a, argv, (argc < 10 ? argc : 10) * sizeof a[0]);
         uint64_t r = ((any_fn)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
@@ -417,6 +610,9 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
         after_call();
         return r;
     }
+#if ARCH_X86_64
+    if (uc_mode) return uc_drv_call(fn, argv, argc);
+#endif
     const char *name = impl_name(cur);
     double t0 = stats() ? now_ns() : 0;
 #if ARCH_X86_64
@@ -490,9 +686,48 @@ static void run_pass(const struct impl *im, const void *c, const void *want, con
 {
     pass_name = name;
     cur_op = NULL;
+    no_ct_claim = NULL;
     for (size_t i = 0; i < F->nbufs; i++) use[i].placed = 0;
     F->run(im, c, want);
 }
+
+#if ARCH_X86_64
+/* One case in a Unicorn mode: our kernels only, one placement (ucheck maps each buffer alone,
+ * flush against its end, whatever the host placement); for DRV_UC_TRACE twice, the second
+ * time with other secrets. */
+static void uc_check_case(void *c, const void *want)
+{
+    int phases = uc_mode == DRV_UC_TRACE ? 2 : 1;
+    for (trace_phase = 0; trace_phase < phases; trace_phase++) {
+        if (trace_phase) {
+            /* the same seed for every input: a saved input reproduces its finding alone */
+            vary_seed = 0x5ec2e75eedull;
+            F->vary_secrets(c, vary_seed);
+            want = F->expect(c);
+        }
+        for (size_t i = 0; i < drv_nimpls(); i++) {
+            const struct impl *im = drv_impl_at(i);
+            if (im->flags & IMPL_REFERENCE) continue;
+            if ((im->flags & IMPL_OUTSIDE) && outside_conv->accepts && !outside_conv->accepts(c))
+                continue;
+            if (impl_unavailable(im)) {
+                if (!trace_phase) drv_stats.skipped[i]++;
+                continue;
+            }
+            cur = im;
+            cur_index = i;
+            call_no = 0;
+            pass_side = GUARD_TAIL;
+            memset(pass_offset, 0, sizeof pass_offset);
+            run_pass(im, c, want, trace_phase ? "each buffer alone in the emulator, other secrets"
+                                              : "each buffer alone in the emulator");
+            if (trace_phase + 1 == phases) drv_stats.ran[i]++;
+        }
+    }
+    forget_traces();
+    trace_phase = 0;
+}
+#endif
 
 void drv_check(const void *c)
 {
@@ -505,6 +740,12 @@ void drv_check(const void *c)
     const void *want = F->expect(c);
     if (stats()) drv_stats.ns_reference += now_ns() - t0;
     drv_stats.cases++;
+#if ARCH_X86_64
+    if (uc_mode) {
+        uc_check_case((void *)c, want);
+        goto done;
+    }
+#endif
     for (size_t i = 0; i < drv_nimpls(); i++) {
         const struct impl *im = drv_impl_at(i);
         if (im->flags & IMPL_REFERENCE) continue;
@@ -544,6 +785,9 @@ void drv_check(const void *c)
         }
         drv_stats.ran[i]++;
     }
+#if ARCH_X86_64
+done:
+#endif
     cur = NULL;
     cur_op = NULL;
     pass_name = NULL;

@@ -180,6 +180,13 @@ void *drv_out(size_t idx, size_t len);
 
 /* The operation being checked, for reports ("ecb-encrypt"); reset for each implementation. */
 void drv_op(const char *name);
+/* The calls of the current operation make no constant-time claim (a key schedule that indexes
+ * a table by key bytes, documented so in its kernel): the constant-time modes (ct-trace, and ct
+ * under Valgrind) do not judge them, and their summaries say so, naming the operation and why.
+ * Every other check still applies.  Lasts until the next drv_op. */
+void drv_no_ct_claim(const char *why);
+/* What the constant-time modes left unjudged, "" when nothing ("setkey: why; ..."). */
+const char *drv_ct_unjudged(void);
 
 /* The checked call of the current implementation: callee-saved registers, flags, MXCSR, the x87
  * state, and for IMPL_CLEAN implementations the vector and opmask registers and the stack; then
@@ -219,6 +226,21 @@ const char *impl_unavailable(const struct impl *im);
 /* Constant-time mode, for runs under Valgrind memcheck: only our kernels, once per case, with
  * the BUF_SECRET buffers undefined during the call and every output declassified after it. */
 void drv_set_ct(int on);
+
+/* The Unicorn modes (verify/unicorn/ucheck.h), for x86-64 kernels of ours on any x86-64 host:
+ * every call of a kernel runs inside Unicorn (and the vector executor), with each placed buffer
+ * mapped alone and the program's .rodata as the only other memory it may read besides its
+ * stack; libraries do not run.
+ *   DRV_UC_BOUNDS: an access outside every buffer, byte-exact, is a finding (check "bounds"),
+ *     as are the ABI and, for IMPL_CLEAN kernels, data left in vector and opmask registers;
+ *     outputs are compared with the reference's as in every mode.
+ *   DRV_UC_TRACE: the same, and then every case runs again with other secrets of the same
+ *     shape (the family's vary_secrets); the trace of each call (instruction addresses and
+ *     accessed buffer offsets, never data) must not change (check "ct-trace").
+ * Returns 0, or -1 with *why when this build cannot (no Unicorn, not x86-64, or for TRACE a
+ * family without vary_secrets). */
+enum drv_uc_mode { DRV_UC_OFF = 0, DRV_UC_BOUNDS = 1, DRV_UC_TRACE = 2 };
+int drv_set_unicorn(enum drv_uc_mode mode, const char **why);
 
 /* The fuzz entry point: decode, expect, every implementation in every placement. */
 int drv_one_input(const uint8_t *data, size_t size);

@@ -15,6 +15,7 @@
 const char *report_current_file;
 int report_exit_status;
 const char *report_rerun;
+const char *report_replay_cmd;
 
 static const char *family_name = "?";
 static void (*context_fn)(void);
@@ -23,10 +24,12 @@ static size_t input_size;
 
 static const char *const names[FINDING_COUNT] = {
     "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
+    "bounds", "ct-trace",
 };
 static const char *const headings[FINDING_COUNT] = {
     "MISMATCH", "ABI VIOLATION", "REGISTER RESIDUE", "STACK LEFTOVER",
     "GUARD PAGE", "CANARY", "INPUT MODIFIED", "EMULATOR STOPPED",
+    "OUT OF BOUNDS", "SECRET-DEPENDENT TRACE",
 };
 
 const char *finding_name(enum finding kind)
@@ -183,8 +186,11 @@ void report_end(void)
         else if (report_exit_status ? save_input(file, sizeof file)
                                     : libfuzzer_crash_file(file, sizeof file))
             snprintf(file, sizeof file, "<the file libFuzzer names below>");
-        fprintf(stderr, "  %-14s : %s./asmdiff fuzz %s %s%s\n", "reproduce", env, family_name,
-                vlen, file);
+        if (report_replay_cmd)
+            fprintf(stderr, "  %-14s : %s%s %s\n", "reproduce", env, report_replay_cmd, file);
+        else
+            fprintf(stderr, "  %-14s : %s./asmdiff fuzz %s %s%s\n", "reproduce", env,
+                    family_name, vlen, file);
     }
     fflush(stderr);
     if (report_exit_status) _exit(report_exit_status);

@@ -31,10 +31,13 @@ enum finding {
     FINDING_CANARY,         /* a write next to a buffer, inside its page */
     FINDING_INPUT_MODIFIED, /* an input the call must not write was written */
     FINDING_EMULATOR,       /* the emulator met an instruction it cannot run: no verdict */
+    FINDING_BOUNDS,         /* (Unicorn) an access outside every buffer of the call, byte-exact */
+    FINDING_TRACE,          /* (Unicorn) the trace depends on a secret: branch or address */
     FINDING_COUNT
 };
 
-/* "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator" */
+/* "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
+ * "bounds", "ct-trace" */
 const char *finding_name(enum finding kind);
 
 /* The family being checked and a function printing the current case's context (implementation,
@@ -50,6 +53,9 @@ extern int report_exit_status;
 /* For cases built by a mode rather than decoded from an input (kat, exhaustive): the command
  * that runs the mode again. */
 extern const char *report_rerun;
+/* The command that checks one input file the way this run checked it, when that is not
+ * `./asmdiff fuzz <family> FILE` (the Unicorn modes: "build/asmdiff-nh bounds"); else NULL. */
+extern const char *report_replay_cmd;
 
 /* Start a report: the heading, the check line, then the context. */
 void report_begin(enum finding kind, const char *title);

@@ -8,6 +8,12 @@
  *   asmdiff-<family> bench [--csv]      bench-slope table, every implementation side by side
  *   asmdiff-<family> ct N               N random cases, kernels only, secrets undefined: run it
  *                                       under valgrind --error-exitcode=1 (constant time)
+ *   asmdiff-<family> bounds PATH...|random N [SEED]
+ *                                       our x86-64 kernels inside Unicorn, each buffer mapped
+ *                                       alone: byte-exact bounds, ABI, register residue
+ *   asmdiff-<family> ct-trace PATH...|random N [SEED]
+ *                                       as bounds, and each case again with other secrets: the
+ *                                       instruction and access trace must not change
  *
  * Exit status: 0 every check passed and something of ours ran; 1 a finding (the report says
  * which) or a mode that checked nothing it should have; 2 bad usage; 77 this host can run none
@@ -33,7 +39,8 @@ static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s replay PATH... | random N [SEED] | list | kat [SRCDIR] | exhaustive | "
-            "bench [--csv] | ct N\n",
+            "bench [--csv] | ct N | bounds (PATH... | random N [SEED]) | "
+            "ct-trace (PATH... | random N [SEED])\n",
             argv0);
     return 2;
 }
@@ -76,6 +83,9 @@ static int summary(const char *mode, const char *what)
     if (*skipped) printf(" (skipped: %s)", skipped);
     printf(" — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
     if (*drv_outside_info()) printf("%s %s: info: %s\n", F->name, mode, drv_outside_info());
+    if (*drv_ct_unjudged())
+        printf("%s %s: info: not judged for constant time: %s\n", F->name, mode,
+               drv_ct_unjudged());
     if (drv_stats.vector_failures) {
         printf("%s %s: FAIL: %llu published vectors disagree with the reference\n", F->name, mode,
                drv_stats.vector_failures);
@@ -320,6 +330,45 @@ int main(int argc, char **argv)
         snprintf(what, sizeof what, "%llu random cases with the secrets undefined, every kernel",
                  n);
         return summary("ct", what);
+    }
+    if (!strcmp(cmd, "bounds") || !strcmp(cmd, "ct-trace")) {
+        int trace = !strcmp(cmd, "ct-trace");
+        unsigned long long n = 0, seed = 1;
+        int random = argc >= 3 && !strcmp(argv[2], "random");
+        if (argc < 3 || (random && (argc < 4 || argc > 5 || parse_count(argv[3], &n) ||
+                                    (argc == 5 && parse_count(argv[4], &seed))))) {
+            fprintf(stderr, "asmdiff: %s takes input files or directories, or 'random N "
+                            "[SEED]'\n", cmd);
+            return 2;
+        }
+        const char *why;
+        if (drv_set_unicorn(trace ? DRV_UC_TRACE : DRV_UC_BOUNDS, &why)) {
+            printf("%s %s: SKIP: %s\n", F->name, cmd, why);
+            return 77;
+        }
+        /* a finding's input file is checked again by this mode, not by replay */
+        static char replay_cmd[1100];
+        snprintf(replay_cmd, sizeof replay_cmd, "%s %s", argv[0], cmd);
+        report_replay_cmd = replay_cmd;
+        char what[160];
+        if (random) {
+            printf("%s: random seed %llu\n", F->name, seed);
+            random_inputs(n, seed);
+            snprintf(what, sizeof what, "%llu random inputs in Unicorn%s, no finding", n,
+                     trace ? ", each twice with different secrets" : "");
+        } else {
+            int bad = 0;
+            for (int i = 2; i < argc; i++)
+                if (replay_path(argv[i])) bad = 1;
+            if (bad) return 2;
+            if (!replayed) {
+                printf("%s %s: FAIL: no input file under %s\n", F->name, cmd, argv[2]);
+                return 1;
+            }
+            snprintf(what, sizeof what, "%zu inputs in Unicorn%s, no finding", replayed,
+                     trace ? ", each twice with different secrets" : "");
+        }
+        return summary(cmd, what);
     }
     if (!strcmp(cmd, "list") && argc == 2) return cmd_list();
     if (!strcmp(cmd, "kat") && argc <= 3) {

@@ -43,7 +43,7 @@
 #include <stdint.h>
 
 #define UC_MAX_ARGS 6
-#define UC_MAX_REGIONS 8
+#define UC_MAX_REGIONS 12
 
 /* A buffer the function may access, and nothing around it. */
 struct uc_region {
