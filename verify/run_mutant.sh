@@ -8,7 +8,9 @@
 # implementation, a crash without a report, a usage error — is a failure, not a catch.
 #   MODE libfuzzer: EXE is fuzz_<family>_mutant_<name>: coverage-guided fuzzing from an EMPTY
 #                   corpus (the seeds would make detection a replay), -seed=1 so runs repeat;
-#   MODE random:    EXE is the plain build: structure-aware random inputs, fixed seed.
+#   MODE random:    EXE is the plain build: structure-aware random inputs, fixed seed;
+#   MODE bounds, ct-trace: EXE is the plain build, run in that Unicorn mode on random inputs;
+#                   the check expected is the spec's field of the mode's name, not `expect:`.
 # TOOL (the family's unmutated plain build) says whether this host runs the mutated
 # implementations: when it runs none of them the mutant is skipped (exit 77) with the reason.
 set -u
@@ -20,7 +22,9 @@ if [ "$(cat "$status" 2>/dev/null)" != ok ]; then
   echo "mutant $name: STALE SPEC: $(cat "$status" 2>/dev/null || echo "no status file $status")"
   exit 1
 fi
-expect=$(python3 "$here/mutate.py" --get "$spec" "$name" expect) || exit 1
+field=expect
+case $mode in bounds|ct-trace) field=$mode ;; esac
+expect=$(python3 "$here/mutate.py" --get "$spec" "$name" "$field") || exit 1
 impls=$(python3 "$here/mutate.py" --get "$spec" "$name" impls) || exit 1
 
 # Which of the mutated implementations this host runs (the unmutated tool's list).
@@ -32,7 +36,9 @@ for im in $impls; do
     echo "mutant $name: the spec names '$im', which $tool does not register"
     exit 1
   fi
-  if printf "%s" "$line" | grep -qE "^  $im +[a-z]+ +(runs|emulated) "; then
+  # the Unicorn modes run every x86-64 kernel emulated, whatever this CPU has
+  if printf "%s" "$line" | grep -qE "^  $im +[a-z]+ +(runs|emulated) " ||
+     { [ "$field" != expect ] && printf "%s" "$line" | grep -qE "^  $im +kernel "; }; then
     runnable+=("$im")
   else
     why+=("$im: ${line##*-- }")
@@ -52,10 +58,13 @@ case $mode in
     "$exe" -max_total_time="$budget" -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 \
       -artifact_prefix="$work/" "$work/corpus" >"$work/log" 2>&1
     rc=$? ;;
-  random)
-    timeout "$budget" "$exe" random 100000000 1 >"$work/log" 2>&1
+  random|bounds|ct-trace)
+    args=(random 100000000 1)
+    [ "$mode" != random ] && args=("$mode" random 100000000 1)
+    ASMDIFF_FINDINGS=$work/findings timeout "$budget" "$exe" "${args[@]}" >"$work/log" 2>&1
     rc=$?
-    [ $rc -eq 124 ] && rc=0 ;; # ran out of time without a finding
+    [ $rc -eq 124 ] && rc=0 # ran out of time without a finding
+    [ $rc -eq 77 ] && { echo "mutant $name: SKIP: $(tail -n1 "$work/log")"; exit 77; } ;;
   *) echo "run_mutant: unknown mode $mode" >&2; exit 2 ;;
 esac
 end=$(date +%s.%N)
@@ -103,6 +112,22 @@ if [ "$mode" = libfuzzer ]; then
     exit 1
   fi
   reproduced=" (its crash file reproduces it alone)"
+else
+  unit=$(sed -n 's/^  reproduce *: .* \([^ ]*crash-[0-9a-f]*\)$/\1/p' "$work/log" | head -n1)
+  if [ -z "$unit" ] || [ ! -f "$unit" ]; then
+    echo "mutant $name: the report names no saved input file to reproduce it"
+    exit 1
+  fi
+  rmode=replay
+  [ "$mode" != random ] && rmode=$mode
+  "$exe" "$rmode" "$unit" >"$work/replay.log" 2>&1
+  rrc=$?
+  rcheck=$(sed -n 's/^  check *= *//p' "$work/replay.log" | head -n1)
+  if [ $rrc != 1 ] || [ "$rcheck" != "$expect" ]; then
+    echo "mutant $name: the saved input $(basename "$unit") does not reproduce the finding alone (exit $rrc, check '$rcheck')"
+    exit 1
+  fi
+  reproduced=" (its saved input reproduces it alone)"
 fi
 echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}${reproduced:-} by the $check check on $impl"
 echo "  $heading"
