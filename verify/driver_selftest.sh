@@ -47,10 +47,12 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
   expect clobber_rbx abi bounds
   expect leave_xmm residue bounds
   expect wrong mismatch ct-trace
-  for m in bounds ct-trace; do
+  expect rdtsc_xmm emu-diff emu-diff
+  expect wrong mismatch emu-diff
+  for m in bounds ct-trace emu-diff; do
     out=$(ASMDIFF_SELFTEST=good "$exe" $m random 100 1 2>&1)
     rc=$?
-    if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q 'ran 1 of 11 implementations (1 of them emulated)'; then
+    if [ $rc = 0 ] && printf '%s\n' "$out" | grep -qE 'ran 1 of 12 implementations( \(1 of them emulated\))?'; then
       echo "ok   good ($m): $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
       pass=$((pass + 1))
     else
@@ -58,7 +60,7 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
     fi
   done
   # the native checks do not see what only the Unicorn modes see (else the controls prove little)
-  for control in read_global secret_branch secret_index; do
+  for control in read_global secret_branch secret_index rdtsc_xmm; do
     if ASMDIFF_SELFTEST=$control "$exe" random 300 1 >/dev/null 2>&1; then
       echo "ok   $control passes the native checks, as it should"; pass=$((pass + 1))
     else
@@ -68,7 +70,7 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
 fi
 out=$(ASMDIFF_SELFTEST=good "$exe" random 300 1 2>&1)
 rc=$?
-if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q 'ran 1 of 11 implementations'; then
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q 'ran 1 of 12 implementations'; then
   echo "ok   good: $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
   pass=$((pass + 1))
 else

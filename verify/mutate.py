@@ -33,7 +33,7 @@ FIELDS = ("mutant", "file", "impls", "expect", "bounds", "ct-trace", "find", "re
 OPTIONAL = ("impls", "expect", "bounds", "ct-trace")
 MODES = ("bounds", "ct-trace")
 CHECKS = ("mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified",
-          "bounds", "ct-trace")
+          "bounds", "ct-trace", "emu-diff")
 
 
 def parse(path):

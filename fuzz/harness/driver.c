@@ -112,7 +112,8 @@ static enum drv_uc_mode uc_mode;
 int impl_emulated(const struct impl *im)
 {
 #if ARCH_X86_64
-    if (uc_mode) return (im->flags & IMPL_KERNEL) && !(im->unavailable && im->unavailable());
+    if (uc_mode == DRV_UC_BOUNDS || uc_mode == DRV_UC_TRACE)
+        return (im->flags & IMPL_KERNEL) && !(im->unavailable && im->unavailable());
     static int allowed = -1;
     if (allowed < 0) {
         const char *e = getenv("ASMDIFF_EMULATE");
@@ -263,7 +264,7 @@ const char *drv_outside_uncovered(void)
 const char *impl_unavailable(const struct impl *im)
 {
     if (uc_mode && !(im->flags & IMPL_KERNEL))
-        return "a library (the Unicorn modes run our kernels)";
+        return "a library (the emulator modes run our kernels)";
     if (outside.name && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
         return "a check build runs the outside kernel, not ours (the default build tests ours)";
     if (impl_emulated(im)) return NULL;
@@ -557,6 +558,128 @@ static uint64_t uc_drv_call(const void *fn, const uint64_t *argv, size_t argc)
 }
 #endif
 
+static unsigned long long emu_compared;
+
+unsigned long long drv_emu_compared(void)
+{
+    return emu_compared;
+}
+
+#if ARCH_X86_64
+/* What both paths observed after the call; NULL when they agree.  Of the flags only DF: the
+ * arithmetic flags at return may come from a stack-address computation, and the emulated stack
+ * is elsewhere. */
+static const char *same_state(const struct abi_state *n, const struct abi_state *e)
+{
+    static char m[300];
+    static const char *const names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+    const uint64_t a[6] = {n->rbx, n->rbp, n->r12, n->r13, n->r14, n->r15};
+    const uint64_t b[6] = {e->rbx, e->rbp, e->r12, e->r13, e->r14, e->r15};
+    for (int i = 0; i < 6; i++)
+        if (a[i] != b[i])
+            return snprintf(m, sizeof m, "%s is 0x%llx on the CPU, 0x%llx emulated", names[i],
+                            (unsigned long long)a[i], (unsigned long long)b[i]), m;
+    if (n->rsp_delta != e->rsp_delta) return "rsp after the call differs";
+    if ((n->rflags ^ e->rflags) & 0x400) return "the direction flag differs";
+    if (n->mxcsr != e->mxcsr)
+        return snprintf(m, sizeof m, "MXCSR is 0x%x on the CPU, 0x%x emulated", n->mxcsr,
+                        e->mxcsr), m;
+    if (n->x87cw != e->x87cw) return "the x87 control word differs";
+    unsigned nvec = n->vec_mode == ABI_VEC_AVX512 ? 32 : 16;
+    unsigned width = n->vec_mode == ABI_VEC_AVX512 ? 64 : n->vec_mode == ABI_VEC_AVX ? 32 : 16;
+    for (unsigned r = 0; r < nvec; r++)
+        for (unsigned off = 0; off < width; off += 16)
+            if (memcmp(n->vec[r] + off, e->vec[r] + off, 16)) {
+                const uint64_t *x = (const void *)(n->vec[r] + off), *y = (const void *)(e->vec[r] + off);
+                return snprintf(m, sizeof m, "%s%u bytes %u-%u: 0x%016llx%016llx on the CPU, "
+                                "0x%016llx%016llx emulated", width == 64 ? "zmm" : width == 32
+                                ? "ymm" : "xmm", r, off, off + 15, (unsigned long long)x[1],
+                                (unsigned long long)x[0], (unsigned long long)y[1],
+                                (unsigned long long)y[0]), m;
+            }
+    if (n->vec_mode == ABI_VEC_AVX512)
+        for (int k = 0; k < 8; k++)
+            if (n->k[k] != e->k[k])
+                return snprintf(m, sizeof m, "k%d is 0x%llx on the CPU, 0x%llx emulated", k,
+                                (unsigned long long)n->k[k], (unsigned long long)e->k[k]), m;
+    return NULL;
+}
+
+static void emu_report(enum finding kind, const char *what, const void *cpu, const void *emu,
+                       size_t n)
+{
+    char t[600];
+    title(t, sizeof t, what);
+    report_begin(kind, t);
+    if (n) report_diff("cpu", cpu, "emulator", emu, n);
+    report_param("emulated by", "emu_call: Unicorn Engine and the vector executor "
+                 "(verify/unicorn), from the CPU run's buffers and registers");
+    report_end();
+}
+
+/* The call on the CPU, then in the emulator from the same state: the buffers and the register
+ * state after both must agree.  The emulated call's outputs stay in the buffers and its rax is
+ * returned, so the family's comparison with the reference judges the emulated call (rax of a
+ * function without a result is whatever it left: only the family knows which calls return
+ * one; the CPU's rax is judged in every other mode). */
+static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
+{
+    static uint8_t *pre[MAX_BUFS], *cpu[MAX_BUFS];
+    static size_t cap[MAX_BUFS];
+    static uint64_t rs = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < F->nbufs; i++) {
+        if (!use[i].placed || !bufs[i].len) continue;
+        if (cap[i] < bufs[i].len) {
+            free(pre[i]);
+            free(cpu[i]);
+            cap[i] = bufs[i].len;
+            pre[i] = malloc(cap[i]);
+            cpu[i] = malloc(cap[i]);
+            if (!pre[i] || !cpu[i]) abort();
+        }
+        memcpy(pre[i], bufs[i].p, bufs[i].len);
+    }
+    struct abi_state b;
+    memset(&b, 0, sizeof b);
+    uint64_t *saved[6] = {&b.rbx, &b.rbp, &b.r12, &b.r13, &b.r14, &b.r15};
+    for (int i = 0; i < 6; i++) {
+        rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+        *saved[i] = rs;
+    }
+    b.mxcsr = 0x1f80;
+    b.x87cw = 0x37f;
+    uint64_t have = cpu_features();
+    b.vec_mode = (have & CPU_AVX512F) ? ABI_VEC_AVX512 : (have & CPU_AVX2) ? ABI_VEC_AVX
+                                                                         : ABI_VEC_SSE;
+    b.vec_fill = 0x5ca1ab1e0ddba11ull;
+    struct abi_state sn = b, se;
+    abi_trampoline(fn, &sn, argv, argc);
+    uint64_t re;
+    for (size_t i = 0; i < F->nbufs; i++)
+        if (use[i].placed && bufs[i].len) {
+            memcpy(cpu[i], bufs[i].p, bufs[i].len);
+            memcpy(bufs[i].p, pre[i], bufs[i].len);
+        }
+    char err[400], w[500];
+    if (emu_call(fn, argv, argc, &b, &se, &re, err, sizeof err)) emu_report(FINDING_EMULATOR, err, NULL, NULL, 0);
+    for (size_t i = 0; i < F->nbufs; i++)
+        if (use[i].placed && bufs[i].len && memcmp(cpu[i], bufs[i].p, bufs[i].len)) {
+            snprintf(w, sizeof w, "the emulator disagrees with the CPU: %s differs after the "
+                     "call", F->bufs[i].name);
+            emu_report(FINDING_EMU_DIFF, w, cpu[i], bufs[i].p, bufs[i].len);
+        }
+    const char *d = same_state(&sn, &se);
+    if (d) {
+        snprintf(w, sizeof w, "the emulator disagrees with the CPU after the call: %s", d);
+        emu_report(FINDING_EMU_DIFF, w, NULL, NULL, 0);
+    }
+    emu_compared++;
+    drv_stats.calls++;
+    after_call();
+    return re;
+}
+#endif
+
 int drv_set_unicorn(enum drv_uc_mode mode, const char **why)
 {
 #if ARCH_X86_64
@@ -569,6 +692,10 @@ int drv_set_unicorn(enum drv_uc_mode mode, const char **why)
         snprintf(msg, sizeof msg, "%s", res.error);
         *why = msg;
         return -1;
+    }
+    if (mode == DRV_EMU_DIFF) {
+        uc_mode = mode;
+        return 0;
     }
     if (mode == DRV_UC_TRACE && !F->vary_secrets) {
         *why = "the family declares no vary_secrets: nothing to compare a trace with";
@@ -611,7 +738,8 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
         return r;
     }
 #if ARCH_X86_64
-    if (uc_mode) return uc_drv_call(fn, argv, argc);
+    if (uc_mode == DRV_UC_BOUNDS || uc_mode == DRV_UC_TRACE) return uc_drv_call(fn, argv, argc);
+    if (uc_mode == DRV_EMU_DIFF && !impl_emulated(cur)) return emu_diff_call(fn, argv, argc);
 #endif
     const char *name = impl_name(cur);
     double t0 = stats() ? now_ns() : 0;
@@ -741,7 +869,7 @@ void drv_check(const void *c)
     if (stats()) drv_stats.ns_reference += now_ns() - t0;
     drv_stats.cases++;
 #if ARCH_X86_64
-    if (uc_mode) {
+    if (uc_mode == DRV_UC_BOUNDS || uc_mode == DRV_UC_TRACE) {
         uc_check_case((void *)c, want);
         goto done;
     }

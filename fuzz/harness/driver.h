@@ -239,7 +239,15 @@ void drv_set_ct(int on);
  *     accessed buffer offsets, never data) must not change (check "ct-trace").
  * Returns 0, or -1 with *why when this build cannot (no Unicorn, not x86-64, or for TRACE a
  * family without vary_secrets). */
-enum drv_uc_mode { DRV_UC_OFF = 0, DRV_UC_BOUNDS = 1, DRV_UC_TRACE = 2 };
+enum drv_uc_mode { DRV_UC_OFF = 0, DRV_UC_BOUNDS = 1, DRV_UC_TRACE = 2, DRV_EMU_DIFF = 3 };
+/* DRV_EMU_DIFF checks the emulator on the family's own kernels and cases: each call of a kernel
+ * this CPU runs natively runs first on the CPU and then in the emulator (emu_call, the path that
+ * runs kernels the host lacks), from the same buffers and register state; every buffer, rax and
+ * the register state after the call (zmm0-31, k0-7, callee-saved registers, rsp, DF, MXCSR,
+ * x87 control) must agree (check "emulator"); then the usual checked call.  Libraries do not
+ * run; kernels the CPU cannot run are emulated and judged by the reference alone, and the
+ * summary counts the calls compared. */
+unsigned long long drv_emu_compared(void);
 int drv_set_unicorn(enum drv_uc_mode mode, const char **why);
 
 /* The fuzz entry point: decode, expect, every implementation in every placement. */

@@ -24,12 +24,12 @@ static size_t input_size;
 
 static const char *const names[FINDING_COUNT] = {
     "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
-    "bounds", "ct-trace",
+    "bounds", "ct-trace", "emu-diff",
 };
 static const char *const headings[FINDING_COUNT] = {
     "MISMATCH", "ABI VIOLATION", "REGISTER RESIDUE", "STACK LEFTOVER",
     "GUARD PAGE", "CANARY", "INPUT MODIFIED", "EMULATOR STOPPED",
-    "OUT OF BOUNDS", "SECRET-DEPENDENT TRACE",
+    "OUT OF BOUNDS", "SECRET-DEPENDENT TRACE", "EMULATOR DISAGREES",
 };
 
 const char *finding_name(enum finding kind)

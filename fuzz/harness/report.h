@@ -33,11 +33,12 @@ enum finding {
     FINDING_EMULATOR,       /* the emulator met an instruction it cannot run: no verdict */
     FINDING_BOUNDS,         /* (Unicorn) an access outside every buffer of the call, byte-exact */
     FINDING_TRACE,          /* (Unicorn) the trace depends on a secret: branch or address */
+    FINDING_EMU_DIFF,       /* (emu-diff) the emulator and the CPU disagree on a kernel call */
     FINDING_COUNT
 };
 
 /* "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
- * "bounds", "ct-trace" */
+ * "bounds", "ct-trace", "emu-diff" */
 const char *finding_name(enum finding kind);
 
 /* The family being checked and a function printing the current case's context (implementation,

@@ -14,6 +14,9 @@
  *   asmdiff-<family> ct-trace PATH...|random N [SEED]
  *                                       as bounds, and each case again with other secrets: the
  *                                       instruction and access trace must not change
+ *   asmdiff-<family> emu-diff PATH...|random N [SEED]
+ *                                       each kernel call on the CPU and in the emulator
+ *                                       (emu_call): buffers and registers after must agree
  *
  * Exit status: 0 every check passed and something of ours ran; 1 a finding (the report says
  * which) or a mode that checked nothing it should have; 2 bad usage; 77 this host can run none
@@ -40,7 +43,7 @@ static int usage(const char *argv0)
     fprintf(stderr,
             "usage: %s replay PATH... | random N [SEED] | list | kat [SRCDIR] | exhaustive | "
             "bench [--csv] | ct N | bounds (PATH... | random N [SEED]) | "
-            "ct-trace (PATH... | random N [SEED])\n",
+            "ct-trace (PATH... | random N [SEED]) | emu-diff (PATH... | random N [SEED])\n",
             argv0);
     return 2;
 }
@@ -331,8 +334,8 @@ int main(int argc, char **argv)
                  n);
         return summary("ct", what);
     }
-    if (!strcmp(cmd, "bounds") || !strcmp(cmd, "ct-trace")) {
-        int trace = !strcmp(cmd, "ct-trace");
+    if (!strcmp(cmd, "bounds") || !strcmp(cmd, "ct-trace") || !strcmp(cmd, "emu-diff")) {
+        int trace = !strcmp(cmd, "ct-trace"), diff = !strcmp(cmd, "emu-diff");
         unsigned long long n = 0, seed = 1;
         int random = argc >= 3 && !strcmp(argv[2], "random");
         if (argc < 3 || (random && (argc < 4 || argc > 5 || parse_count(argv[3], &n) ||
@@ -342,7 +345,7 @@ int main(int argc, char **argv)
             return 2;
         }
         const char *why;
-        if (drv_set_unicorn(trace ? DRV_UC_TRACE : DRV_UC_BOUNDS, &why)) {
+        if (drv_set_unicorn(diff ? DRV_EMU_DIFF : trace ? DRV_UC_TRACE : DRV_UC_BOUNDS, &why)) {
             printf("%s %s: SKIP: %s\n", F->name, cmd, why);
             return 77;
         }
@@ -354,8 +357,9 @@ int main(int argc, char **argv)
         if (random) {
             printf("%s: random seed %llu\n", F->name, seed);
             random_inputs(n, seed);
-            snprintf(what, sizeof what, "%llu random inputs in Unicorn%s, no finding", n,
-                     trace ? ", each twice with different secrets" : "");
+            snprintf(what, sizeof what, "%llu random inputs %s, no finding", n, diff
+                     ? "on the CPU and emulated" : trace ? "in Unicorn, each twice with "
+                     "different secrets" : "in Unicorn");
         } else {
             int bad = 0;
             for (int i = 2; i < argc; i++)
@@ -365,10 +369,21 @@ int main(int argc, char **argv)
                 printf("%s %s: FAIL: no input file under %s\n", F->name, cmd, argv[2]);
                 return 1;
             }
-            snprintf(what, sizeof what, "%zu inputs in Unicorn%s, no finding", replayed,
-                     trace ? ", each twice with different secrets" : "");
+            snprintf(what, sizeof what, "%zu inputs %s, no finding", replayed, diff
+                     ? "on the CPU and emulated" : trace ? "in Unicorn, each twice with "
+                     "different secrets" : "in Unicorn");
         }
-        return summary(cmd, what);
+        int rc = summary(cmd, what);
+        if (diff && rc == 0) {
+            printf("%s emu-diff: %llu kernel calls compared with the CPU, register for register\n",
+                   F->name, drv_emu_compared());
+            if (!drv_emu_compared()) {
+                printf("%s emu-diff: SKIP: this CPU runs none of the kernels natively: nothing "
+                       "to compare the emulator with\n", F->name);
+                return 77;
+            }
+        }
+        return rc;
     }
     if (!strcmp(cmd, "list") && argc == 2) return cmd_list();
     if (!strcmp(cmd, "kat") && argc <= 3) {
