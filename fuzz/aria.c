@@ -12,6 +12,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "asmdiff-config.h"
 #include "blockcipher.h"
@@ -83,6 +84,123 @@ static int sboxes_invert(void)
     return fails;
 }
 
+#if ARCH_X86_64
+/* ---- an outside kernel in libgcrypt's convention (./asmdiff check) ----
+ *
+ * One of libgcrypt's 64-block entry points, ECB (either direction: the key pointer chooses) or
+ * CTR, taking the cipher context: round keys for encryption at 0 and decryption at 272, as
+ * 32-bit words in host order of the big-endian key words (the reference's bytes reversed in
+ * each group of four), and the round count as an int at 544.  The layout is read from
+ * libgcrypt's cipher/aria.c (ARIA_context), not copied: only the offsets are facts we use. */
+#define GCRY_CTX_DEC 272
+#define GCRY_CTX_ROUNDS 544
+#define GCRY_CTX_BYTES 548
+#define GCRY_BLOCKS 64
+struct gcry_outside {
+    const void *fn;
+    int ctr; /* the CTR entry point, else ECB */
+};
+
+static void gcry_context(uint8_t ctx[GCRY_CTX_BYTES], const struct aria_key *ek,
+                         const struct aria_key *dk)
+{
+    memset(ctx, 0, GCRY_CTX_BYTES);
+    for (int r = 0; r <= ek->rounds; r++)
+        for (int b = 0; b < 16; b++) {
+            ctx[16 * r + (b ^ 3)] = ek->rk[r][b];
+            ctx[GCRY_CTX_DEC + 16 * r + (b ^ 3)] = dk->rk[r][b];
+        }
+    int rounds = ek->rounds;
+    memcpy(ctx + GCRY_CTX_ROUNDS, &rounds, sizeof rounds);
+}
+
+static int gcry_does(const struct impl *im, int op)
+{
+    const struct gcry_outside *g = im->ops;
+    return (op == 2) == (g->ctr != 0);
+}
+
+/* CTR in the calls the case splits it into (each a multiple of 64 blocks: gcry_accepts). */
+static void gcry_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
+                      const uint8_t *src, uint8_t *ctr)
+{
+    const struct gcry_outside *g = im->ops;
+    unsigned rounds;
+    size_t bytes;
+    uint8_t ctxbuf[GCRY_CTX_BYTES];
+    const struct aria_key *ek = bc_reference_schedule(0, &rounds, &bytes);
+    const struct aria_key *dk = bc_reference_schedule(1, &rounds, &bytes);
+    gcry_context(ctxbuf, ek, dk);
+    const uint8_t *ctx = drv_in(BC_BUF_SCHEDULE, ctxbuf, GCRY_CTX_BYTES);
+    const uint8_t *key = op == 1 ? ctx + GCRY_CTX_DEC : ctx;
+    size_t done = 0;
+    for (size_t i = 0; i <= (op == 2 ? c->nsplits : 0); i++) {
+        size_t n = op == 2 && i < c->nsplits ? c->split[i] : c->nblocks - done;
+        for (size_t b = 0; b < n; b += GCRY_BLOCKS, done += GCRY_BLOCKS)
+            DRV_CALL(g->fn, ctx, dst + 16 * done, src + 16 * done,
+                     op == 2 ? (const uint8_t *)ctr : key);
+    }
+}
+
+static const char *const gcry_ops[] = {"ecb", "ctr"};
+static struct gcry_outside gcry_outside_ops;
+
+static const void *gcry_make_ops(const void *fn, size_t op)
+{
+    gcry_outside_ops.fn = fn;
+    gcry_outside_ops.ctr = op == 1;
+    return &gcry_outside_ops;
+}
+
+/* ECB or CTR: 64 blocks of zeros under a fixed key, each way, against the reference. */
+static int gcry_identify(const void *fn)
+{
+    static uint8_t in[16 * GCRY_BLOCKS], out[16 * GCRY_BLOCKS], want[16 * GCRY_BLOCKS];
+    uint8_t ctx[GCRY_CTX_BYTES], key[16] = {1, 2, 3, 4}, ctr0[16] = {0}, iv[16] = {0};
+    struct aria_key ek, dk;
+    aria_set_encrypt_key(&ek, key, 16);
+    aria_set_decrypt_key(&dk, key, 16);
+    gcry_context(ctx, &ek, &dk);
+    aria_ecb(&ek, want, in, GCRY_BLOCKS);
+    DRV_PROBE(fn, ctx, out, (const uint8_t *)in, (const uint8_t *)ctx);
+    if (!memcmp(out, want, sizeof out)) return 0;
+    gcry_context(ctx, &ek, &dk);
+    aria_ctr(&ek, want, in, GCRY_BLOCKS, ctr0);
+    DRV_PROBE(fn, ctx, out, (const uint8_t *)in, iv);
+    return memcmp(out, want, sizeof out) ? -1 : 1;
+}
+
+/* 64 blocks per call; CTR as libgcrypt's ctr16be bulk interface: its caller
+ * (cipher/cipher-ctr.c) never lets the low 16 bits of the big-endian counter wrap inside a call
+ * and fixes the counter itself when a call ends exactly on the wrap, so only cases whose whole
+ * run stays below it are the kernel's contract. */
+static int gcry_accepts(const void *cv)
+{
+    const struct bc_case *c = cv;
+    if (!c->nblocks || c->nblocks % GCRY_BLOCKS) return 0;
+    for (size_t i = 0; i < c->nsplits; i++)
+        if (c->split[i] % GCRY_BLOCKS) return 0;
+    size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
+    return !gcry_outside_ops.ctr || low16 + c->nblocks < 0x10000;
+}
+
+static const struct convention conventions[] = {
+    {"libgcrypt",
+     "unsigned int _gcry_aria_gfni_avx512_ecb_crypt_blk64(const void *ctx, byte *out, "
+     "const byte *in, const void *key) and ..._ctr_crypt_blk64(ctx, out, in, byte *iv): 64 "
+     "blocks per call, ctx = ARIA_context (round keys, rounds at 544); CTR as ctr16be: the "
+     "low 16 counter bits do not wrap inside a call",
+     CONV_CLEAN_VECTORS, "the C caller wipes the stack depth the function returns "
+     "(_gcry_burn_stack)",
+     gcry_ops, 2, gcry_make_ops, gcry_identify, gcry_accepts},
+};
+#define OUTSIDE_HOOKS .outside_does = gcry_does, .outside_call = gcry_call,
+#define CONVENTIONS .conventions = conventions, .nconventions = 1
+#else
+#define OUTSIDE_HOOKS
+#define CONVENTIONS .nconventions = 0
+#endif
+
 const struct bc_cipher bc_cipher = {
     .name = "ARIA",
     .kat_file = "corpus/aria/kat.txt",
@@ -91,6 +209,7 @@ const struct bc_cipher bc_cipher = {
     .ecb = ecb,
     .ctr = ctr,
     .exhaustive_extra = sboxes_invert,
+    OUTSIDE_HOOKS
 };
 
 static const struct bc_lib_ops reference = {ref_ecb, ref_ctr};
@@ -125,4 +244,4 @@ static const struct impl impls[] = {
 #endif
 };
 
-const struct family asmdiff_family = BC_FAMILY("aria", "RFC 5794", impls);
+const struct family asmdiff_family = BC_FAMILY("aria", "RFC 5794", impls, CONVENTIONS);

@@ -52,6 +52,8 @@ struct bc_lib_ops {
     bc_lib_ctr ctr;
 };
 
+struct bc_case;
+
 struct bc_cipher {
     const char *name;         /* "ARIA": bench rows "ARIA128 ECB enc" */
     const char *kat_file;     /* "corpus/aria/kat.txt" */
@@ -69,6 +71,12 @@ struct bc_cipher {
     void (*extra_run)(const struct impl *im, const void *c);
     /* Optional: the family's own exhaustive checks (tables over their domain); failures. */
     int (*exhaustive_extra)(void);
+    /* Optional, for an outside kernel (./asmdiff check) in one of the family's conventions:
+     * whether it does operation op (0 ECB encrypt, 1 ECB decrypt, 2 CTR), and how to call it on
+     * the placed buffers (it places what else it needs, e.g. a cipher context, itself). */
+    int (*outside_does)(const struct impl *im, int op);
+    void (*outside_call)(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
+                         const uint8_t *src, uint8_t *ctr);
 };
 
 /* The reference's schedule of the current case (for extra_run): enc or dec. */
@@ -104,15 +112,16 @@ int bc_exhaustive(void);
 void bc_bench_setup(size_t op);
 int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes);
 
-/* The family struct's shared part: BC_FAMILY("aria", "RFC 5794", impls). */
-#define BC_FAMILY(name_, spec_, impls_)                                                     \
+/* The family struct's shared part: BC_FAMILY("aria", "RFC 5794", impls), then any more
+ * fields (.conventions = ...). */
+#define BC_FAMILY(name_, spec_, impls_, ...)                                                \
     {                                                                                        \
         .name = (name_), .spec = (spec_), .impls = (impls_),                                 \
         .nimpls = sizeof(impls_) / sizeof((impls_)[0]), .bufs = bc_bufs, .nbufs = BC_NBUFS,   \
         .decode = bc_decode, .expect = bc_expect, .run = bc_run, .params = bc_params,        \
         .vary_secrets = bc_vary_secrets, .kat = bc_kat, .exhaustive = bc_exhaustive,         \
         .bench_ops = bc_bench_ops, .nbench_ops = 9, .bench_setup = bc_bench_setup,           \
-        .bench_run = bc_bench_run,                                                           \
+        .bench_run = bc_bench_run, __VA_ARGS__                                               \
     }
 
 #endif

@@ -254,7 +254,7 @@ static void controls(int modes)
     ucheck_result_free(&b);
 }
 
-/* ---- MPI ------------------------------------------------------------------------------------ */
+/* ---- vector controls (the executor's accesses through the same checks) --------------------- */
 
 void uc_vctl_overread1(uint8_t out[64], const uint8_t in[63]);
 void uc_vctl_xor64_masked(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t len);
@@ -375,8 +375,6 @@ static void vector_controls(int modes)
     ucheck_result_free(&a);
     ucheck_result_free(&b);
 }
-
-/* ---- ARIA (AVX-512 + GFNI in two forms, AVX2 + GFNI) in the vector executor ----------------- */
 
 int main(int argc, char **argv)
 {
