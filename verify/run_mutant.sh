@@ -94,41 +94,30 @@ case " $impls " in
      echo "  $heading"
      exit 1 ;;
 esac
-# The finding's file alone must reproduce it (libFuzzer mode writes it as crash-<sha1>), and the
-# report must have named that file.
+# The finding's file alone must reproduce it, and the report must have named that file
+# (libFuzzer writes it as crash-<sha1>; the plain tool saves it under ASMDIFF_FINDINGS).
 if [ "$mode" = libfuzzer ]; then
   unit=$(ls "$work"/crash-* 2>/dev/null | head -n1)
-  if [ -z "$unit" ]; then
-    echo "mutant $name: the target reported but left no crash file to reproduce it"
-    exit 1
-  fi
-  grep -qF "$(basename "$unit")" "$work/log" ||
-    { echo "mutant $name: the report's reproduce line does not name $(basename "$unit")"; exit 1; }
-  "$exe" -runs=1 -error_exitcode=1 "$unit" >"$work/replay.log" 2>&1
-  rrc=$?
-  rcheck=$(sed -n 's/^  check *= *//p' "$work/replay.log" | head -n1)
-  if [ $rrc != 1 ] || [ "$rcheck" != "$expect" ]; then
-    echo "mutant $name: the crash file $(basename "$unit") does not reproduce the finding alone (exit $rrc, check '$rcheck')"
-    exit 1
-  fi
-  reproduced=" (its crash file reproduces it alone)"
+  grep -qF "$(basename "${unit:-none}")" "$work/log" || unit=
+  replay=("$exe" -runs=1 -error_exitcode=1 "$unit")
 else
   unit=$(sed -n 's/^  reproduce *: .* \([^ ]*crash-[0-9a-f]*\)$/\1/p' "$work/log" | head -n1)
-  if [ -z "$unit" ] || [ ! -f "$unit" ]; then
-    echo "mutant $name: the report names no saved input file to reproduce it"
-    exit 1
-  fi
   rmode=replay
   [ "$mode" != random ] && rmode=$mode
-  "$exe" "$rmode" "$unit" >"$work/replay.log" 2>&1
-  rrc=$?
-  rcheck=$(sed -n 's/^  check *= *//p' "$work/replay.log" | head -n1)
-  if [ $rrc != 1 ] || [ "$rcheck" != "$expect" ]; then
-    echo "mutant $name: the saved input $(basename "$unit") does not reproduce the finding alone (exit $rrc, check '$rcheck')"
-    exit 1
-  fi
-  reproduced=" (its saved input reproduces it alone)"
+  replay=("$exe" "$rmode" "$unit")
 fi
+if [ -z "$unit" ] || [ ! -f "$unit" ]; then
+  echo "mutant $name: the report names no saved input file that reproduces it"
+  exit 1
+fi
+"${replay[@]}" >"$work/replay.log" 2>&1
+rrc=$?
+rcheck=$(sed -n 's/^  check *= *//p' "$work/replay.log" | head -n1)
+if [ $rrc != 1 ] || [ "$rcheck" != "$expect" ]; then
+  echo "mutant $name: the saved input $(basename "$unit") does not reproduce the finding alone (exit $rrc, check '$rcheck')"
+  exit 1
+fi
+reproduced=" (its saved input reproduces it alone)"
 echo "mutant $name caught in ${secs}s${execs:+ (after $execs execs)}${reproduced:-} by the $check check on $impl"
 echo "  $heading"
 exit 0
