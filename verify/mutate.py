@@ -13,8 +13,9 @@ A spec file (verify/mutants/<family>.mutants) holds blocks:
     replace: <replacement line(s); a literal \\n starts a new line>
     why: <the bug it models>
 
-  mutate.py --list SPEC                       print "name file modes" for every mutant (modes:
-                                              its Unicorn modes, comma-separated, or -)
+  mutate.py --list SPEC                       print "name file checks" for every mutant (checks:
+                                              native when it has expect, then its Unicorn
+                                              modes; comma-separated)
   mutate.py --get SPEC NAME FIELD             print one field of one mutant
   mutate.py SPEC NAME INPUT OUTPUT STATUS     write INPUT with the mutation applied to OUTPUT,
                                               and "ok" to STATUS
@@ -67,7 +68,10 @@ def main(argv):
             for k in ("expect",) + MODES:
                 if k in m and m[k] not in CHECKS:
                     sys.exit(f"{argv[2]}: mutant {m['mutant']}: {k} must be one of {', '.join(CHECKS)}")
-            print(m["mutant"], m["file"], ",".join(k for k in MODES if k in m) or "-")
+            if not any(k in m for k in ("expect",) + MODES):
+                sys.exit(f"{argv[2]}: mutant {m['mutant']}: no check to catch it (expect, or a mode's)")
+            checks = (["native"] if "expect" in m else []) + [k for k in MODES if k in m]
+            print(m["mutant"], m["file"], ",".join(checks))
         return 0
     if len(argv) == 5 and argv[1] == "--get":
         ms = [m for m in parse(argv[2]) if m["mutant"] == argv[3]]
