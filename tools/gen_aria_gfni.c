@@ -14,108 +14,29 @@
  * the two instructions written from the Intel SDM's pseudo-code, and, when
  * this host has GFNI, that emulation is itself checked against the hardware.
  *
- * The two instructions, per byte x, with A a qword and b the imm8 (SDM):
- *   GF2P8AFFINEQB     bit i of result = parity(A.byte[7-i] AND x)      ^ b.bit[i]
- *   GF2P8AFFINEINVQB  bit i of result = parity(A.byte[7-i] AND inv(x)) ^ b.bit[i]
- * where inv is inversion in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (0x11b),
- * with inv(0) = 0. Inversion comes first in AFFINEINV, so one AFFINEINV
- * computes any S-box of the form affine(inv(x)); an S-box of the form
- * inv(affine(x)) needs an AFFINE first, then an AFFINEINV whose affine part
- * is the identity. */
+ * The two instructions (their SDM definitions, the emulation, the affine
+ * solver and the hardware check are in tools/gfni_gen.h), per byte x:
+ * GF2P8AFFINEQB is A x ^ b and GF2P8AFFINEINVQB is A inv(x) ^ b, where inv is
+ * inversion in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (0x11b), with
+ * inv(0) = 0. Inversion comes first in AFFINEINV, so one AFFINEINV computes
+ * any S-box of the form affine(inv(x)); an S-box of the form inv(affine(x))
+ * needs an AFFINE first, then an AFFINEINV whose affine part is the
+ * identity. */
 #define _POSIX_C_SOURCE 200809L     /* open_memstream */
 
 #include "reference/aria.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define HAVE_X86_GFNI_CHECK 1
-#include <immintrin.h>
-#else
-#define HAVE_X86_GFNI_CHECK 0
-#endif
+#include "tools/gfni_gen.h"
 
 #define DEFAULT_OUTPUT "kernels/aria/aria-gfni-constants.h"
+
+#define NSBOX 4
 
 /* The matrix whose row i (byte 7-i) selects input bit i: y = x. */
 #define IDENTITY_MATRIX UINT64_C(0x0102040810204080)
 
-/* ---- GF(2^8) with the AES polynomial, independent of any table ---- */
-
-static uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    unsigned r = 0, x = a;
-    for (int i = 0; i < 8; i++) {
-        if (b & (1u << i))
-            r ^= x;
-        x <<= 1;
-        if (x & 0x100)
-            x ^= 0x11b;
-    }
-    return (uint8_t)r;
-}
-
-/* x^254 = x^-1 for x != 0, and 0 for 0, as the SDM's inverse table. */
-static uint8_t gf_inv(uint8_t x)
-{
-    uint8_t r = 1;
-    for (int i = 0; i < 254; i++)
-        r = gf_mul(r, x);
-    return r;
-}
-
-/* ---- The two instructions, byte by byte, as the SDM writes them ---- */
-
-static unsigned parity8(unsigned v)
-{
-    v ^= v >> 4;
-    v ^= v >> 2;
-    v ^= v >> 1;
-    return v & 1;
-}
-
-static uint8_t gfni_affine(uint64_t matrix, uint8_t x, uint8_t imm)
-{
-    uint8_t r = 0;
-    for (int i = 0; i < 8; i++) {
-        uint8_t row = (uint8_t)(matrix >> (8 * (7 - i)));
-        r |= (uint8_t)((parity8(row & x) ^ ((imm >> i) & 1)) << i);
-    }
-    return r;
-}
-
-static uint8_t gfni_affine_inv(uint64_t matrix, uint8_t x, uint8_t imm)
-{
-    return gfni_affine(matrix, gf_inv(x), imm);
-}
-
-/* ---- Solving for an affine map over GF(2) ---- */
-
-/* If f is affine, f(x) = M x + c, find the qword and imm8 with
- * gfni_affine(qword, x, imm) == f(x) for all x and return 1; else 0.
- * c = f(0), and column j of M is f(1 << j) ^ c; bit i of column j is row i
- * bit j, and row i sits in byte 7 - i of the qword. Whether f is affine at
- * all is then settled by checking every input. */
-static int solve_affine(const uint8_t f[256], uint64_t *matrix, uint8_t *imm)
-{
-    uint8_t c = f[0];
-    uint64_t m = 0;
-    for (int j = 0; j < 8; j++) {
-        uint8_t column = f[1u << j] ^ c;
-        for (int i = 0; i < 8; i++)
-            if (column & (1u << i))
-                m |= UINT64_C(1) << (8 * (7 - i) + j);
-    }
-    for (int x = 0; x < 256; x++)
-        if (gfni_affine(m, (uint8_t)x, c) != f[x])
-            return 0;
-    *matrix = m;
-    *imm = c;
-    return 1;
-}
+/* Arbitrary matrices the hardware check runs besides the constants. */
+#define HW_ARBITRARY 64
 
 /* ---- One S-box: its derivation and its check ---- */
 
@@ -175,65 +96,28 @@ static int check_sbox(const struct sbox_gfni *s)
     return wrong;
 }
 
-/* ---- The emulation against the hardware, where there is GFNI ---- */
+/* ---- The hardware check (tools/gfni_gen.h) ---- */
 
-#if HAVE_X86_GFNI_CHECK
-/* The intrinsics take the imm8 only as a constant, so the hardware is run
- * with a fixed imm8 that has bits set and clear in both halves. */
-#define HW_IMM 0x5a
-
-__attribute__((target("gfni,sse2")))
-static int hw_matches_emulation(uint64_t matrix)
+/* The matrices to run on the hardware: the derived ones, the identity, and
+ * a spread of arbitrary ones. Returns how many it put in m. */
+static int hw_matrices(const struct sbox_gfni *sboxes, int n, uint64_t m[])
 {
-    int wrong = 0;
-    for (int base = 0; base < 256; base += 16) {
-        uint8_t in[16], aff[16], inv[16];
-        for (int k = 0; k < 16; k++)
-            in[k] = (uint8_t)(base + k);
-        __m128i x = _mm_loadu_si128((const __m128i *)in);
-        __m128i a = _mm_set1_epi64x((long long)matrix);
-        _mm_storeu_si128((__m128i *)aff, _mm_gf2p8affine_epi64_epi8(x, a, HW_IMM));
-        _mm_storeu_si128((__m128i *)inv, _mm_gf2p8affineinv_epi64_epi8(x, a, HW_IMM));
-        for (int k = 0; k < 16; k++) {
-            wrong += aff[k] != gfni_affine(matrix, in[k], HW_IMM);
-            wrong += inv[k] != gfni_affine_inv(matrix, in[k], HW_IMM);
-        }
-    }
-    return wrong == 0;
-}
-
-/* Returns -1 if the host has no GFNI, else the number of matrices on which
- * the hardware and the emulation differ: the derived ones, the identity,
- * and a spread of arbitrary ones. */
-static int hw_check(const struct sbox_gfni *sboxes, int n)
-{
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("gfni"))
-        return -1;
-    int bad = 0;
+    int k = 0;
     for (int i = 0; i < n; i++) {
-        bad += !hw_matches_emulation(sboxes[i].matrix);
+        m[k++] = sboxes[i].matrix;
         if (sboxes[i].steps == 2)
-            bad += !hw_matches_emulation(sboxes[i].pre_matrix);
+            m[k++] = sboxes[i].pre_matrix;
     }
-    bad += !hw_matches_emulation(IDENTITY_MATRIX);
-    uint64_t m = UINT64_C(0x243f6a8885a308d3);     /* pi, an arbitrary start */
-    for (int i = 0; i < 64; i++) {
-        m ^= m << 13;
-        m ^= m >> 7;
-        m ^= m << 17;
-        bad += !hw_matches_emulation(m);
+    m[k++] = IDENTITY_MATRIX;
+    uint64_t x = UINT64_C(0x243f6a8885a308d3);     /* pi, an arbitrary start */
+    for (int i = 0; i < HW_ARBITRARY; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        m[k++] = x;
     }
-    return bad;
+    return k;
 }
-#else
-static int hw_check(const struct sbox_gfni *sboxes, int n)
-{
-    (void)sboxes;
-    (void)n;
-    return -1;
-}
-#endif
 
 /* ---- The header ---- */
 
@@ -260,8 +144,9 @@ static void emit_sbox(FILE *f, const struct sbox_gfni *s)
     fprintf(f, "#define ARIA_GFNI_%s_IMM 0x%02x\n", s->name, s->imm);
 }
 
-static void emit_header(FILE *f, const struct sbox_gfni *sboxes, int n)
+static void emit_header(FILE *f, const void *arg)
 {
+    const struct sbox_gfni *sboxes = arg;
     fputs("/* Generated by tools/gen_aria_gfni.c; do not edit. Regenerate from the source root\n"
           " * with a built gen_aria_gfni: `gen_aria_gfni kernels/aria/aria-gfni-constants.h`\n"
           " * (`--check` instead verifies this file is current).\n"
@@ -281,66 +166,20 @@ static void emit_header(FILE *f, const struct sbox_gfni *sboxes, int n)
           f);
     fprintf(f, "\n/* The identity matrix: with imm8 0, vgf2p8affineinvqb is inversion alone. */\n"
                "#define ARIA_GFNI_IDENTITY_MATRIX 0x%016" PRIx64 "\n", IDENTITY_MATRIX);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < NSBOX; i++)
         emit_sbox(f, &sboxes[i]);
     fputs("\n#endif\n", f);
 }
 
-/* The header as a string, so it can be written or compared. */
-static char *render_header(const struct sbox_gfni *sboxes, int n, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    if (!f)
-        return NULL;
-    emit_header(f, sboxes, n);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n == cap) {
-            char *grown = realloc(buf, cap = cap ? 2 * cap : 4096);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
-    int check_only = 0;
-    const char *output = DEFAULT_OUTPUT;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--check") == 0)
-            check_only = 1;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: gen_aria_gfni [--check] [OUTPUT]\n");
-            return 2;
-        } else
-            output = argv[i];
-    }
+    int check_only;
+    const char *output;
+    int usage = gfni_gen_args("gen_aria_gfni", argc, argv, DEFAULT_OUTPUT, &check_only, &output);
+    if (usage)
+        return usage;
 
-    struct sbox_gfni sboxes[4] = {
+    struct sbox_gfni sboxes[NSBOX] = {
         { .name = "S1", .rfc_name = "SB1", .table = aria_sb1 },
         { .name = "S2", .rfc_name = "SB2", .table = aria_sb2 },
         { .name = "S1_INV", .rfc_name = "SB3", .table = aria_sb1_inv },
@@ -348,15 +187,10 @@ int main(int argc, char **argv)
     };
     int failed = 0;
 
-    /* The emulated field first: a wrong inversion would make every later
-     * check agree with itself and prove nothing. */
-    for (int x = 1; x < 256; x++)
-        if (gf_mul((uint8_t)x, gf_inv((uint8_t)x)) != 1) {
-            fprintf(stderr, "gen_aria_gfni: inversion in GF(2^8) wrong at 0x%02x\n", x);
-            return 1;
-        }
+    if (!gf_field_ok("gen_aria_gfni"))
+        return 1;
 
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NSBOX; i++) {
         struct sbox_gfni *s = &sboxes[i];
         if (!derive(s)) {
             fprintf(stderr, "gen_aria_gfni: %s is neither affine(inv(x)) nor inv(affine(x))\n",
@@ -376,41 +210,10 @@ int main(int argc, char **argv)
     if (failed)
         return 1;
 
-    int hw = hw_check(sboxes, 4);
-    if (hw < 0)
-        printf("hardware: no GFNI on this host; emulation not cross-checked\n");
-    else
-        printf("hardware: GFNI agrees with the emulation on %s\n",
-               hw ? "NOT all matrices" : "all matrices tried");
-    if (hw > 0)
+    uint64_t m[2 * NSBOX + 1 + HW_ARBITRARY];
+    int nm = hw_matrices(sboxes, NSBOX, m);
+    if (gfni_hw_report(m, nm))
         return 1;
 
-    size_t len;
-    char *text = render_header(sboxes, 4, &len);
-    if (!text) {
-        fprintf(stderr, "gen_aria_gfni: out of memory\n");
-        return 2;
-    }
-    if (check_only) {
-        size_t old_len;
-        char *old = read_file(output, &old_len);
-        int same = old && old_len == len && memcmp(old, text, len) == 0;
-        if (!same)
-            fprintf(stderr, "gen_aria_gfni: %s %s; regenerate it\n", output,
-                    old ? "is out of date" : "cannot be read");
-        free(old);
-        free(text);
-        return same ? 0 : 1;
-    }
-    FILE *f = fopen(output, "wb");
-    int written = f && fwrite(text, 1, len, f) == len;
-    if (f)
-        written &= fclose(f) == 0;
-    free(text);
-    if (!written) {
-        fprintf(stderr, "gen_aria_gfni: cannot write %s\n", output);
-        return 2;
-    }
-    printf("wrote %s\n", output);
-    return 0;
+    return gfni_gen_output("gen_aria_gfni", output, check_only, emit_header, sboxes);
 }

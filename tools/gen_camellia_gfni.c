@@ -37,99 +37,18 @@
  * from the Intel SDM's pseudo-code, against reference/camellia.c; and where
  * this host has GFNI, the emulation is itself checked against the hardware.
  *
- * The two instructions, per byte x, with A a qword and b the imm8 (SDM):
- *   GF2P8AFFINEQB     bit i of result = parity(A.byte[7-i] AND x)      ^ b.bit[i]
- *   GF2P8AFFINEINVQB  bit i of result = parity(A.byte[7-i] AND inv(x)) ^ b.bit[i] */
+ * The two instructions (their SDM definitions, the emulation, the affine
+ * solver and the hardware check are in tools/gfni_gen.h), per byte x:
+ * GF2P8AFFINEQB is A x ^ b and GF2P8AFFINEINVQB is A inv(x) ^ b. */
 #define _POSIX_C_SOURCE 200809L     /* open_memstream */
 
 #include "reference/camellia.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define HAVE_X86_GFNI_CHECK 1
-#include <immintrin.h>
-#else
-#define HAVE_X86_GFNI_CHECK 0
-#endif
+#include "tools/gfni_gen.h"
 
 #define DEFAULT_OUTPUT "kernels/camellia/camellia-gfni-constants.h"
 
-/* ---- GF(2^8) with the AES polynomial, independent of any table ---- */
-
-static uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    unsigned r = 0, x = a;
-    for (int i = 0; i < 8; i++) {
-        if (b & (1u << i))
-            r ^= x;
-        x <<= 1;
-        if (x & 0x100)
-            x ^= 0x11b;
-    }
-    return (uint8_t)r;
-}
-
-static uint8_t inv_table[256];
-
-static void init_inv(void)
-{
-    for (int x = 0; x < 256; x++) {
-        uint8_t r = 1;
-        for (int i = 0; i < 254; i++)
-            r = gf_mul(r, (uint8_t)x);
-        inv_table[x] = x ? r : 0;
-    }
-}
-
-/* ---- The two instructions, byte by byte, as the SDM writes them ---- */
-
-static unsigned parity8(unsigned v)
-{
-    v ^= v >> 4;
-    v ^= v >> 2;
-    v ^= v >> 1;
-    return v & 1;
-}
-
-static uint8_t gfni_affine(uint64_t matrix, uint8_t x, uint8_t imm)
-{
-    uint8_t r = 0;
-    for (int i = 0; i < 8; i++) {
-        uint8_t row = (uint8_t)(matrix >> (8 * (7 - i)));
-        r |= (uint8_t)((parity8(row & x) ^ ((imm >> i) & 1)) << i);
-    }
-    return r;
-}
-
-static uint8_t gfni_affine_inv(uint64_t matrix, uint8_t x, uint8_t imm)
-{
-    return gfni_affine(matrix, inv_table[x], imm);
-}
-
-/* If f is affine, f(x) = M x + c, find the qword and imm8 with
- * gfni_affine(qword, x, imm) == f(x) for all x and return 1; else 0. Column j
- * of M is f(1 << j) ^ f(0); row i of M sits in byte 7 - i of the qword. */
-static int solve_affine(const uint8_t f[256], uint64_t *matrix, uint8_t *imm)
-{
-    uint8_t c = f[0];
-    uint64_t m = 0;
-    for (int j = 0; j < 8; j++) {
-        uint8_t column = f[1u << j] ^ c;
-        for (int i = 0; i < 8; i++)
-            if (column & (1u << i))
-                m |= UINT64_C(1) << (8 * (7 - i) + j);
-    }
-    for (int x = 0; x < 256; x++)
-        if (gfni_affine(m, (uint8_t)x, c) != f[x])
-            return 0;
-    *matrix = m;
-    *imm = c;
-    return 1;
-}
+#define NSBOX 4
 
 static uint8_t rotl8(uint8_t x, unsigned n) { return (uint8_t)((x << n) | (x >> ((8 - n) & 7))); }
 
@@ -199,7 +118,7 @@ static int search(int k, const struct partial_linear *p)
         struct partial_linear q = *p;
         int ok = 1;
         for (int y = 1 << k; y < (2 << k) && ok; y++)
-            ok = pl_add(&q, inv_table[apply(l1_cols, (uint8_t)y)], T[y]);
+            ok = pl_add(&q, gf_inv(apply(l1_cols, (uint8_t)y)), T[y]);
         if (ok && search(k + 1, &q))
             return 1;
         if (k == 0)
@@ -232,7 +151,7 @@ struct sbox_gfni {
 static uint64_t shr7_matrix;
 static uint8_t shr7_imm;
 
-static int derive(struct sbox_gfni s[4])
+static int derive(struct sbox_gfni s[NSBOX])
 {
     int found = -1, count = 0;
     for (int a = 0; a < 256; a++)
@@ -253,7 +172,7 @@ static int derive(struct sbox_gfni s[4])
     printf("SBOX1(x) = L2 inv(L1 (x ^ 0x%02x)) ^ 0x%02x\n", a, b);
 
     /* Each step as a function table, then solved for its qword and imm8. */
-    uint8_t pre[256], pre4[256], post[4][256], shr[256];
+    uint8_t pre[256], pre4[256], post[NSBOX][256], shr[256];
     for (int x = 0; x < 256; x++) {
         pre[x] = apply(l1_cols, (uint8_t)(x ^ a));
         pre4[x] = apply(l1_cols, (uint8_t)(rotl8((uint8_t)x, 1) ^ a));
@@ -265,7 +184,7 @@ static int derive(struct sbox_gfni s[4])
         shr[x] = (uint8_t)(x >> 7);
     }
     /* affineinv applies its affine map to inv(x): that map is post itself */
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NSBOX; i++) {
         if (!solve_affine(i == 3 ? pre4 : pre, &s[i].pre_matrix, &s[i].pre_imm) ||
             !solve_affine(post[i], &s[i].matrix, &s[i].imm)) {
             fprintf(stderr, "gen_camellia_gfni: %s: a step is not affine\n", s[i].name);
@@ -301,54 +220,11 @@ static int check_shr7(void)
     return wrong;
 }
 
-/* ---- The emulation against the hardware, where there is GFNI ---- */
-
-#if HAVE_X86_GFNI_CHECK
-#define HW_IMM 0x5a
-
-__attribute__((target("gfni,sse2")))
-static int hw_matches_emulation(uint64_t matrix)
-{
-    int wrong = 0;
-    for (int base = 0; base < 256; base += 16) {
-        uint8_t in[16], aff[16], inv[16];
-        for (int k = 0; k < 16; k++)
-            in[k] = (uint8_t)(base + k);
-        __m128i x = _mm_loadu_si128((const __m128i *)in);
-        __m128i m = _mm_set1_epi64x((long long)matrix);
-        _mm_storeu_si128((__m128i *)aff, _mm_gf2p8affine_epi64_epi8(x, m, HW_IMM));
-        _mm_storeu_si128((__m128i *)inv, _mm_gf2p8affineinv_epi64_epi8(x, m, HW_IMM));
-        for (int k = 0; k < 16; k++) {
-            wrong += aff[k] != gfni_affine(matrix, in[k], HW_IMM);
-            wrong += inv[k] != gfni_affine_inv(matrix, in[k], HW_IMM);
-        }
-    }
-    return wrong == 0;
-}
-
-static int hw_check(const struct sbox_gfni *s, int n)
-{
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("gfni"))
-        return -1;
-    int bad = !hw_matches_emulation(shr7_matrix);
-    for (int i = 0; i < n; i++)
-        bad += !hw_matches_emulation(s[i].pre_matrix) + !hw_matches_emulation(s[i].matrix);
-    return bad;
-}
-#else
-static int hw_check(const struct sbox_gfni *s, int n)
-{
-    (void)s;
-    (void)n;
-    return -1;
-}
-#endif
-
 /* ---- The header ---- */
 
-static void emit_header(FILE *f, const struct sbox_gfni *s, int n)
+static void emit_header(FILE *f, const void *arg)
 {
+    const struct sbox_gfni *s = arg;
     fputs("/* Generated by tools/gen_camellia_gfni.c; do not edit. Regenerate from the source\n"
           " * root with a built gen_camellia_gfni:\n"
           " * `gen_camellia_gfni kernels/camellia/camellia-gfni-constants.h` (`--check` instead\n"
@@ -368,7 +244,7 @@ static void emit_header(FILE *f, const struct sbox_gfni *s, int n)
           "#ifndef ASMDIFF_CAMELLIA_GFNI_CONSTANTS_H\n"
           "#define ASMDIFF_CAMELLIA_GFNI_CONSTANTS_H\n",
           f);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < NSBOX; i++) {
         fprintf(f, "\n/* %s = SBOX%d */\n", s[i].name, i + 1);
         fprintf(f, "#define CAMELLIA_GFNI_%s_PRE_MATRIX 0x%016" PRIx64 "\n", s[i].name, s[i].pre_matrix);
         fprintf(f, "#define CAMELLIA_GFNI_%s_PRE_IMM 0x%02x\n", s[i].name, s[i].pre_imm);
@@ -381,70 +257,20 @@ static void emit_header(FILE *f, const struct sbox_gfni *s, int n)
     fputs("\n#endif\n", f);
 }
 
-static char *render_header(const struct sbox_gfni *s, int n, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    if (!f)
-        return NULL;
-    emit_header(f, s, n);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n == cap) {
-            char *grown = realloc(buf, cap = cap ? 2 * cap : 4096);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
-    int check_only = 0;
-    const char *output = DEFAULT_OUTPUT;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--check") == 0)
-            check_only = 1;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: gen_camellia_gfni [--check] [OUTPUT]\n");
-            return 2;
-        } else
-            output = argv[i];
-    }
+    int check_only;
+    const char *output;
+    int usage = gfni_gen_args("gen_camellia_gfni", argc, argv, DEFAULT_OUTPUT, &check_only,
+                              &output);
+    if (usage)
+        return usage;
 
-    init_inv();
-    /* The emulated field first: a wrong inversion would make every later
-     * check agree with itself and prove nothing. */
-    for (int x = 1; x < 256; x++)
-        if (gf_mul((uint8_t)x, inv_table[x]) != 1) {
-            fprintf(stderr, "gen_camellia_gfni: inversion in GF(2^8) wrong at 0x%02x\n", x);
-            return 1;
-        }
+    if (!gf_field_ok("gen_camellia_gfni"))
+        return 1;
 
-    static struct sbox_gfni s[4] = { { .name = "S1" }, { .name = "S2" }, { .name = "S3" },
-                                     { .name = "S4" } };
+    static struct sbox_gfni s[NSBOX] = { { .name = "S1" }, { .name = "S2" }, { .name = "S3" },
+                                         { .name = "S4" } };
     /* The reference S-boxes as RFC 3713 section 2.4.4 defines them from SBOX1. */
     for (int x = 0; x < 256; x++) {
         s[0].table[x] = camellia_sbox1[x];
@@ -455,7 +281,7 @@ int main(int argc, char **argv)
     if (!derive(s))
         return 1;
     int failed = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NSBOX; i++) {
         int wrong = check_sbox(&s[i]);
         printf("%s (SBOX%d): %3d/256 inputs match; pre 0x%016" PRIx64 "/0x%02x, matrix 0x%016"
                PRIx64 "/0x%02x\n", s[i].name, i + 1, 256 - wrong, s[i].pre_matrix, s[i].pre_imm,
@@ -467,41 +293,14 @@ int main(int argc, char **argv)
     if (failed || wrong)
         return 1;
 
-    int hw = hw_check(s, 4);
-    if (hw < 0)
-        printf("hardware: no GFNI on this host; emulation not cross-checked\n");
-    else
-        printf("hardware: GFNI agrees with the emulation on %s\n",
-               hw ? "NOT all matrices" : "all matrices used");
-    if (hw > 0)
+    /* On the hardware: every matrix the header gives. */
+    uint64_t m[1 + 2 * NSBOX] = { shr7_matrix };
+    for (int i = 0; i < NSBOX; i++) {
+        m[1 + 2 * i] = s[i].pre_matrix;
+        m[2 + 2 * i] = s[i].matrix;
+    }
+    if (gfni_hw_report(m, 1 + 2 * NSBOX))
         return 1;
 
-    size_t len;
-    char *text = render_header(s, 4, &len);
-    if (!text) {
-        fprintf(stderr, "gen_camellia_gfni: out of memory\n");
-        return 2;
-    }
-    if (check_only) {
-        size_t old_len;
-        char *old = read_whole(output, &old_len);
-        int same = old && old_len == len && memcmp(old, text, len) == 0;
-        if (!same)
-            fprintf(stderr, "gen_camellia_gfni: %s %s; regenerate it\n", output,
-                    old ? "is out of date" : "cannot be read");
-        free(old);
-        free(text);
-        return same ? 0 : 1;
-    }
-    FILE *f = fopen(output, "wb");
-    int written = f && fwrite(text, 1, len, f) == len;
-    if (f)
-        written &= fclose(f) == 0;
-    free(text);
-    if (!written) {
-        fprintf(stderr, "gen_camellia_gfni: cannot write %s\n", output);
-        return 2;
-    }
-    printf("wrote %s\n", output);
-    return 0;
+    return gfni_gen_output("gen_camellia_gfni", output, check_only, emit_header, s);
 }
