@@ -37,6 +37,10 @@ expect 2 "random takes a count" -- "$tool" random -5
 expect 2 "no-such-file" -- "$tool" replay /no-such-file
 expect 2 "unknown argument" -- "$tool" bench --fast
 expect 2 "cannot open vector file" -- "$tool" kat /no-such-dir
+expect 2 "bounds takes input files" -- "$tool" bounds
+expect 2 "ct-trace takes input files" -- "$tool" ct-trace random many
+expect 2 "emu-diff takes input files" -- "$tool" emu-diff random 5 1 2
+expect 2 "no-such-file" -- "$tool" bounds /no-such-file
 expect 2 "unknown CPU feature 'bogus'" -- env ASMDIFF_CPU_MASK=-bogus "$tool" list
 expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=avx2 "$tool" list
 
