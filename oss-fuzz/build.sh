@@ -9,8 +9,8 @@
 #   LIB_FUZZING_ENGINE      how to link the engine (-fsanitize=fuzzer; AFL++: afl-clang-fast
 #                           turns the same flag into its own driver)
 #   SANITIZER ARCHITECTURE  address | undefined | coverage ...; x86_64
-#   SRC WORK OUT            $SRC/asmdiff the project, $SRC/{gmp,libgpg-error,libgcrypt,openssl}
-#                           the library sources (the Dockerfile puts them there); $WORK
+#   SRC WORK OUT            $SRC/asmdiff the project, $SRC/{gmp,libgpg-error,libgcrypt,openssl,
+#                           nettle} the library sources (the Dockerfile puts them there); $WORK
 #                           scratch (the libraries are cached there per flag set); $OUT results
 #
 # Per target in $OUT: fuzz_F, fuzz_F_seed_corpus.zip (corpus/F/seeds), fuzz_F.options and
@@ -24,81 +24,91 @@ jobs=${ASMDIFF_JOBS:-$(nproc)}
 # there it is built every time.
 log() { echo "build.sh: $*" >&2; }
 
-# lib NAME: configure+make in $deps/build/NAME (out of tree: one source, several flag sets),
-# once; a failure shows the end of the log and stops the build.
+# Each library: configure+make in $deps/build/NAME (out of tree: one source, several flag sets),
+# once; a failure shows the end of the log and stops the build.  Only what the fuzzers link is
+# built (the library and its headers: no tools, tests or documentation).
 built() { [ -f "$deps/.$1-done" ]; }
+# step NAME PHASE CMD...: one phase of a library's build, its time noted for the summary line
 step() {
-  local name=$1; shift
+  local name=$1 phase=$2 t=$SECONDS; shift 2
   if ! "$@" >>"$deps/build/$name.log" 2>&1; then
     tail -n 40 "$deps/build/$name.log" >&2
     log "$name: failed: $* (log: $deps/build/$name.log)"
     exit 1
   fi
+  phases+="${phases:+, }$phase $((SECONDS - t))s"
+}
+# begin NAME / done NAME: the library's build folder, and its summary line
+begin() {
+  t_lib=$SECONDS phases=""
+  log "$1: building ($(cat "$SRC/$1/.unpacked" 2>/dev/null || echo source))"
+  rm -rf "$deps/build/$1"; mkdir -p "$deps/build/$1"; cd "$deps/build/$1"
+}
+done_lib() {
+  touch "$deps/.$1-done"
+  log "$1: built in $((SECONDS - t_lib))s ($phases)"
 }
 
 build_gmp() {
   built gmp && return
-  local t0=$SECONDS
-  log "gmp: building ($(cat "$SRC/gmp/.unpacked" 2>/dev/null || echo source))"
-  local b=$deps/build/gmp; rm -rf "$b"; mkdir -p "$b"; cd "$b"
+  begin gmp
   # The generic x86-64 triple: GMP's x86_64 assembly without the build machine's CPU tuning,
   # which could use instructions the runner lacks (--enable-fat would carry every CPU's
   # kernels, at three times the build time).
-  step gmp "$SRC/gmp/configure" --prefix="$deps" --disable-shared --enable-static \
+  # (GMP's default target is the library alone: its tests, demos and tuning programs are built
+  # by `make check` only.)
+  step gmp configure "$SRC/gmp/configure" --prefix="$deps" --disable-shared --enable-static \
     --build=x86_64-pc-linux-gnu --host=x86_64-pc-linux-gnu CC="$CC" CFLAGS="$CFLAGS"
-  step gmp make -j"$jobs"
-  step gmp make install
-  touch "$deps/.gmp-done"
-  log "gmp: built in $((SECONDS - t0))s"
+  step gmp make make -j"$jobs"
+  step gmp install make install
+  done_lib gmp
 }
 
 build_gcrypt() {
   if ! built libgpg-error; then
-    local t0=$SECONDS
-    log "libgpg-error: building ($(cat "$SRC/libgpg-error/.unpacked" 2>/dev/null || echo source))"
-    local b=$deps/build/libgpg-error; rm -rf "$b"; mkdir -p "$b"; cd "$b"
-    step libgpg-error "$SRC/libgpg-error/configure" --prefix="$deps" --disable-shared --enable-static \
-      --disable-doc --disable-tests --disable-nls --disable-languages CC="$CC" CFLAGS="$CFLAGS"
-    step libgpg-error make -j"$jobs"
-    step libgpg-error make install
-    touch "$deps/.libgpg-error-done"
-    log "libgpg-error: built in $((SECONDS - t0))s"
+    begin libgpg-error
+    step libgpg-error configure "$SRC/libgpg-error/configure" --prefix="$deps" --disable-shared \
+      --enable-static --disable-doc --disable-tests --disable-nls --disable-languages \
+      CC="$CC" CFLAGS="$CFLAGS"
+    step libgpg-error make make -j"$jobs"
+    step libgpg-error install make install
+    done_lib libgpg-error
   fi
   built libgcrypt && return
-  local t0=$SECONDS
-  log "libgcrypt: building ($(cat "$SRC/libgcrypt/.unpacked" 2>/dev/null || echo source))"
-  local b=$deps/build/libgcrypt; rm -rf "$b"; mkdir -p "$b"; cd "$b"
+  begin libgcrypt
   # Its assembly stays in (the GFNI/AVX-512/AVX2 kernels are targets of the aria and gcmsiv
   # families); only the block ciphers the families use.  The public-key algorithms stay: the
   # MPI and KEM code links against all of them.  Not its tests or documentation.
-  step libgcrypt "$SRC/libgcrypt/configure" --prefix="$deps" --disable-shared --enable-static \
-    --disable-doc --with-libgpg-error-prefix="$deps" --enable-ciphers=aes,aria,camellia \
-    CC="$CC" CFLAGS="$CFLAGS"
-  step libgcrypt make -j"$jobs" SUBDIRS="compat mpi cipher random src"
-  step libgcrypt make install SUBDIRS="compat mpi cipher random src"
-  touch "$deps/.libgcrypt-done"
-  log "libgcrypt: built in $((SECONDS - t0))s"
+  step libgcrypt configure "$SRC/libgcrypt/configure" --prefix="$deps" --disable-shared \
+    --enable-static --disable-doc --with-libgpg-error-prefix="$deps" \
+    --enable-ciphers=aes,aria,camellia CC="$CC" CFLAGS="$CFLAGS"
+  step libgcrypt make make -j"$jobs" SUBDIRS="compat mpi cipher random src"
+  step libgcrypt install make install SUBDIRS="compat mpi cipher random src"
+  done_lib libgcrypt
 }
 
 build_openssl() {
   built openssl && return
-  local t0=$SECONDS
-  log "openssl: building libcrypto ($(cat "$SRC/openssl/.unpacked" 2>/dev/null || echo source))"
-  local b=$deps/build/openssl; rm -rf "$b"; mkdir -p "$b"; cd "$b"
-  # libcrypto only, static, with its assembly (that is what we fuzz).  Algorithms no family uses
-  # are left out to halve the build; ARIA, Camellia, AES, BN and the EVP layer stay.
+  begin openssl
+  # libcrypto only, static, with its assembly (that is what we fuzz).  Algorithms and features
+  # no family uses are left out, to build about half of it: ARIA, Camellia, AES, BN and the EVP
+  # layer with its default provider stay; no-deprecated because our adapters use none of the
+  # deprecated API (a use would fail this build); no-legacy: the legacy provider holds nothing
+  # the families use.
   # -fno-sanitize=function: OpenSSL 3.0 calls its hash-table and stack callbacks through
   # pointers cast to another function type (crypto/lhash/lhash.c:296 on the first EVP fetch),
   # which UBSan's function check (applied to C since clang 17) reports before any input is
   # tried.  Only that check, only in libcrypto; everything else stays on.
-  step openssl env CC="$CC" CFLAGS="$CFLAGS -fno-sanitize=function" "$SRC/openssl/Configure" linux-x86_64 \
+  step openssl configure env CC="$CC" CFLAGS="$CFLAGS -fno-sanitize=function" \
+    "$SRC/openssl/Configure" linux-x86_64 \
     --prefix="$deps" --libdir=lib no-shared no-tests no-module no-engine no-dso no-async \
     no-comp no-ec no-dh no-dsa no-sm2 no-sm3 no-sm4 no-whirlpool no-idea no-seed no-rc2 no-rc4 \
     no-bf no-cast no-md4 no-mdc2 no-rmd160 no-siphash no-blake2 no-srp no-cms no-ts no-ocsp \
     no-ct no-cmp no-ocb no-poly1305 no-chacha no-scrypt no-siv no-ui-console no-ssl no-tls \
-    no-dtls no-srtp no-sock
-  step openssl make -j"$jobs" build_generated
-  step openssl make -j"$jobs" libcrypto.a
+    no-dtls no-srtp no-sock no-des no-legacy no-deprecated no-cmac no-gost no-rfc3779 no-dgram \
+    no-psk no-nextprotoneg no-autoload-config no-multiblock no-ssl-trace no-ktls
+  step openssl generate make -j"$jobs" build_generated
+  step openssl make make -j"$jobs" libcrypto.a
   mkdir -p "$deps/lib/pkgconfig" "$deps/include/openssl"
   cp libcrypto.a "$deps/lib/"
   cp "$SRC/openssl/include/openssl/"*.h include/openssl/*.h "$deps/include/openssl/"
@@ -115,12 +125,36 @@ Libs: -L\${libdir} -lcrypto
 Libs.private: -pthread
 Cflags: -I\${includedir}
 PC
-  touch "$deps/.openssl-done"
-  log "openssl: built in $((SECONDS - t0))s"
+  done_lib openssl
 }
 
-key=$( { echo "$CC $CFLAGS"; "$CC" --version | head -n1; declare -f build_gmp build_gcrypt build_openssl;
-         for l in gmp libgpg-error libgcrypt openssl; do
+build_nettle() {
+  built nettle && return
+  begin nettle
+  # libnettle alone (the Camellia oracle), static, fat (its default on x86_64, as Debian ships
+  # it): the x86_64 assembly (camellia-crypt-internal among it) with the run-time choice among
+  # its AES-NI, SHA-NI and PCLMUL variants.  Not hogweed (public key, needs GMP), tools, tests
+  # or documentation.
+  # nettle_cv_asm_underscore=no: configure decides whether C symbols get a leading underscore
+  # by grepping `nm` of a compiled `int a_global_symbol;` for "_a_global_symbol", which the
+  # sanitizers' own symbols (__odr_asan_gen_a_global_symbol, ...) contain: it answers yes, and
+  # every assembly function gets a second underscore (`__nettle_camellia_crypt`), undefined
+  # for its callers.  No x86-64 ELF target prefixes symbols.
+  # -fno-sanitize=function, as for OpenSSL: nettle's API passes its cipher functions as
+  # nettle_cipher_func (const void *ctx, ...) pointers (ctr_crypt, our adapter's setup), which
+  # UBSan's function check reports at the first call: reference/oracles/camellia_nettle.c:45
+  # "call to function nettle_camellia128_crypt through pointer to incorrect function type".
+  step nettle configure env nettle_cv_asm_underscore=no "$SRC/nettle/configure" \
+    --prefix="$deps" --libdir="$deps/lib" --disable-shared --enable-static --enable-fat \
+    --disable-public-key --disable-documentation --disable-openssl \
+    CC="$CC" CFLAGS="$CFLAGS -fno-sanitize=function"
+  step nettle make make -j"$jobs" libnettle.a
+  step nettle install make install-headers install-static install-pkgconfig
+  done_lib nettle
+}
+
+key=$( { echo "$CC $CFLAGS"; "$CC" --version | head -n1; declare -f step begin done_lib build_gmp build_gcrypt build_openssl build_nettle;
+         for l in gmp libgpg-error libgcrypt openssl nettle; do
            [ -d "$SRC/$l" ] && { echo "$l"; cat "$SRC/$l/.unpacked" 2>/dev/null || (cd "$SRC/$l" && git rev-parse HEAD 2>/dev/null) || true; }
          done; } | sha1sum | cut -c1-12)
 deps=$WORK/deps-$key
@@ -132,6 +166,7 @@ features=()
 [ -d "$SRC/gmp" ] && { build_gmp; features+=(-Dgmp=enabled); }
 [ -d "$SRC/libgcrypt" ] && { build_gcrypt; features+=(-Dlibgcrypt=enabled); }
 [ -d "$SRC/openssl" ] && { build_openssl; features+=(-Dopenssl=enabled); }
+[ -d "$SRC/nettle" ] && { build_nettle; features+=(-Dnettle=enabled); }
 cd "$SRC/asmdiff"
 
 # Only our prefix is searched: no -dev package of the image can be picked up by accident.
@@ -142,10 +177,8 @@ rm -rf "$build"
 # prefer_static: pkg-config --static, so libgcrypt brings libgpg-error along
 # auto_features=enabled: an optional dependency the project gains (a new oracle library) fails
 # this build until build.sh provides it, instead of a fuzzer silently without that oracle.
-# nettle stays out for now (its fat build did not link under ASan): fuzz_camellia's list then
-# shows the nettle row as "not built", never a silently smaller target.
 meson setup "$build" "$SRC/asmdiff" -Dbuildtype=plain -Dprefer_static=true \
-  -Dfuzz_engine="$engine" -Dauto_features=enabled -Dunicorn=disabled -Dnettle=disabled \
+  -Dfuzz_engine="$engine" -Dauto_features=enabled -Dunicorn=disabled \
   "${features[@]}" >"$WORK/meson-setup.log" 2>&1 ||
   { cat "$WORK/meson-setup.log" >&2; exit 1; }
 grep -E '^(Run-time dependency|Library|Dependency)' "$WORK/meson-setup.log" >&2 || true
@@ -156,8 +189,11 @@ print(" ".join(f["name"] for f in json.load(open(sys.argv[1])) if f["fuzzer"]))'
 [ -n "$families" ] || { log "no family with a fuzzer in $build/families.json"; exit 1; }
 log "families: $families"
 t0=$SECONDS
+targets=()
+for fam in $families; do targets+=("fuzz_$fam"); done
+# one ninja for all: the targets' objects compile side by side
+ninja -C "$build" -j"$jobs" "${targets[@]}" >"$WORK/ninja.log" 2>&1 || { tail -n 40 "$WORK/ninja.log" >&2; exit 1; }
 for fam in $families; do
-  ninja -C "$build" "fuzz_$fam" >"$WORK/ninja-$fam.log" 2>&1 || { tail -n 40 "$WORK/ninja-$fam.log" >&2; exit 1; }
   cp "$build/fuzz_$fam" "$OUT/"
   rm -f "$OUT/fuzz_${fam}_seed_corpus.zip"
   if [ -d "corpus/$fam/seeds" ]; then

@@ -1,7 +1,7 @@
 #!/bin/bash -eu
 # oss-fuzz/fetch_libraries.sh — in the builder image (Dockerfile RUN): the upstream release
 # tarballs of the libraries build.sh builds from source, unpacked as $SRC/gmp, $SRC/libgpg-error,
-# $SRC/libgcrypt, $SRC/openssl.  The versions are the ones proven on this project's
+# $SRC/libgcrypt, $SRC/openssl, $SRC/nettle.  The versions are the ones proven on this project's
 # machines, where tools/ossfuzz_fetch_sources takes the same upstream tarballs from Debian's
 # source packages instead (docs/oss-fuzz.md).  Not run here: no Docker engine on those machines.
 fetch() { # fetch DIR URL
@@ -14,3 +14,4 @@ fetch gmp https://gmplib.org/download/gmp/gmp-6.2.1.tar.xz
 fetch libgpg-error https://gnupg.org/ftp/gcrypt/libgpg-error/libgpg-error-1.61.tar.bz2
 fetch libgcrypt https://gnupg.org/ftp/gcrypt/libgcrypt/libgcrypt-1.12.4.tar.bz2
 fetch openssl https://github.com/openssl/openssl/releases/download/openssl-3.0.20/openssl-3.0.20.tar.gz
+fetch nettle https://ftp.gnu.org/gnu/nettle/nettle-3.8.1.tar.gz

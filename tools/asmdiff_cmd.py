@@ -65,25 +65,45 @@ def runner(fam, vlen=None):
 
 # ---- test ----
 
-def known_suites(build):
+# The slow set: tests also in this meson suite (the integration proofs that build libraries
+# or builds of their own; meson.build says which).  `test` runs the rest, `test --slow` these.
+SLOW = "slow"
+TEST_USAGE = "usage: ./asmdiff test [--slow | --all | SUITE...]"
+
+
+def introspect_tests(build):
     out = subprocess.run(["meson", "introspect", build, "--tests"], capture_output=True, text=True)
     if out.returncode:
-        return set()
-    return {s.split(":")[-1] for t in json.loads(out.stdout) for s in t["suite"]}
+        return []
+    return [{"name": t["name"], "suites": {s.split(":")[-1] for s in t["suite"]}}
+            for t in json.loads(out.stdout)]
 
 
-def run_tests(suites, quiet=False):
-    """meson test in each build (the riscv64 one when it exists); returns (rc, counts, results)."""
+def known_suites(build):
+    return {s for t in introspect_tests(build) for s in t["suites"]}
+
+
+def run_tests(suites, quiet=False, exclude=()):
+    """meson test in each build (the riscv64 one when it exists): the tests of `suites` (all
+    when empty) that are in none of `exclude`; returns (rc, counts, results), counts including
+    how many tests, suites and builds were chosen."""
     builds = [b for b in (BUILD, BUILD_RV) if os.path.exists(os.path.join(b, "build.ninja"))]
-    known = {b: known_suites(b) for b in builds}
+    tests = {b: introspect_tests(b) for b in builds}
+    known = {b: {s for t in tests[b] for s in t["suites"]} for b in builds}
     for s in suites:
         if not any(s in k for k in known.values()):
             die(f"unknown suite '{s}' (suites: {' '.join(sorted(set().union(*known.values())))})")
-    rc, results = 0, []
+    rc, results, ran_builds, ran_suites, chosen = 0, [], 0, set(), 0
     for b in builds:
-        args = [a for s in suites if s in known[b] for a in ("--suite", s)]
-        if suites and not args:
+        picked = [t for t in tests[b] if (not suites or t["suites"] & set(suites))
+                  and not t["suites"] & set(exclude)]
+        if not picked:
             continue
+        ran_builds += 1
+        chosen += len(picked)
+        ran_suites |= {s for t in picked for s in t["suites"] if s not in (SLOW, "asmdiff")}
+        args = [a for s in suites if s in known[b] for a in ("--suite", s)]
+        args += [a for s in exclude if s in known[b] for a in ("--no-suite", s)]
         if b == BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
         cmd = ["meson", "test", "-C", b, "--print-errorlogs", "--num-processes",
@@ -98,7 +118,8 @@ def run_tests(suites, quiet=False):
                                     t.get("stdout", "")))
         except OSError:
             rc = 1
-    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    counts = {"passed": 0, "failed": 0, "skipped": 0, "tests": chosen,
+              "suites": len(ran_suites), "builds": ran_builds}
     for _, _, r, _, _ in results:
         if r in ("OK", "EXPECTEDFAIL"):
             counts["passed"] += 1
@@ -111,10 +132,69 @@ def run_tests(suites, quiet=False):
     return rc, counts, results
 
 
+def test_sets(args):
+    """[(label, suites, exclude)] for test's arguments: the fast set by default, --slow, --all
+    (fast, then slow), or the named suites."""
+    fast = ("fast", [], [SLOW])
+    slow = ("slow", [SLOW], [])
+    if not args:
+        return [fast]
+    opts = [a for a in args if a.startswith("-")]
+    for a in opts:
+        if a not in ("--slow", "--all"):
+            die(f"test: unknown option '{a}'\n{TEST_USAGE}")
+    if opts and (len(args) > 1):
+        die(f"test: {' '.join(args)}: --slow and --all stand alone (no suite names, not both)\n"
+            f"{TEST_USAGE}")
+    if opts == ["--slow"]:
+        return [slow]
+    if opts == ["--all"]:
+        return [fast, slow]
+    return [("named", args, [])]
+
+
+def minsec(seconds):
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m}m{s:02d}s" if m else f"{s}s"
+
+
 def cmd_test(args):
-    rc, c, _ = run_tests(args)
-    print(f"test: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped")
-    return 1 if rc or c["failed"] or not c["passed"] else 0
+    sets = test_sets(args)
+    if sets[0][0] == "named":
+        known = set().union(*(known_suites(b) for b in (BUILD, BUILD_RV)
+                              if os.path.exists(os.path.join(b, "build.ninja"))))
+        for s in sets[0][1]:
+            if s not in known:
+                die(f"unknown suite '{s}' (suites: {' '.join(sorted(known))})\n{TEST_USAGE}")
+    bad, empty, total = False, False, {"passed": 0, "failed": 0, "skipped": 0, "tests": 0}
+    t_all = time.time()
+    for label, suites, exclude in sets:
+        what = {"fast": "the fast set (every suite but the slow tests)",
+                "slow": "the slow set (./asmdiff test --slow: libraries and builds from source)",
+                "named": "suites " + " ".join(suites)}[label]
+        print(f"== test: {what}", flush=True)
+        t0 = time.time()
+        rc, c, results = run_tests(suites, exclude=exclude)
+        skipped = [n for _, n, r, _, _ in results if r == "SKIP"]
+        if not c["tests"]:
+            # nothing of this set is registered here (the slow set is x86-64 only): not a pass
+            print(f"test: {label}: nothing ran: no test of {what} is registered in this build")
+            empty = True
+            continue
+        print(f"test: {label}: {c['tests']} tests of {c['suites']} suites in {c['builds']} "
+              f"build{'s' if c['builds'] > 1 else ''}: {c['passed']} passed, {c['failed']} failed, "
+              f"{c['skipped']} skipped{' (' + ', '.join(skipped) + ')' if skipped else ''} "
+              f"in {minsec(time.time() - t0)}")
+        bad |= bool(rc or c["failed"] or not c["passed"])
+        for k in total:
+            total[k] += c[k]
+    if len(sets) > 1:
+        print(f"test: all: {total['tests']} tests: {total['passed']} passed, {total['failed']} "
+              f"failed, {total['skipped']} skipped in {minsec(time.time() - t_all)}")
+    if [x[0] for x in sets] == ["fast"]:
+        print("test: the slow integration suites (check, libgcrypt-1.12, the OSS-Fuzz builds) "
+              "are ./asmdiff test --slow")
+    return 1 if bad else 77 if empty else 0
 
 
 # ---- list ----
@@ -267,18 +347,22 @@ def premerge(args):
     chosen = chosen or sorted(fams)
     rows, bad = [], False
 
-    print("== premerge: test suites", flush=True)
-    t0 = time.time()
-    rc, counts, results = run_tests([])
-    ok = not rc and not counts["failed"] and counts["passed"] > 0
-    bad |= not ok
-    rows.append(("all", "test suites",
-                 "pass" if ok else "FAIL",
-                 f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped "
-                 f"in {time.time() - t0:.0f}s"))
-    for b, t, r, _, _ in results:
-        if r == "SKIP":
-            rows.append(("", t, "skip", "(see the test log for why)"))
+    # every test suite: the fast set (./asmdiff test), then the slow one (./asmdiff test --slow)
+    results = []
+    for label, suites, exclude in test_sets(["--all"]):
+        print(f"== premerge: test suites, the {label} set", flush=True)
+        t0 = time.time()
+        rc, counts, res = run_tests(suites, exclude=exclude)
+        results += res
+        ok = not rc and not counts["failed"] and counts["passed"] > 0
+        bad |= not ok
+        rows.append(("all", f"test suites ({label})",
+                     "pass" if ok else "FAIL",
+                     f"{counts['tests']} tests: {counts['passed']} passed, {counts['failed']} failed, "
+                     f"{counts['skipped']} skipped in {time.time() - t0:.0f}s"))
+        for b, t, r, _, _ in res:
+            if r == "SKIP":
+                rows.append(("", t, "skip", "(see the test log for why)"))
 
     for name in chosen:
         fam = fams[name]

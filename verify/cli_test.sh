@@ -30,6 +30,10 @@ expect 2 "unknown option '--bogus'" -- "$asmdiff" bench --bogus
 expect 2 "needs a number of seconds" -- "$asmdiff" premerge --budget soon
 expect 2 "unknown option '--fast'" -- "$asmdiff" premerge --fast
 expect 2 "takes no arguments" -- "$asmdiff" list extra
+expect 2 "unknown option '--bogus'" -- "$asmdiff" test --bogus
+expect 2 "stand alone" -- "$asmdiff" test --slow kat
+expect 2 "stand alone" -- "$asmdiff" test --all --slow
+expect 2 "unknown suite 'nosuch'" -- "$asmdiff" test nosuch
 expect 2 "unknown command 'bogus'" -- "$tool" bogus
 expect 2 "usage" -- "$tool"
 expect 2 "random takes a count" -- "$tool" random many

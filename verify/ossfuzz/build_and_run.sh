@@ -22,22 +22,29 @@ here=$srcdir/verify/ossfuzz
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
-tools=(clang-19 m4 make zip unzip python3 readelf)
-[ "$sanitizer" = coverage ] && tools+=(llvm-profdata-19 llvm-cov-19)
-[ "$engine" = afl ] && tools+=(afl-clang-fast afl-fuzz)
+# tool:Debian package
+tools=(clang-19:clang-19 m4:m4 make:make zip:zip unzip:unzip python3:python3 readelf:binutils
+       flock:util-linux)
+[ "$sanitizer" = coverage ] && tools+=(llvm-profdata-19:llvm-19 llvm-cov-19:llvm-19)
+[ "$engine" = afl ] && tools+=(afl-clang-fast:afl++ afl-fuzz:afl++)
 for t in "${tools[@]}"; do
-  command -v "$t" >/dev/null || skip "$t is not installed (Debian: ${t%%-*}${t#*-19}; see docs/oss-fuzz.md)"
+  command -v "${t%%:*}" >/dev/null || skip "${t%%:*} is not installed (Debian: ${t#*:}; see docs/oss-fuzz.md)"
 done
 
 top=$builddir/ossfuzz
-mkdir -p "$top"
-"$srcdir/tools/ossfuzz_fetch_sources" "$top/src" >"$top/fetch.log" 2>&1
-rc=$?
-[ $rc = 77 ] && { cat "$top/fetch.log"; skip "the library sources could not be fetched"; }
-[ $rc = 0 ] || { cat "$top/fetch.log"; fail "tools/ossfuzz_fetch_sources failed"; }
-ln -sfn "$srcdir" "$top/src/asmdiff"
-
 tag=$sanitizer$([ "$engine" = libfuzzer ] || echo "-$engine")
+mkdir -p "$top"
+# The variants run side by side (meson test runs two at a time on two cores) and share the
+# sources: the first to come fetches them, the others wait for it.
+fetch() {
+  flock 9 || return 1
+  "$srcdir/tools/ossfuzz_fetch_sources" "$top/src" || return $?
+  ln -sfn "$srcdir" "$top/src/asmdiff"
+}
+fetch 9>"$top/.fetch.lock" >"$top/fetch-$tag.log" 2>&1
+rc=$?
+[ $rc = 77 ] && { cat "$top/fetch-$tag.log"; skip "the library sources could not be fetched"; }
+[ $rc = 0 ] || { cat "$top/fetch-$tag.log"; fail "tools/ossfuzz_fetch_sources failed"; }
 work=$top/work-$tag out=$top/out-$tag
 rm -rf "$out"
 mkdir -p "$work" "$out"
