@@ -383,8 +383,9 @@ int main(int argc, char **argv)
             printf("%s emu-diff: %llu kernel calls compared with the CPU, register for register\n",
                    F->name, drv_emu_compared());
             if (!drv_emu_compared()) {
-                printf("%s emu-diff: SKIP: this CPU runs none of the kernels natively: nothing "
-                       "to compare the emulator with\n", F->name);
+                printf("%s emu-diff: SKIP: %s runs none of the kernels natively: nothing to "
+                       "compare the emulator with\n", F->name,
+                       cpu_features_masked() ? "this CPU, under ASMDIFF_CPU_MASK," : "this CPU");
                 return 77;
             }
         }
