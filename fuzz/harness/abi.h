@@ -18,35 +18,7 @@
 #define ABI_MAX_ARGS 10
 
 #if defined(__x86_64__)
-/* What the vector snapshot covers; chosen once from the CPU features. */
-enum abi_vec_mode {
-    ABI_VEC_NONE = 0,   /* no snapshot */
-    ABI_VEC_SSE = 1,    /* xmm0-15 */
-    ABI_VEC_AVX = 2,    /* ymm0-15 */
-    ABI_VEC_AVX512 = 3, /* zmm0-31 and k0-7 */
-};
-
-/* Register state around one call.  Layout is shared with abi_x86_64.S: keep the offsets in
- * sync (static asserts in abi.c). */
-struct abi_state {
-    uint64_t rbx, rbp, r12, r13, r14, r15; /* 0..40: callee-saved, in: loaded; out: observed */
-    uint64_t rsp_delta;                    /* 48: out: rsp after - rsp before (must be 0) */
-    uint64_t rflags;                       /* 56: out: rflags right after return */
-    uint32_t mxcsr;                        /* 64: in: loaded; out: observed */
-    uint16_t x87cw;                        /* 68: in: loaded; out: observed */
-    uint16_t x87tw;                        /* 70: out: x87 tag word (0xffff: register stack
-                                            *      empty, as the ABI requires; MMX code that
-                                            *      forgot emms leaves it otherwise) */
-    uint32_t vec_mode;                     /* 72: in: enum abi_vec_mode */
-    uint32_t pad1;
-    uint64_t vec_fill;                     /* 80: in: pattern loaded into every vector register
-                                            *      and (AVX-512) opmask register before the call */
-    uint8_t vec[32][64] __attribute__((aligned(64))); /* 128: out: zmm/ymm/xmm after the call;
-                                            *      register n at vec[n], low bytes first */
-    uint64_t k[8];                         /* 128+2048: out: k0-7 after the call */
-    uint64_t stack_top;                    /* 2240: in: 0, or the callee's rsp on a separate
-                                            *      stack (abi.c checks what is left below it) */
-};
+#include "emu/regstate.h" /* struct abi_state: shared with the engines below the harness */
 #endif
 
 #if defined(__riscv)
@@ -125,8 +97,7 @@ const char *abi_check(const struct abi_state *before, const struct abi_state *af
                       int check_vectors);
 
 #if defined(__x86_64__)
-/* An emulator that runs a call with the trampoline's register contract (verify/unicorn's
- * emu_call): 0 and *rax on success, -1 with a message ("fault: ...", "unsupported instruction:
+/* An emulator that runs a call with the trampoline's register contract (emu/emu_call.h): 0 and *rax on success, -1 with a message ("fault: ...", "unsupported instruction:
  * ...") otherwise; emu_stack gives its stack ([lo, lo + size), the return address at
  * entry_rsp) for the leftover check. */
 typedef int (*abi_emulator_fn)(const void *fn, const uint64_t *argv, size_t argc,

@@ -95,13 +95,14 @@ void drv_set_ct(int on)
     ct_mode = on;
 }
 
-/* The emulator (verify/unicorn/emu_call.c; its stub, whose emu_available() is 0, in builds
+/* The emulator (emu/emu_call.c; its stub, whose emu_available() is 0, in builds
  * without Unicorn).  Every x86-64 build links one of the two; the Unicorn modes' engine
  * (ucheck.h) comes with it. */
 #if ARCH_X86_64
-#include "emu_call.h"
-#include "ucheck.h"
-#include "ucheck_elf.h"
+#include "emu/emu_call.h"
+#include "emu/ucheck.h"
+#include "emu/ucheck_elf.h"
+_Static_assert(EMU_MAX_ARGS >= ABI_MAX_ARGS, "the emulator passes every argument a checked call has");
 #endif
 
 /* The Unicorn modes (driver.h): every kernel call inside ucheck_run. */
@@ -488,7 +489,7 @@ static void uc_report(enum finding kind, const char *what)
     if (uc_mode == DRV_UC_TRACE)
         report_param("secrets", "%s run (the second replaces them with vary_secrets, seed %llu)",
                      trace_phase ? "second" : "first", vary_seed);
-    report_param("emulated by", "Unicorn Engine and the vector executor (verify/unicorn), each "
+    report_param("emulated by", "Unicorn Engine and the vector executor (emu/), each "
                  "buffer mapped alone, byte-exact");
     report_end();
 }
@@ -613,7 +614,7 @@ static void emu_report(enum finding kind, const char *what, const void *cpu, con
     report_begin(kind, t);
     if (n) report_diff("cpu", cpu, "emulator", emu, n);
     report_param("emulated by", "emu_call: Unicorn Engine and the vector executor "
-                 "(verify/unicorn), from the CPU run's buffers and registers");
+                 "(emu/), from the CPU run's buffers and registers");
     report_end();
 }
 

@@ -218,7 +218,7 @@ void drv_vector_errors(int n);
 const struct impl *drv_impl(void);
 const char *impl_name(const struct impl *im);
 /* 1 when the implementation runs in the emulator here (the CPU lacks, or the mask hides, its
- * ISA; verify/unicorn's executor is linked in; ASMDIFF_EMULATE is not 0). */
+ * ISA; the executor (emu/) is linked in; ASMDIFF_EMULATE is not 0). */
 int impl_emulated(const struct impl *im);
 /* NULL when the implementation runs here (natively or emulated), else why not. */
 const char *impl_unavailable(const struct impl *im);
@@ -227,7 +227,7 @@ const char *impl_unavailable(const struct impl *im);
  * the BUF_SECRET buffers undefined during the call and every output declassified after it. */
 void drv_set_ct(int on);
 
-/* The Unicorn modes (verify/unicorn/ucheck.h), for x86-64 kernels of ours on any x86-64 host:
+/* The Unicorn modes (emu/ucheck.h), for x86-64 kernels of ours on any x86-64 host:
  * every call of a kernel runs inside Unicorn (and the vector executor), with each placed buffer
  * mapped alone and the program's .rodata as the only other memory it may read besides its
  * stack; libraries do not run.

@@ -23,14 +23,32 @@ static const uint8_t *input_data;
 static size_t input_size;
 
 static const char *const names[FINDING_COUNT] = {
-    "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
-    "bounds", "ct-trace", "emu-diff",
+#define CHECK(e, name, heading, row, describe) name,
+#include "checks.def"
+#undef CHECK
 };
 static const char *const headings[FINDING_COUNT] = {
-    "MISMATCH", "ABI VIOLATION", "REGISTER RESIDUE", "STACK LEFTOVER",
-    "GUARD PAGE", "CANARY", "INPUT MODIFIED", "EMULATOR STOPPED",
-    "OUT OF BOUNDS", "SECRET-DEPENDENT TRACE", "EMULATOR DISAGREES",
+#define CHECK(e, name, heading, row, describe) heading,
+#include "checks.def"
+#undef CHECK
 };
+
+static unsigned long long n_findings, n_events;
+
+unsigned long long report_findings(void)
+{
+    return n_findings;
+}
+
+unsigned long long report_finding_events(void)
+{
+    return n_events;
+}
+
+const char *finding_heading(enum finding kind)
+{
+    return kind < FINDING_COUNT ? headings[kind] : "?";
+}
 
 const char *finding_name(enum finding kind)
 {
@@ -67,6 +85,23 @@ void report_param(const char *name, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+void report_buffer(const char *name, size_t len, const void *p, const char *place,
+                   size_t offset)
+{
+    report_param("buffer", "%-12s %6zu bytes at %p, %s, offset %zu", name, len, p, place,
+                 offset);
+}
+
+void report_location(const char *buffer, long offset)
+{
+    report_param("location", "%s, byte %ld relative to its start", buffer, offset);
+}
+
+void report_instruction(uintptr_t pc)
+{
+    report_param("instruction", "%#lx", (unsigned long)pc);
 }
 
 static void dump(const char *label, const uint8_t *p, size_t from, size_t to, size_t mark)
@@ -162,17 +197,25 @@ static int save_input(char *out, size_t len)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-void report_end(void)
+const char *report_env(void)
 {
-    char names_buf[512], env[512] = "", file[1200];
-    fprintf(stderr, "  %-14s = %s\n", "cpu features",
-            cpu_feature_names(cpu_features(), names_buf, sizeof names_buf));
-    /* Everything in the environment that chose what ran goes into the reproduce line. */
+    static char env[512];
+    env[0] = 0;
     const char *mask = getenv("ASMDIFF_CPU_MASK");
     const char *level = getenv("ASMDIFF_GCRYPT_DISABLE");
     if (mask && *mask) snprintf(env + strlen(env), sizeof env - strlen(env), "ASMDIFF_CPU_MASK=%s ", mask);
     if (level && *level)
         snprintf(env + strlen(env), sizeof env - strlen(env), "ASMDIFF_GCRYPT_DISABLE=%s ", level);
+    return env;
+}
+
+void report_end(void)
+{
+    char names_buf[512], file[1200];
+    const char *env = report_env();
+    fprintf(stderr, "  %-14s = %s\n", "cpu features",
+            cpu_feature_names(cpu_features(), names_buf, sizeof names_buf));
+    /* Everything in the environment that chose what ran goes into the reproduce line. */
     char vlen[32] = "";
 #if ARCH_RISCV64
     if (cpu_riscv_vlenb()) snprintf(vlen, sizeof vlen, "--vlen %u ", 8 * cpu_riscv_vlenb());
@@ -193,6 +236,7 @@ void report_end(void)
                     family_name, vlen, file);
     }
     fflush(stderr);
+    n_findings++, n_events++;
     if (report_exit_status) _exit(report_exit_status);
     abort();
 }

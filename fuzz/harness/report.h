@@ -22,24 +22,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kinds of finding: one table, checks.def (names, headings, verdict rows). */
 enum finding {
-    FINDING_MISMATCH,       /* an output differs from the reference's */
-    FINDING_ABI,            /* callee-saved register, rsp, flags, MXCSR, x87 state */
-    FINDING_RESIDUE,        /* data left in a vector or opmask register */
-    FINDING_STACK,          /* data left on the stack below the caller's frame */
-    FINDING_GUARD_PAGE,     /* an access to the unmapped page next to a buffer */
-    FINDING_CANARY,         /* a write next to a buffer, inside its page */
-    FINDING_INPUT_MODIFIED, /* an input the call must not write was written */
-    FINDING_EMULATOR,       /* the emulator met an instruction it cannot run: no verdict */
-    FINDING_BOUNDS,         /* (Unicorn) an access outside every buffer of the call, byte-exact */
-    FINDING_TRACE,          /* (Unicorn) the trace depends on a secret: branch or address */
-    FINDING_EMU_DIFF,       /* (emu-diff) the emulator and the CPU disagree on a kernel call */
+#define CHECK(e, name, heading, row, describe) FINDING_##e,
+#include "checks.def"
+#undef CHECK
     FINDING_COUNT
 };
 
-/* "mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified", "emulator",
- * "bounds", "ct-trace", "emu-diff" */
+/* "mismatch", "abi", ... and "MISMATCH", "ABI VIOLATION", ... (checks.def) */
 const char *finding_name(enum finding kind);
+const char *finding_heading(enum finding kind);
 
 /* The family being checked and a function printing the current case's context (implementation,
  * operation, parameters, buffers); set once by the driver. */
@@ -62,6 +55,23 @@ extern const char *report_replay_cmd;
 void report_begin(enum finding kind, const char *title);
 /* One parameter line: "  <name> = <value>". */
 void report_param(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Inside a report: one buffer placed for the call (a context line, and the finding record's
+ * `buffers` list). */
+void report_buffer(const char *name, size_t len, const void *p, const char *place,
+                   size_t offset);
+/* Inside a report: the buffer the finding is about and the byte offset in it (negative:
+ * before its start). */
+void report_location(const char *buffer, long offset);
+/* Inside a report: the instruction the finding is about, by its run-time address: printed as
+ * symbol+offset with its source line where the build has line information. */
+void report_instruction(uintptr_t pc);
+/* The part of the environment that chose what ran, as a reproduce line spells it
+ * ("ASMDIFF_CPU_MASK=-gfni "; "" when nothing). */
+const char *report_env(void);
+/* Distinct findings reported in this run, and every finding (repeats included). */
+unsigned long long report_findings(void);
+unsigned long long report_finding_events(void);
+
 /* Hex dump with a label. */
 void report_hex(const char *label, const void *p, size_t n);
 /* First differing byte and dumps of both buffers (the whole buffer when short, else a window). */

@@ -15,8 +15,9 @@
  * are judged by their known answers).  Exit 0 all passed, 1 a failure.
  */
 #define _GNU_SOURCE
-#include "emu_call.h"
-#include "ucheck_elf.h"
+#include "emu/emu_call.h"
+#include "emu/ucheck_elf.h"
+#include "abi.h" /* the native trampoline, to compare with */
 
 #include <cpuid.h>
 #include <stdio.h>

@@ -15,8 +15,8 @@
  * One line per check, then "N passed, M failed"; exit 0 only when all pass, 99 on a usage
  * error.
  */
-#include "ucheck.h"
-#include "ucheck_elf.h"
+#include "emu/ucheck.h"
+#include "emu/ucheck_elf.h"
 
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* vx_diff.c — see vx_diff.h. */
 #define _GNU_SOURCE
 #include "vx_diff.h"
-#include "vexec.h"
+#include "emu/vexec.h"
 
 #include <cpuid.h>
 #include <setjmp.h>

@@ -11,7 +11,7 @@
  * VX_FUZZ_FORMS=PREFIX limits the inputs to the forms whose name starts with PREFIX (the first
  * input byte picks among them): a way to spend a run on newly added rows, e.g. "vpabs".
  */
-#include "vexec.h"
+#include "emu/vexec.h"
 #include "vx_diff.h"
 
 #include <stdio.h>

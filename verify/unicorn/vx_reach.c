@@ -8,7 +8,7 @@
  *
  *   vx_reach [rounds] [--list]     --list: the table as Markdown (docs/vector-executor.md)
  */
-#include "vexec.h"
+#include "emu/vexec.h"
 #include "vx_diff.h"
 
 #include <stdio.h>

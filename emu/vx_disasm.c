@@ -1,5 +1,5 @@
 /* vx_disasm.c — see vx_disasm.h. */
-#include "vx_disasm.h"
+#include "emu/vx_disasm.h"
 
 #include <stdio.h>
 #include <string.h>

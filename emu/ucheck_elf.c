@@ -1,6 +1,6 @@
 /* ucheck_elf.c — see ucheck_elf.h. */
 #define _GNU_SOURCE
-#include "ucheck_elf.h"
+#include "emu/ucheck_elf.h"
 
 #include <elf.h>
 #include <link.h>

@@ -13,9 +13,9 @@
  *                                               ends when the function returns there
  */
 #define _GNU_SOURCE
-#include "ucheck.h"
-#include "ucheck_elf.h"
-#include "vx_uc.h"
+#include "emu/ucheck.h"
+#include "emu/ucheck_elf.h"
+#include "emu/vx_uc.h"
 
 #include <elf.h>
 #include <link.h>

@@ -1,6 +1,6 @@
 /* emu_call_stub.c — emu_call.h when the build has no Unicorn Engine: nothing can be emulated,
  * and every call says why, so a caller reports a skip rather than a pass. */
-#include "emu_call.h"
+#include "emu/emu_call.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,8 +34,8 @@ void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
 }
 
 /* ucheck.h, the Unicorn modes' engine: every run fails, saying why. */
-#include "ucheck.h"
-#include "ucheck_elf.h"
+#include "emu/ucheck.h"
+#include "emu/ucheck_elf.h"
 
 int ucheck_run(const struct uc_call *call, struct uc_result *res)
 {

@@ -1,6 +1,6 @@
 /* vexec.c — see vexec.h.  Semantics from the Intel SDM (Vol. 2, instruction pages; Vol. 1
  * ch. 15 for masking, 2.7.5 for compressed disp8*N); the decoder from SDM Vol. 2 ch. 2. */
-#include "vexec.h"
+#include "emu/vexec.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 #ifndef ASMDIFF_VX_UC_H
 #define ASMDIFF_VX_UC_H
 
-#include "vexec.h"
+#include "emu/vexec.h"
 
 #include <stdint.h>
 #include <unicorn/unicorn.h>

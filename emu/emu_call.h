@@ -29,9 +29,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "abi.h"
+#include "emu/regstate.h"
 
 #define EMU_STACK_SIZE (64 * 1024)
+/* Arguments a call may have: as many as the checked call passes (ABI_MAX_ARGS). */
+#define EMU_MAX_ARGS 10
 #define EMU_STACK_POISON 0xe5
 
 /* Run fn(argv[0..argc)) (x86-64 SysV, up to 10 integer args, 6 in registers, rest on the stack)

@@ -1,7 +1,7 @@
 /* vx_uc.c — see vx_uc.h. */
-#include "vx_uc.h"
-#include "ucheck_elf.h"
-#include "vx_disasm.h"
+#include "emu/vx_uc.h"
+#include "emu/ucheck_elf.h"
+#include "emu/vx_disasm.h"
 
 #include <stdio.h>
 #include <string.h>

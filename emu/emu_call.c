@@ -1,8 +1,8 @@
 /* emu_call.c — see emu_call.h. */
 #define _GNU_SOURCE
-#include "emu_call.h"
-#include "ucheck_elf.h"
-#include "vx_uc.h"
+#include "emu/emu_call.h"
+#include "emu/ucheck_elf.h"
+#include "emu/vx_uc.h"
 
 #include <link.h>
 #include <stdio.h>
@@ -378,8 +378,8 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
         snprintf(err, errlen, "emulator set-up: %s", E.why);
         return -1;
     }
-    if (argc > ABI_MAX_ARGS) {
-        snprintf(err, errlen, "%zu arguments: at most %d", argc, ABI_MAX_ARGS);
+    if (argc > EMU_MAX_ARGS) {
+        snprintf(err, errlen, "%zu arguments: at most %d", argc, EMU_MAX_ARGS);
         return -1;
     }
     E.fault[0] = 0;
@@ -398,7 +398,7 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     E.entry_rsp = ((top - 256) & ~15ull) - 8;
     uint64_t ret = SENTINEL;
     memcpy((void *)(uintptr_t)E.entry_rsp, &ret, 8);
-    for (size_t i = 6; i < ABI_MAX_ARGS; i++) {
+    for (size_t i = 6; i < EMU_MAX_ARGS; i++) {
         uint64_t v = i < argc ? argv[i] : JUNK_UNUSED_ARG;
         memcpy((void *)(uintptr_t)(E.entry_rsp + 8 * (i - 5)), &v, 8);
     }
