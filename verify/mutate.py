@@ -48,6 +48,7 @@ def check_names():
     if spec is None:
         sys.exit(f"mutate.py: cannot load {where}")
     results = importlib.util.module_from_spec(spec)
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     try:
         spec.loader.exec_module(results)
         return [k["name"] for k in results.check_kinds(TOP)]
