@@ -98,7 +98,7 @@ def main(argv):
         return 0
     if len(argv) == 5 and argv[1] == "--get":
         ms = [m for m in parse(argv[2]) if m["mutant"] == argv[3]]
-        if len(ms) != 1 or argv[4] not in FIELDS:
+        if len(ms) != 1 or argv[4] not in ms[0]:
             sys.exit(f"{argv[2]}: no single mutant {argv[3]} with field {argv[4]}")
         print(ms[0][argv[4]])
         return 0
