@@ -77,10 +77,10 @@ for name in "${cpus[@]}"; do
   ASMDIFF_RESULTS=$work/list.jsonl run "$tool" list >"$work/list" 2>&1 ||
     { ok=0; fails+=("list exit $?"); }
   sed 's/^/   /' "$work/list"
-  if ! rows=$(impl_rows "$work/list.jsonl" 2>&1) || [ -z "$rows" ]; then
+  if ! listed=$(impl_rows "$work/list.jsonl" 2>&1) || [ -z "$listed" ]; then
     ok=0
-    fails+=("list's result stream names no implementation${rows:+ ($rows)}")
-    rows=
+    fails+=("list's result stream names no implementation${listed:+ ($listed)}")
+    listed=
   fi
   # kernels and libraries: running natively, or unavailable because the host lacks zvkg
   runs=0 lacking=0
@@ -92,7 +92,7 @@ for name in "${cpus[@]}"; do
       case $name in vlen*) ok=0; fails+=("$impl not runnable") ;; esac
       case $reason in "host lacks "*zvkg*) lacking=$((lacking + 1)) ;; esac
     fi
-  done <<<"$rows"
+  done <<<"$listed"
   case $name in
     vlen*)
       # the VLEN is in list's human header only: no record field carries it yet
