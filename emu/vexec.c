@@ -1900,13 +1900,6 @@ const struct vx_form *vx_forms(size_t *n)
     return forms;
 }
 
-const char *vx_form_label(const struct vx_form *f, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s %s", f->enc == VX_ENC_EVEX ? "EVEX" : f->enc == VX_ENC_VEX ? "VEX"
-             : "legacy", f->name);
-    return buf;
-}
-
 /* ---- decoder ------------------------------------------------------------------------------ */
 
 static int pp_ok(const struct vx_form *f, unsigned pp)

@@ -159,7 +159,4 @@ struct vx_insn {
  * outside it (in->len when it could be found, else 0). */
 int vx_decode(const uint8_t *bytes, size_t n, uint64_t rip, struct vx_insn *in);
 
-/* The form and vector length in words, for messages: "vpaddq zmm" etc. */
-const char *vx_form_label(const struct vx_form *f, char *buf, size_t len);
-
 #endif

@@ -185,14 +185,19 @@ static int gcry_accepts(const void *cv)
 }
 
 static const struct convention conventions[] = {
-    {"libgcrypt",
-     "unsigned int _gcry_aria_gfni_avx512_ecb_crypt_blk64(const void *ctx, byte *out, "
-     "const byte *in, const void *key) and ..._ctr_crypt_blk64(ctx, out, in, byte *iv): 64 "
-     "blocks per call, ctx = ARIA_context (round keys, rounds at 544); CTR as ctr16be: the "
-     "low 16 counter bits do not wrap inside a call",
-     CONV_CLEAN_VECTORS, "the C caller wipes the stack depth the function returns "
-     "(_gcry_burn_stack)",
-     gcry_ops, 2, gcry_make_ops, gcry_identify, gcry_accepts},
+    {.name = "libgcrypt",
+     .prototype = "unsigned int _gcry_aria_gfni_avx512_ecb_crypt_blk64(const void *ctx, "
+                  "byte *out, const byte *in, const void *key) and ..._ctr_crypt_blk64(ctx, "
+                  "out, in, byte *iv): 64 blocks per call, ctx = ARIA_context (round keys, "
+                  "rounds at 544); CTR as ctr16be: the low 16 counter bits do not wrap inside "
+                  "a call",
+     .clean = CONV_CLEAN_VECTORS,
+     .leftovers = "the C caller wipes the stack depth the function returns (_gcry_burn_stack)",
+     .ops = gcry_ops,
+     .nops = 2,
+     .make_ops = gcry_make_ops,
+     .identify = gcry_identify,
+     .accepts = gcry_accepts},
 };
 #define OUTSIDE_HOOKS .outside_does = gcry_does, .outside_call = gcry_call,
 #define CONVENTIONS .conventions = conventions, .nconventions = 1

@@ -302,12 +302,24 @@ static int identify(const void *fn)
 }
 
 static const struct convention conventions[] = {
-    {"libgcrypt",
-     "mpi_limb_t _gcry_mpih_add_n(mpi_ptr_t res_ptr, mpi_ptr_t s1_ptr, mpi_ptr_t s2_ptr, "
-     "mpi_size_t size) (and sub_n); mpi_size_t a 32-bit int, size >= 1; returns the carry",
-     CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, "", op_names, 2, make_ops_gcrypt, identify, NULL},
-    {"asmdiff", "as kernels/mpi/mpi.h: size_t n, n may be 0",
-     CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, "", op_names, 2, make_ops_asmdiff, identify, NULL},
+    {.name = "libgcrypt",
+     .prototype = "mpi_limb_t _gcry_mpih_add_n(mpi_ptr_t res_ptr, mpi_ptr_t s1_ptr, "
+                  "mpi_ptr_t s2_ptr, mpi_size_t size) (and sub_n); mpi_size_t a 32-bit int, "
+                  "size >= 1; returns the carry",
+     .clean = CONV_CLEAN_VECTORS | CONV_CLEAN_STACK,
+     .leftovers = "",
+     .ops = op_names,
+     .nops = 2,
+     .make_ops = make_ops_gcrypt,
+     .identify = identify},
+    {.name = "asmdiff",
+     .prototype = "as kernels/mpi/mpi.h: size_t n, n may be 0",
+     .clean = CONV_CLEAN_VECTORS | CONV_CLEAN_STACK,
+     .leftovers = "",
+     .ops = op_names,
+     .nops = 2,
+     .make_ops = make_ops_asmdiff,
+     .identify = identify},
 };
 
 const struct family asmdiff_family = {

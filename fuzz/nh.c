@@ -203,14 +203,24 @@ static int nh_linux_accepts(const void *cv)
 }
 
 static const struct convention conventions[] = {
-    {"linux",
-     "void nh_sse2(const u32 *key, const u8 *message, size_t message_len, "
-     "__le64 hash[NH_NUM_PASSES]); message_len a nonzero multiple of 16, at most 1024",
-     0, "kernel-mode SIMD runs between kernel_fpu_begin/end, and user space gets its own "
-        "vector state back",
-     nh_ops, 1, nh_make_ops, NULL, nh_linux_accepts},
-    {"asmdiff", "as kernels/nh/nh.h: any message_len, the low 4 bits ignored",
-     CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, "", nh_ops, 1, nh_make_ops, NULL, NULL},
+    {.name = "linux",
+     .prototype = "void nh_sse2(const u32 *key, const u8 *message, size_t message_len, "
+                  "__le64 hash[NH_NUM_PASSES]); message_len a nonzero multiple of 16, at most "
+                  "1024",
+     .clean = 0,
+     .leftovers = "kernel-mode SIMD runs between kernel_fpu_begin/end, and user space gets its "
+                  "own vector state back",
+     .ops = nh_ops,
+     .nops = 1,
+     .make_ops = nh_make_ops,
+     .accepts = nh_linux_accepts},
+    {.name = "asmdiff",
+     .prototype = "as kernels/nh/nh.h: any message_len, the low 4 bits ignored",
+     .clean = CONV_CLEAN_VECTORS | CONV_CLEAN_STACK,
+     .leftovers = "",
+     .ops = nh_ops,
+     .nops = 1,
+     .make_ops = nh_make_ops},
 };
 
 const struct family asmdiff_family = {

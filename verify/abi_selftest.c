@@ -9,6 +9,7 @@
  * Prints one line per case and "N passed, M failed"; exit 0 only when every case behaved.
  */
 #include "abi.h"
+#include "verify/selftest.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -52,15 +53,10 @@ static void record_violation(const char *impl, const char *what)
     snprintf(seen_what, sizeof seen_what, "%s", what);
 }
 
-static int passed, failed;
-
+/* Counts the case and clears what the fail handler saw, for the next case. */
 static void result(int ok, const char *label, const char *detail)
 {
-    printf("%s %s: %s\n", ok ? "ok  " : "FAIL", label, detail);
-    if (ok)
-        passed++;
-    else
-        failed++;
+    ST_CHECK(ok, "%s: %s", label, detail);
     violations = 0;
     seen_impl[0] = seen_what[0] = '\0';
 }
@@ -382,6 +378,5 @@ int main(void)
     test_each_mode(best);
     test_default_handler();
 
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return st_finish();
 }

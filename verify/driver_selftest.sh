@@ -2,9 +2,14 @@
 # driver_selftest.sh EXE — every finding the family driver reports, provoked on purpose
 # (verify/driver_selftest.c): each control kernel must end the run with exit 1 and a report
 # whose check line names the right check, on that implementation, with a reproduce line; the
-# correct kernel must pass, counting what it ran.
+# correct kernel must pass, counting what it ran.  The verdicts come from the driver's result
+# stream (ASMDIFF_RESULTS, docs/results.md) through tools/asmdiff/results.py, never from its
+# human text, which is only shown.
 set -u
 exe=$1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ask STREAM QUERY...: one answer from a result stream ("" when the record is not there)
+ask() { python3 -B "$here/../tools/asmdiff/results.py" "$@" 2>/dev/null; }
 pass=0 fail=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-driver.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -12,16 +17,21 @@ export ASMDIFF_FINDINGS=$work
 # expect CONTROL CHECK [MODE]: MODE is replay (the default: random inputs, files replayed) or a
 # Unicorn mode (bounds, ct-trace), which checks its files itself
 expect() {
-  local control=$1 check=$2 mode=${3:-} out rc got impl
-  local gen=(random 300 1) rerun=(replay)
+  local control=$1 check=$2 mode=${3:-} out rc got impl file again
+  local gen=(random 300 1) rerun=(replay) results=$work/$control${mode:+-$mode}
   [ -n "$mode" ] && gen=("$mode" random 50 1) rerun=("$mode")
-  out=$(ASMDIFF_SELFTEST=$control "$exe" "${gen[@]}" 2>&1)
+  out=$(ASMDIFF_SELFTEST=$control ASMDIFF_RESULTS=$results.jsonl "$exe" "${gen[@]}" 2>&1)
   rc=$?
-  got=$(printf '%s\n' "$out" | sed -n 's/^  check *= *//p' | head -n1)
-  impl=$(printf '%s\n' "$out" | sed -n 's/^  implementation *= *//p' | head -n1)
-  # the file the reproduce line names must reproduce the same finding alone
-  file=$(printf '%s\n' "$out" | sed -n 's/^  reproduce *: .* \([^ ]*crash-[0-9a-f]*\)$/\1/p')
-  again=$( [ -f "$file" ] && ASMDIFF_SELFTEST=$control "$exe" "${rerun[@]}" "$file" 2>&1 | sed -n 's/^  check *= *//p')
+  got=$(ask "$results.jsonl" finding check)
+  impl=$(ask "$results.jsonl" finding implementation)
+  # the saved input the finding names must reproduce the same finding alone
+  file=$(ask "$results.jsonl" finding input)
+  again=
+  if [ -n "$file" ] && [ -f "$file" ]; then
+    ASMDIFF_SELFTEST=$control ASMDIFF_RESULTS=$results.replay.jsonl "$exe" "${rerun[@]}" "$file" \
+      >/dev/null 2>&1
+    again=$(ask "$results.replay.jsonl" finding check)
+  fi
   if [ $rc = 1 ] && [ "$got" = "$check" ] && [ "$impl" = "$control" ] && [ "$again" = "$check" ]; then
     echo "ok   $control${mode:+ ($mode)}: $(printf '%s\n' "$out" | grep -m1 '^==== asmdiff: ')"
     pass=$((pass + 1))
@@ -30,6 +40,14 @@ expect() {
     printf '%s\n' "$out" | tail -n 15
     fail=$((fail + 1))
   fi
+}
+# ran_only_good STREAM: the run's summary counts 1 of the 12 implementations (the reference not
+# counted) as run: the good control, natively or emulated, and nothing else
+ran_only_good() {
+  [ "$(ask "$1" summary impls_ran)" = 1 ] && [ "$(ask "$1" summary impls_total)" = 12 ]
+}
+ran_what() {
+  echo "ran '$(ask "$1" summary impls_ran)' of '$(ask "$1" summary impls_total)' implementations (want 1 of 12)"
 }
 expect wrong mismatch
 expect clobber_rbx abi
@@ -50,13 +68,13 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
   expect rdtsc_xmm emu-diff emu-diff
   expect wrong mismatch emu-diff
   for m in bounds ct-trace emu-diff; do
-    out=$(ASMDIFF_SELFTEST=good "$exe" $m random 100 1 2>&1)
+    out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good-$m.jsonl "$exe" $m random 100 1 2>&1)
     rc=$?
-    if [ $rc = 0 ] && printf '%s\n' "$out" | grep -qE 'ran 1 of 12 implementations( \(1 of them emulated\))?'; then
+    if [ $rc = 0 ] && ran_only_good "$work/good-$m.jsonl"; then
       echo "ok   good ($m): $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
       pass=$((pass + 1))
     else
-      echo "FAIL good ($m): exit $rc"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
+      echo "FAIL good ($m): exit $rc, $(ran_what "$work/good-$m.jsonl")"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
     fi
   done
   # the native checks do not see what only the Unicorn modes see (else the controls prove little)
@@ -68,13 +86,13 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
     fi
   done
 fi
-out=$(ASMDIFF_SELFTEST=good "$exe" random 300 1 2>&1)
+out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good.jsonl "$exe" random 300 1 2>&1)
 rc=$?
-if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q 'ran 1 of 12 implementations'; then
+if [ $rc = 0 ] && ran_only_good "$work/good.jsonl"; then
   echo "ok   good: $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
   pass=$((pass + 1))
 else
-  echo "FAIL good: exit $rc"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
+  echo "FAIL good: exit $rc, $(ran_what "$work/good.jsonl")"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
 fi
 # signals delivered during the calls (a timer every 100 us) are not the kernel's leftovers
 out=$(ASMDIFF_SELFTEST=good ASMDIFF_SELFTEST_SIGNALS=1 "$exe" random 3000 1 2>&1)

@@ -4,8 +4,33 @@
 # Each must detect the missing features itself (CPUID/XGETBV, not the mask), list the
 # implementations it cannot run with the reason, and still pass the vectors and the seed
 # corpus on what remains.  A CPU model the host's QEMU does not know is skipped with a message.
+# What each run saw comes from its result stream (ASMDIFF_RESULTS, docs/results.md) through
+# tools/asmdiff/results.py, never from its human text.
 set -u
 tool=$1 srcdir=$2 fam=$3
+results_py=$(cd "$(dirname "${BASH_SOURCE[0]}")/../tools/asmdiff" && pwd)/results.py
+ask() { python3 -B "$results_py" "$@" 2>/dev/null; }
+# seen STREAM: the features the run saw (its start record), a tab, and how many implementations
+# its impl records call unavailable because the host lacks what they need
+seen() {
+  python3 -B - "$results_py" "$1" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("results", sys.argv[1])
+results = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(results)
+recs = results.read(sys.argv[2])
+start = results.of_type(recs, "start")
+if not start:
+    sys.exit("no start record")
+cpu = start[-1].get("cpu") or ""
+cpu = " ".join(cpu) if isinstance(cpu, list) else cpu
+lacking = [i for i in results.impls(recs).values()
+           if not i.get("available") and "host lacks" in (i.get("reason") or "")]
+print(f"{cpu}\t{len(lacking)}")
+EOF
+}
+# ran STREAM: "ran K of M" from the run's summary
+ran() { echo "ran $(ask "$1" summary impls_ran) of $(ask "$1" summary impls_total)"; }
 if ! command -v qemu-x86_64 >/dev/null; then
   [ "${ASMDIFF_STRICT:-0}" = 1 ] &&
     { echo "qemu-x86_64 not found, though tools/bootstrap installs it (qemu-user)"; exit 1; }
@@ -20,20 +45,24 @@ export ASMDIFF_EMULATE=0
 pass=0 fail=0
 for model in Nehalem Haswell; do
   q() { qemu-x86_64 -cpu "$model" "$@" 2> >(grep -v "TCG doesn't support" >&2); }
-  if ! listing=$(q "$tool" list 2>&1); then
+  rm -f "$work".*.jsonl
+  if ! listing=$(ASMDIFF_RESULTS=$work.list.jsonl q "$tool" list 2>&1); then
     echo "FAIL $model: list failed: $listing"; fail=$((fail + 1)); continue
   fi
-  cpuline=$(printf '%s\n' "$listing" | head -n1)
-  if printf '%s' "$cpuline" | grep -qE 'avx512|gfni'; then
-    echo "FAIL $model: detected features it does not have: $cpuline"; fail=$((fail + 1)); continue
+  if ! seen=$(seen "$work.list.jsonl" 2>&1); then
+    echo "FAIL $model: list's result stream: $seen"; fail=$((fail + 1)); continue
   fi
-  na=$(printf '%s\n' "$listing" | grep -c ' n/a .*host lacks') || true
+  cpu=${seen%%$'\t'*} na=${seen##*$'\t'}
+  if printf '%s' "$cpu" | grep -qE 'avx512|gfni'; then
+    echo "FAIL $model: detected features it does not have: $cpu"; fail=$((fail + 1)); continue
+  fi
   # 77: this model runs none of the family's kernels (it lacks their ISA): the libraries and
   # the listing are still checked, and the line says so
-  q "$tool" kat "$srcdir" >"$work.kat" 2>&1; krc=$?
-  q "$tool" replay "$srcdir/corpus/$fam/seeds" >"$work.replay" 2>&1; rrc=$?
+  ASMDIFF_RESULTS=$work.kat.jsonl q "$tool" kat "$srcdir" >"$work.kat" 2>&1; krc=$?
+  ASMDIFF_RESULTS=$work.replay.jsonl q "$tool" replay "$srcdir/corpus/$fam/seeds" \
+    >"$work.replay" 2>&1; rrc=$?
   if { [ $krc = 0 ] || [ $krc = 77 ]; } && { [ $rrc = 0 ] || [ $rrc = 77 ]; }; then
-    echo "ok   $model: $cpuline; $na implementation(s) listed as unavailable; $(grep -m1 ' kat: .*ran ' "$work.kat" | sed 's/.*; \(ran [0-9]* of [0-9]*\).*/kat \1/'), $(grep -m1 ' replay: .*ran ' "$work.replay" | sed 's/.*; \(ran [0-9]* of [0-9]*\).*/replay \1/')"
+    echo "ok   $model: cpu: $cpu; $na implementation(s) listed as unavailable; kat $(ran "$work.kat.jsonl"), replay $(ran "$work.replay.jsonl")"
     pass=$((pass + 1))
   else
     echo "FAIL $model: vectors or seeds fail under emulation (kat exit $krc, replay exit $rrc)"

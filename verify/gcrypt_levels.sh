@@ -4,14 +4,49 @@
 # full set, each feature disabled alone, and all of them disabled.  Each level is a separate
 # process (libgcrypt accepts GCRYCTL_DISABLE_HWF only before its initialisation), running the
 # known-answer vectors, the seed corpus and COUNT structure-aware random inputs.
+# What TOOL list says of libgcrypt comes from its result stream (ASMDIFF_RESULTS,
+# docs/results.md: the libgcrypt implementation's impl record), never from its human text.
 set -u
 tool=$1 srcdir=$2 seeds=$3 count=$4
-listing=$("$tool" list)
-if ! printf '%s\n' "$listing" | grep -qE '^  libgcrypt-[^ ]+ +library +runs '; then
-  echo "SKIP: the installed libgcrypt does not implement this family: $(printf '%s\n' "$listing" | grep -m1 -E '^  libgcrypt-' | sed 's/.*-- //')"
+results_py=$(cd "$(dirname "${BASH_SOURCE[0]}")/../tools/asmdiff" && pwd)/results.py
+stream=$(mktemp "${TMPDIR:-/tmp}/asmdiff-levels.XXXXXX")
+trap 'rm -f "$stream"' EXIT
+if ! ASMDIFF_RESULTS=$stream "$tool" list >/dev/null; then
+  echo "gcrypt levels: '$tool list' failed"
+  exit 1
+fi
+if [ ! -s "$stream" ]; then
+  echo "gcrypt levels: '$tool list' wrote no result stream (ASMDIFF_RESULTS)"
+  exit 1
+fi
+# libgcrypt's implementation (named libgcrypt-<level>): three lines, available, reason, describe
+gcrypt=$(python3 -B - "$results_py" "$stream" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("results", sys.argv[1])
+results = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(results)
+try:
+    recs = results.read(sys.argv[2])
+except results.StreamError as e:
+    sys.exit(f"gcrypt levels: {e}")
+for i in results.impls(recs).values():
+    if i["name"].startswith("libgcrypt-") and i.get("kind") == "library":
+        print("true" if i.get("available") else "false")
+        print((i.get("reason") or "").replace("\n", " "))
+        print((i.get("describe") or "").replace("\n", " "))
+        break
+else:
+    print("false")
+    print("the tool lists no libgcrypt implementation")
+EOF
+) || exit 1
+{ read -r available; read -r reason; read -r describe; } <<<"$gcrypt"
+if [ "$available" != true ]; then
+  echo "SKIP: the installed libgcrypt does not implement this family: $reason"
   exit 77
 fi
-hwf=$(printf '%s\n' "$listing" | sed -n 's/.*(hwf: \([^;)]*\).*/\1/p' | head -n1)
+# the hardware features libgcrypt uses here, as its description names them ("(hwf: a b; ...")
+hwf=$(printf '%s\n' "$describe" | sed -n 's/.*(hwf: \([^;)]*\).*/\1/p')
 if [ -z "$hwf" ] || [ "$hwf" = none ]; then
   echo "gcrypt levels: libgcrypt reports no hardware features here (or is not built): nothing to vary"
   exit 77

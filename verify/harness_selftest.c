@@ -20,15 +20,7 @@
 #include "guard.h"
 #include "input.h"
 #include "sha1.h"
-
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (ok) passed++;
-    else failed++;
-}
+#include "verify/selftest.h"
 
 /* Run fn in a child; return the signal that ended it, or 0 when it exited normally.  What the
  * child wrote to stderr (the guard-page report) goes to msg. */
@@ -75,34 +67,34 @@ static void test_guard(void)
 {
     struct gbuf b = {0};
     for (size_t len = 1; len <= 8193; len = len * 3 + 1) {
-        char what[128], msg[512], want[64];
+        char msg[512], want[64];
         gbuf_place(&b, len, GUARD_TAIL, 0);
-        snprintf(what, sizeof what, "len %zu guard-after: reading byte len faults and is reported", len);
         snprintf(want, sizeof want, "touched byte %zu of the %zu-byte buffer", len, len);
-        check(reported(child_signal(read_after_end, &b, msg, sizeof msg), msg, want), what);
-        snprintf(what, sizeof what, "len %zu guard-after: reading bytes 0..len-1 does not", len);
-        check(child_signal(read_all, &b, msg, sizeof msg) == 0, what);
+        ST_CHECK(reported(child_signal(read_after_end, &b, msg, sizeof msg), msg, want),
+                 "len %zu guard-after: reading byte len faults and is reported", len);
+        ST_CHECK(child_signal(read_all, &b, msg, sizeof msg) == 0,
+                 "len %zu guard-after: reading bytes 0..len-1 does not", len);
         gbuf_place(&b, len, GUARD_HEAD, 0);
-        snprintf(what, sizeof what, "len %zu guard-before: reading byte -1 faults and is reported", len);
         snprintf(want, sizeof want, "touched byte -1 of the %zu-byte buffer", len);
-        check(reported(child_signal(read_before_start, &b, msg, sizeof msg), msg, want), what);
-        snprintf(what, sizeof what, "len %zu guard-before: reading bytes 0..len-1 does not", len);
-        check(child_signal(read_all, &b, msg, sizeof msg) == 0, what);
+        ST_CHECK(reported(child_signal(read_before_start, &b, msg, sizeof msg), msg, want),
+                 "len %zu guard-before: reading byte -1 faults and is reported", len);
+        ST_CHECK(child_signal(read_all, &b, msg, sizeof msg) == 0,
+                 "len %zu guard-before: reading bytes 0..len-1 does not", len);
     }
     long where = 0;
     gbuf_place(&b, 100, GUARD_HEAD, 0);
     memset(b.p, 0, 100);
-    check(gbuf_check_canary(&b, &where) == 0, "writing all 100 bytes leaves the canary intact");
+    ST_CHECK(gbuf_check_canary(&b, &where) == 0, "writing all 100 bytes leaves the canary intact");
     b.p[100] = 0;
-    check(gbuf_check_canary(&b, &where) == -1 && where == 100,
-          "a write at byte 100 of a 100-byte buffer is found at offset 100");
+    ST_CHECK(gbuf_check_canary(&b, &where) == -1 && where == 100,
+             "a write at byte 100 of a 100-byte buffer is found at offset 100");
     gbuf_place(&b, 100, GUARD_TAIL, 16);
     b.p[-3] ^= 1;
-    check(gbuf_check_canary(&b, &where) == -1 && where == -3,
-          "a write 3 bytes before the buffer is found at offset -3");
+    ST_CHECK(gbuf_check_canary(&b, &where) == -1 && where == -3,
+             "a write 3 bytes before the buffer is found at offset -3");
     gbuf_place(&b, 0, GUARD_TAIL, 0);
-    check(gbuf_check_canary(&b, &where) == 0 && b.p == b.data + b.cap,
-          "a zero-length buffer sits exactly at the guard page");
+    ST_CHECK(gbuf_check_canary(&b, &where) == 0 && b.p == b.data + b.cap,
+             "a zero-length buffer sits exactly at the guard page");
     gbuf_free(&b);
 }
 
@@ -111,17 +103,17 @@ static void test_input(void)
     struct input in;
     uint8_t buf[64];
     input_init(&in, NULL, 0);
-    check(input_range(&in, 5, 100) == 5 && input_length(&in, 300, NULL, 0) == 0,
-          "an empty input decodes: control values at their minimum");
+    ST_CHECK(input_range(&in, 5, 100) == 5 && input_length(&in, 300, NULL, 0) == 0,
+             "an empty input decodes: control values at their minimum");
     input_bytes(&in, buf, sizeof buf);
-    check(buf[0] == 0 && buf[63] == 0, "an empty input decodes: payload zero");
+    ST_CHECK(buf[0] == 0 && buf[63] == 0, "an empty input decodes: payload zero");
 
     const uint8_t data[] = {0x11, 0x22, 0x33, 0x44, 0x07};
     input_init(&in, data, sizeof data);
-    check(input_range(&in, 0, 255) == 0x07, "control values come from the tail");
+    ST_CHECK(input_range(&in, 0, 255) == 0x07, "control values come from the tail");
     input_bytes(&in, buf, 2);
-    check(buf[0] == 0x11 && buf[1] == 0x22, "payload comes from the head");
-    check(input_remaining(&in) == 2, "each byte is used once");
+    ST_CHECK(buf[0] == 0x11 && buf[1] == 0x22, "payload comes from the head");
+    ST_CHECK(input_remaining(&in) == 2, "each byte is used once");
 
     /* Over many random inputs, lengths must hit 4k-1, 4k, 4k+1 and the maximum. */
     int hit[301] = {0};
@@ -136,29 +128,30 @@ static void test_input(void)
         input_init(&in, r, sizeof r);
         size_t n = input_length(&in, 300, widths, 1);
         if (n > 300) {
-            check(0, "input_length stays within its maximum");
+            ST_CHECK(0, "input_length stays within its maximum");
             return;
         }
         hit[n]++;
     }
     int edges = 1;
     for (int k = 1; k < 74; k++) edges &= hit[4 * k - 1] > 0 && hit[4 * k] > 0 && hit[4 * k + 1] > 0;
-    check(edges && hit[0] > 100 && hit[300] > 100,
-          "lengths cover 0, every 4k-1/4k/4k+1, and the maximum with weight");
+    ST_CHECK(edges && hit[0] > 100 && hit[300] > 100,
+             "lengths cover 0, every 4k-1/4k/4k+1, and the maximum with weight");
 }
 
 static void test_cpu(void)
 {
     uint64_t m;
     char err[160];
-    check(cpu_parse_mask("-avx512f,-gfni", &m, err, sizeof err) == 0 &&
-              m == (CPU_AVX512F | CPU_GFNI),
-          "mask '-avx512f,-gfni' parses");
-    check(cpu_parse_mask("avx2", &m, err, sizeof err) == -1 && strstr(err, "must start with '-'"),
-          "mask 'avx2' is refused: entries remove features");
-    check(cpu_parse_mask("-avx9000", &m, err, sizeof err) == -1 && strstr(err, "unknown"),
-          "mask '-avx9000' is refused as unknown");
-    check(cpu_unavailable_reason(0) == NULL, "an implementation needing nothing is available");
+    ST_CHECK(cpu_parse_mask("-avx512f,-gfni", &m, err, sizeof err) == 0 &&
+                 m == (CPU_AVX512F | CPU_GFNI),
+             "mask '-avx512f,-gfni' parses");
+    ST_CHECK(cpu_parse_mask("avx2", &m, err, sizeof err) == -1 &&
+                 strstr(err, "must start with '-'"),
+             "mask 'avx2' is refused: entries remove features");
+    ST_CHECK(cpu_parse_mask("-avx9000", &m, err, sizeof err) == -1 && strstr(err, "unknown"),
+             "mask '-avx9000' is refused as unknown");
+    ST_CHECK(cpu_unavailable_reason(0) == NULL, "an implementation needing nothing is available");
 }
 
 /* FIPS 180-4 examples (the NIST "abc" and two-block messages) and the empty message. */
@@ -174,12 +167,11 @@ static void test_sha1(void)
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         uint8_t d[20];
-        char hex[41], what[128];
+        char hex[41];
         sha1((const uint8_t *)v[i].msg, strlen(v[i].msg), d);
         for (int j = 0; j < 20; j++) snprintf(hex + 2 * j, 3, "%02x", d[j]);
-        snprintf(what, sizeof what, "sha1 of a %zu-byte message (names libFuzzer's crash file)",
-                 strlen(v[i].msg));
-        check(!strcmp(hex, v[i].hex), what);
+        ST_CHECK(!strcmp(hex, v[i].hex),
+                 "sha1 of a %zu-byte message (names libFuzzer's crash file)", strlen(v[i].msg));
     }
 }
 
@@ -195,6 +187,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [guard|input|cpu|sha1|all]\n", argv[0]);
         return 2;
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return st_finish();
 }

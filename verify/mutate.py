@@ -5,8 +5,8 @@ A spec file (verify/mutants/<family>.mutants) holds blocks:
     mutant: <name>
     file: <kernel path relative to the source root>
     impls: <the implementations built from that file that the bug reaches, space-separated>
-    expect: <the check that must catch it: mismatch, abi, residue, stack, guard-page, canary,
-             input-modified>
+    expect: <the check that must catch it: a name of fuzz/harness/checks.def (mismatch, abi,
+             residue, stack, guard-page, canary, input-modified, ...)>
     bounds: <optional: the check `asmdiff-<family> bounds` must also report (bounds, residue..)>
     ct-trace: <optional: the check `asmdiff-<family> ct-trace` must also report (ct-trace)>
     find: <the text of exactly one line of that file, compared without surrounding blanks>
@@ -24,6 +24,8 @@ A find that matches no line, or more than one, is a stale spec (the kernel was e
 is then the unmutated kernel, so the build and every other suite still work, and STATUS says
 what to update; the mutant's own test fails with that message.
 """
+import importlib.util
+import os
 import sys
 
 FIELDS = ("mutant", "file", "impls", "expect", "bounds", "ct-trace", "find", "replace", "why")
@@ -33,8 +35,25 @@ FIELDS = ("mutant", "file", "impls", "expect", "bounds", "ct-trace", "find", "re
 # bug only an emulated run sees; each becomes one more test, mutant-<family>-<name>-<mode>).
 OPTIONAL = ("impls", "expect", "bounds", "ct-trace")
 MODES = ("bounds", "ct-trace")
-CHECKS = ("mismatch", "abi", "residue", "stack", "guard-page", "canary", "input-modified",
-          "bounds", "ct-trace", "emu-diff")
+# the fields that name a check: their values come from the one table of checks
+CHECK_FIELDS = ("expect",) + MODES
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check_names():
+    """The check names of fuzz/harness/checks.def, through tools/asmdiff/results.py (loaded by
+    path: verify/ is not a package, and the build runs this file from anywhere)."""
+    where = os.path.join(TOP, "tools", "asmdiff", "results.py")
+    spec = importlib.util.spec_from_file_location("asmdiff_results", where)
+    if spec is None:
+        sys.exit(f"mutate.py: cannot load {where}")
+    results = importlib.util.module_from_spec(spec)
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    try:
+        spec.loader.exec_module(results)
+        return [k["name"] for k in results.check_kinds(TOP)]
+    except (OSError, results.StreamError) as e:
+        sys.exit(f"mutate.py: the table of checks: {e}")
 
 
 def parse(path):
@@ -59,23 +78,27 @@ def parse(path):
         for k in FIELDS:
             if k not in m and k not in OPTIONAL:
                 sys.exit(f"{path}: mutant {m.get('mutant', '?')} lacks '{k}'")
+    if any(k in m for m in mutants for k in CHECK_FIELDS):
+        valid = check_names()
+        for m in mutants:
+            for k in CHECK_FIELDS:
+                if k in m and m[k] not in valid:
+                    sys.exit(f"{path}: mutant {m['mutant']}: {k}: unknown check '{m[k]}'; the "
+                             f"checks are {', '.join(valid)} (fuzz/harness/checks.def)")
     return mutants
 
 
 def main(argv):
     if len(argv) == 3 and argv[1] == "--list":
         for m in parse(argv[2]):
-            for k in ("expect",) + MODES:
-                if k in m and m[k] not in CHECKS:
-                    sys.exit(f"{argv[2]}: mutant {m['mutant']}: {k} must be one of {', '.join(CHECKS)}")
-            if not any(k in m for k in ("expect",) + MODES):
+            if not any(k in m for k in CHECK_FIELDS):
                 sys.exit(f"{argv[2]}: mutant {m['mutant']}: no check to catch it (expect, or a mode's)")
             checks = (["native"] if "expect" in m else []) + [k for k in MODES if k in m]
             print(m["mutant"], m["file"], ",".join(checks))
         return 0
     if len(argv) == 5 and argv[1] == "--get":
         ms = [m for m in parse(argv[2]) if m["mutant"] == argv[3]]
-        if len(ms) != 1 or argv[4] not in FIELDS:
+        if len(ms) != 1 or argv[4] not in ms[0]:
             sys.exit(f"{argv[2]}: no single mutant {argv[3]} with field {argv[4]}")
         print(ms[0][argv[4]])
         return 0

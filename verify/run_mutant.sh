@@ -13,10 +13,14 @@
 #                   the check expected is the spec's field of the mode's name, not `expect:`.
 # TOOL (the family's unmutated plain build) says whether this host runs the mutated
 # implementations: when it runs none of them the mutant is skipped (exit 77) with the reason.
+# Every verdict here comes from the programs' result stream (ASMDIFF_RESULTS, docs/results.md),
+# read through tools/asmdiff/results.py, never from their human text.
 set -u
 [ $# -eq 7 ] || { echo "usage: run_mutant.sh MODE EXE BUDGET NAME SPEC STATUS TOOL" >&2; exit 2; }
 mode=$1 exe=$2 budget=$3 name=$4 spec=$5 status=$6 tool=$7
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ask STREAM QUERY...: one answer from a result stream (exit 1: no such record, 2: unreadable)
+ask() { python3 -B "$here/../tools/asmdiff/results.py" "$@"; }
 
 if [ "$(cat "$status" 2>/dev/null)" != ok ]; then
   echo "mutant $name: STALE SPEC: $(cat "$status" 2>/dev/null || echo "no status file $status")"
@@ -27,21 +31,36 @@ case $mode in bounds|ct-trace) field=$mode ;; esac
 expect=$(python3 "$here/mutate.py" --get "$spec" "$name" "$field") || exit 1
 impls=$(python3 "$here/mutate.py" --get "$spec" "$name" impls) || exit 1
 
-# Which of the mutated implementations this host runs (the unmutated tool's list).
-listing=$("$tool" list 2>&1) || { echo "mutant $name: '$tool list' failed: $listing"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
+target_pid=
+trap '[ -n "$target_pid" ] && kill "$target_pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 143' TERM INT # (a test harness's timeout): the EXIT trap stops the target too
+mkdir -p "$work/corpus"
+
+# Which of the mutated implementations this host runs (the unmutated tool's list: its impl
+# records say available, emulated, kind and, when not available, the reason).
+if ! ASMDIFF_RESULTS=$work/list.jsonl "$tool" list >"$work/list.log" 2>&1; then
+  echo "mutant $name: '$tool list' failed: $(cat "$work/list.log")"
+  exit 1
+fi
+if [ ! -s "$work/list.jsonl" ]; then
+  echo "mutant $name: '$tool list' wrote no result stream (ASMDIFF_RESULTS)"
+  exit 1
+fi
 runnable=() why=()
 for im in $impls; do
-  line=$(printf '%s\n' "$listing" | grep -E "^  $im +" | head -n1)
-  if [ -z "$line" ]; then
-    echo "mutant $name: the spec names '$im', which $tool does not register"
-    exit 1
-  fi
+  kind=$(ask "$work/list.jsonl" impl "$im" kind)
+  case $? in
+    0) ;;
+    1) echo "mutant $name: the spec names '$im', which $tool does not register"; exit 1 ;;
+    *) echo "mutant $name: the result stream of '$tool list' is unreadable"; exit 1 ;;
+  esac
   # the Unicorn modes run every x86-64 kernel emulated, whatever this CPU has
-  if printf "%s" "$line" | grep -qE "^  $im +[a-z]+ +(runs|emulated) " ||
-     { [ "$field" != expect ] && printf "%s" "$line" | grep -qE "^  $im +kernel "; }; then
+  if [ "$(ask "$work/list.jsonl" impl "$im" available)" = true ] ||
+     { [ "$field" != expect ] && [ "$kind" = kernel ]; }; then
     runnable+=("$im")
   else
-    why+=("$im: ${line##*-- }")
+    why+=("$im: $(ask "$work/list.jsonl" impl "$im" reason)")
   fi
 done
 if [ ${#runnable[@]} -eq 0 ]; then
@@ -49,40 +68,78 @@ if [ ${#runnable[@]} -eq 0 ]; then
   exit 77
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/corpus"
+results=$work/results.jsonl
+# run_to_first_finding CMD...: CMD for at most $budget seconds, stopped at its first finding
+# record: a run reports every finding and goes on, but the first one is the catch (and its time
+# the time to catch).  Sets rc: CMD's own exit status when it ended by itself, else 1 when it was
+# stopped at a finding, 0 when it ran out of time without one.
+run_to_first_finding() {
+  local pid deadline n size seen=0
+  "$@" >"$work/log" 2>&1 &
+  pid=$! target_pid=$!
+  deadline=$(($(date +%s) + budget))
+  while kill -0 "$pid" 2>/dev/null; do
+    # records are only appended: the stream is read again only when it grew
+    size=$(stat -c %s "$results" 2>/dev/null || echo 0)
+    if [ "$size" != "$seen" ]; then
+      seen=$size
+      n=$(ask "$results" findings 2>/dev/null) && [ "$n" -gt 0 ] && break
+    fi
+    [ "$(date +%s)" -ge "$deadline" ] && break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    rc=0
+    n=$(ask "$results" findings 2>/dev/null) && [ "$n" -gt 0 ] && rc=1
+  else
+    wait "$pid"
+    rc=$?
+  fi
+  target_pid=
+}
+
 start=$(date +%s.%N)
 case $mode in
   libfuzzer)
-    "$exe" -max_total_time="$budget" -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 \
-      -artifact_prefix="$work/" "$work/corpus" >"$work/log" 2>&1
+    ASMDIFF_RESULTS=$results "$exe" -max_total_time="$budget" -seed=1 -timeout=20 \
+      -rss_limit_mb=4096 -error_exitcode=1 -artifact_prefix="$work/" "$work/corpus" \
+      >"$work/log" 2>&1
     rc=$? ;;
   random|bounds|ct-trace)
     args=(random 100000000 1)
     [ "$mode" != random ] && args=("$mode" random 100000000 1)
-    ASMDIFF_FINDINGS=$work/findings timeout "$budget" "$exe" "${args[@]}" >"$work/log" 2>&1
-    rc=$?
-    [ $rc -eq 124 ] && rc=0 # ran out of time without a finding
-    [ $rc -eq 77 ] && { echo "mutant $name: SKIP: $(tail -n1 "$work/log")"; exit 77; } ;;
+    run_to_first_finding env ASMDIFF_RESULTS="$results" ASMDIFF_FINDINGS="$work/findings" \
+      "$exe" "${args[@]}"
+    if [ $rc -eq 77 ]; then
+      reason=$(ask "$results" summary reason 2>/dev/null)
+      echo "mutant $name: SKIP: ${reason:-$(tail -n1 "$work/log")}"
+      exit 77
+    fi ;;
   *) echo "run_mutant: unknown mode $mode" >&2; exit 2 ;;
 esac
 end=$(date +%s.%N)
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}')
-execs=$(grep -oE '^#[0-9]+' "$work/log" | tail -n1 | tr -d '#')
+execs=$(grep -oE '^#[0-9]+' "$work/log" | tail -n1 | tr -d '#') # libFuzzer's own status lines
 if [ $rc -eq 0 ]; then
   echo "mutant $name SURVIVED ${budget}s of fuzzing: the suite cannot see this bug"
   tail -n 5 "$work/log"
   exit 1
 fi
-heading=$(grep -m1 -E '^==== asmdiff: ' "$work/log")
-check=$(sed -n 's/^  check *= *//p' "$work/log" | head -n1)
-impl=$(sed -n 's/^  implementation *= *\([^ ]*\).*/\1/p' "$work/log" | head -n1)
-if [ "$rc" != 1 ] || [ -z "$heading" ]; then
+nfindings=$(ask "$results" findings 2>&1) || {
+  echo "mutant $name: the target's result stream is unreadable: $nfindings"
+  exit 1
+}
+if [ "$rc" != 1 ] || [ "$nfindings" = 0 ]; then
   echo "mutant $name: the target ended with exit $rc without a finding report: not a catch"
   tail -n 30 "$work/log"
   exit 1
 fi
+check=$(ask "$results" finding check)
+impl=$(ask "$results" finding implementation)
+heading="==== asmdiff: $(ask "$results" finding heading) in $(ask "$results" finding family):\
+ $(ask "$results" finding title)"
 if [ "$check" != "$expect" ]; then
   echo "mutant $name: caught by the wrong check: '$check' where the spec expects '$expect'"
   echo "  $heading"
@@ -94,14 +151,16 @@ case " $impls " in
      echo "  $heading"
      exit 1 ;;
 esac
-# The finding's file alone must reproduce it, and the report must have named that file
-# (libFuzzer writes it as crash-<sha1>; the plain tool saves it under ASMDIFF_FINDINGS).
+# The finding's file alone must reproduce it, and the finding must have named that file (its
+# `input`: the plain tool saves it under ASMDIFF_FINDINGS; libFuzzer writes it as crash-<sha1>
+# after the report, which names it ahead).
+unit=$(ask "$results" finding input)
 if [ "$mode" = libfuzzer ]; then
-  unit=$(ls "$work"/crash-* 2>/dev/null | head -n1)
-  grep -qF "$(basename "${unit:-none}")" "$work/log" || unit=
+  crash=$(ls "$work"/crash-* 2>/dev/null | head -n1)
+  [ -n "$unit" ] && [ "$(basename "$unit")" = "$(basename "${crash:-none}")" ] && unit=$crash ||
+    unit=
   replay=("$exe" -runs=1 -error_exitcode=1 "$unit")
 else
-  unit=$(sed -n 's/^  reproduce *: .* \([^ ]*crash-[0-9a-f]*\)$/\1/p' "$work/log" | head -n1)
   rmode=replay
   [ "$mode" != random ] && rmode=$mode
   replay=("$exe" "$rmode" "$unit")
@@ -110,9 +169,9 @@ if [ -z "$unit" ] || [ ! -f "$unit" ]; then
   echo "mutant $name: the report names no saved input file that reproduces it"
   exit 1
 fi
-"${replay[@]}" >"$work/replay.log" 2>&1
+ASMDIFF_RESULTS=$work/replay.jsonl "${replay[@]}" >"$work/replay.log" 2>&1
 rrc=$?
-rcheck=$(sed -n 's/^  check *= *//p' "$work/replay.log" | head -n1)
+rcheck=$(ask "$work/replay.jsonl" finding check 2>/dev/null)
 if [ $rrc != 1 ] || [ "$rcheck" != "$expect" ]; then
   echo "mutant $name: the saved input $(basename "$unit") does not reproduce the finding alone (exit $rrc, check '$rcheck')"
   exit 1

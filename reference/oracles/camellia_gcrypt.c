@@ -6,7 +6,6 @@
 #include "gcrypt_init.h"
 
 #include <gcrypt.h>
-#include <stdio.h>
 
 static int algo_for(size_t keylen)
 {
@@ -48,13 +47,4 @@ int oracle_gcrypt_camellia_ctr(const uint8_t *key, size_t keylen, uint8_t *out,
         add >>= 8;
     }
     return rc;
-}
-
-const char *oracle_gcrypt_camellia_describe(void)
-{
-    static char text[1200];
-    const char *off = oracle_gcrypt_disabled();
-    snprintf(text, sizeof text, "libgcrypt %s, hwf: %s%s%s%s", gcry_check_version(NULL),
-             oracle_gcrypt_hwf(), *off ? " (disabled: " : "", off, *off ? ")" : "");
-    return text;
 }

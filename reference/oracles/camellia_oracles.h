@@ -39,8 +39,6 @@ int oracle_gcrypt_camellia_ecb(int encrypt, const uint8_t *key, size_t keylen, u
                                const uint8_t *in, size_t nblocks);
 int oracle_gcrypt_camellia_ctr(const uint8_t *key, size_t keylen, uint8_t *out,
                                const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
-/* "libgcrypt 1.10.1, hwf: intel-cpu ... (disabled: ...)" */
-const char *oracle_gcrypt_camellia_describe(void);
 #endif
 
 #endif

@@ -9,11 +9,14 @@
 #                   -seed=1 (detection comes from fuzzing, not from replaying seeds);
 #   MODE random:    EXE is the plain build: structure-aware random inputs, seed 1.
 # ASMDIFF_MUTANT_ALL_VLENS=1 waits for every VLEN and prints a row each (for reports); by
-# default the first catch ends the run.
+# default the first catch ends the run.  The catch is read from each run's result stream
+# (ASMDIFF_RESULTS, docs/results.md) through tools/asmdiff/results.py, not from its report text.
 set -u
 [ $# -eq 7 ] || { echo "usage: run_mutant_emu.sh MODE EXE BUDGET NAME SPEC STATUS TOOL" >&2; exit 2; }
 mode=$1 exe=$2 budget=$3 name=$4 spec=$5 status=$6
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ask STREAM QUERY...: one answer from a result stream ("" when the record is not there)
+ask() { python3 -B "$here/../../tools/asmdiff/results.py" "$@" 2>/dev/null; }
 # As verify/run_mutant.sh: a stale spec fails by name; only the declared check counts.  (Every
 # VLEN runs the Zvkg kernels, so no host-capability skip applies here.)
 if [ "$(cat "$status" 2>/dev/null)" != ok ]; then
@@ -34,33 +37,50 @@ trap cleanup EXIT
 
 # one VLEN: writes $work/$vlen.result = "caught SECONDS EXECS|how" or "survived SECONDS"
 one() {
-  local vlen=$1 dir cpu rc start end secs execs how
+  local vlen=$1 dir cpu rc start end secs execs how results pid n size seen=0
   dir=$work/$vlen
+  results=$dir/results.jsonl
   cpu=$("$here/qemu_cpu.sh" "vlen$vlen")
   mkdir -p "$dir/corpus"
   start=$(date +%s.%N)
   case $mode in
     libfuzzer)
-      timeout "$((budget + 30))" qemu-riscv64 -cpu "$cpu" "$exe" -max_total_time="$budget" \
-        -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 -artifact_prefix="$dir/" "$dir/corpus" \
-        >"$dir/log" 2>&1
+      ASMDIFF_RESULTS=$results timeout "$((budget + 30))" qemu-riscv64 -cpu "$cpu" "$exe" \
+        -max_total_time="$budget" -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 \
+        -artifact_prefix="$dir/" "$dir/corpus" >"$dir/log" 2>&1
       rc=$? ;;
     random)
-      timeout "$budget" qemu-riscv64 -cpu "$cpu" "$exe" random 100000000 1 >"$dir/log" 2>&1
+      # a run reports every finding and goes on: it is stopped at its first finding record
+      # (the catch, and its time the time to catch); records are only appended, so the
+      # stream is read again only when it grew
+      ASMDIFF_RESULTS=$results timeout "$budget" qemu-riscv64 -cpu "$cpu" "$exe" \
+        random 100000000 1 >"$dir/log" 2>&1 &
+      pid=$!
+      while kill -0 "$pid" 2>/dev/null; do
+        size=$(stat -c %s "$results" 2>/dev/null || echo 0)
+        if [ "$size" != "$seen" ]; then
+          seen=$size
+          n=$(ask "$results" findings) && [ "$n" -gt 0 ] && { kill "$pid" 2>/dev/null; break; }
+        fi
+        sleep 0.2
+      done
+      wait "$pid"
       rc=$?
-      [ $rc -eq 124 ] && rc=0 ;;
+      [ $rc -eq 124 ] && rc=0 # ran out of time without a finding
+      n=$(ask "$results" findings) && [ "$n" -gt 0 ] && rc=1 ;;
     *) echo "run_mutant_emu: unknown mode $mode" >"$dir/log"; rc=0 ;;
   esac
   end=$(date +%s.%N)
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-  check=$(sed -n 's/^  check *= *//p' "$dir/log" | head -n1)
+  check=$(ask "$results" finding check)
   if [ $rc -eq 0 ]; then
     echo "survived $secs" >"$dir/result.tmp"
   elif [ $rc -ne 1 ] || [ "$check" != "$expect" ]; then
     echo "survived $secs (exit $rc, check '${check:-none}' where '$expect' was expected)" >"$dir/result.tmp"
   else
-    execs=$(grep -oE '^#[0-9]+' "$dir/log" | tail -n1 | tr -d '#')
-    how=$(grep -m1 -E '^==== asmdiff: ' "$dir/log")
+    execs=$(grep -oE '^#[0-9]+' "$dir/log" | tail -n1 | tr -d '#') # libFuzzer's status lines
+    how="==== asmdiff: $(ask "$results" finding heading) in $(ask "$results" finding family):\
+ $(ask "$results" finding title)"
     echo "caught $secs ${execs:--}|${how:-exit $rc}" >"$dir/result.tmp"
   fi
   mv "$dir/result.tmp" "$work/$vlen.result"
@@ -106,5 +126,6 @@ execs=$(echo "$r" | cut -d' ' -f3 | cut -d'|' -f1)
 how=$(echo "$r" | cut -d'|' -f2-)
 [ "$execs" = - ] && execs=""
 echo "mutant $name caught at VLEN $first in ${secs}s ($mode${execs:+, $execs execs}): $how"
-grep -m2 -E '^  (check|implementation) ' "$work/$first/log" || true
+echo "  check          = $(ask "$work/$first/results.jsonl" finding check)"
+echo "  implementation = $(ask "$work/$first/results.jsonl" finding implementation)"
 exit 0

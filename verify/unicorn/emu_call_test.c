@@ -18,6 +18,7 @@
 #include "emu/emu_call.h"
 #include "emu/ucheck_elf.h"
 #include "abi.h" /* the native trampoline, to compare with */
+#include "verify/selftest.h"
 
 #include <cpuid.h>
 #include <stdio.h>
@@ -32,15 +33,9 @@ uint64_t uc_vctl_fs_canary(void);
 uint64_t uc_vctl_sum10(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                        uint64_t, uint64_t, uint64_t);
 
-static int passed, failed;
-
 static void check(int ok, const char *what, const char *detail)
 {
-    printf("%s emu_call %s: %s\n", ok ? "ok  " : "FAIL", what, detail);
-    if (ok)
-        passed++;
-    else
-        failed++;
+    ST_CHECK(ok, "emu_call %s: %s", what, detail);
 }
 
 static uint64_t rs = 0x1234567;
@@ -222,6 +217,5 @@ int main(void)
              strstr(err, "uc_ctl_overread16+");
         check(ok, "SSE overread into a guard page (run by Unicorn) reported as a fault", err);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return st_finish();
 }

@@ -17,7 +17,7 @@
  */
 #include "emu/ucheck.h"
 #include "emu/ucheck_elf.h"
-
+#include "verify/selftest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,15 +35,9 @@ uint64_t uc_ctl_mxcsr_round_zero(uint64_t x);
 void uc_ctl_overwrite1(uint8_t *out, size_t len);
 void uc_ctl_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len);
 
-static int passed, failed;
-
 static void check(int ok, const char *mode, const char *what, const char *detail)
 {
-    printf("%s %-8s %s: %s\n", ok ? "ok  " : "FAIL", mode, what, detail);
-    if (ok)
-        passed++;
-    else
-        failed++;
+    ST_CHECK(ok, "%-8s %s: %s", mode, what, detail);
 }
 
 static uint64_t rng_state;
@@ -397,6 +391,5 @@ int main(int argc, char **argv)
     have_symbols = elfsym_load() == 0;
     controls(modes[m].modes);
     vector_controls(modes[m].modes);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return st_finish();
 }
