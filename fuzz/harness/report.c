@@ -198,7 +198,7 @@ void report_begin(enum finding kind, const char *title)
 {
     if (in_report) fault_in_report(kind, title);
     in_report = 1;
-    memset(&cur, 0, sizeof cur);
+    memset(&rep, 0, sizeof rep);
     rep.kind = kind < FINDING_COUNT ? kind : FINDING_MISMATCH;
     copy(rep.title, sizeof rep.title, title);
     out_mode = report_exit_status ? OUT_HOLD : OUT_PRINT;
