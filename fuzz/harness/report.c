@@ -244,6 +244,8 @@ void report_param(const char *name, const char *fmt, ...)
         copy(rep.operation, sizeof rep.operation, value);
     } else if (in_context && !strcmp(name, "placement")) {
         copy(rep.placement, sizeof rep.placement, value);
+    } else if (in_context && !strcmp(name, "buffer")) {
+        /* a buffer's line given as a parameter: its fields come through report_buffer only */
     } else if (rep.nparams < MAX_PARAMS) {
         const char *k = pool_copy(name), *v = pool_copy(value);
         if (k && v) {
