@@ -521,12 +521,20 @@ int report_end(void)
     return 1;
 }
 
-int report_simple(enum finding kind, const char *who, const char *what)
+int report_fault(enum finding kind, const char *who, const char *what, const char *buffer,
+                 long offset, uintptr_t pc)
 {
     char title[512];
     if (in_report) fault_in_report(kind, what);
     snprintf(title, sizeof title, "%s: %s", who ? who : "(outside a checked call)", what);
     report_begin(kind, title);
     report_what(what);
+    if (buffer) report_location(buffer, offset);
+    if (pc) report_instruction(pc);
     return report_end();
+}
+
+int report_simple(enum finding kind, const char *who, const char *what)
+{
+    return report_fault(kind, who, what, NULL, 0, 0);
 }

@@ -98,5 +98,9 @@ int report_end(void);
 /* A whole report of one line of detail, for findings raised outside the driver's own code
  * (ABI check, guard-page fault); returns as report_end does. */
 int report_simple(enum finding kind, const char *who, const char *what);
+/* report_simple with where it happened: the buffer and byte offset (buffer NULL: none) and the
+ * faulting instruction (pc 0: none), e.g. a guard-page fault from its signal context. */
+int report_fault(enum finding kind, const char *who, const char *what, const char *buffer,
+                 long offset, uintptr_t pc);
 
 #endif
