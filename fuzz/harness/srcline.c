@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "asmdiff-config.h"
@@ -112,7 +113,7 @@ static const char *line_from_units(Dwfl_Module *m, uintptr_t pc, int *line, cons
     return NULL;
 }
 
-int srcline_lookup(uintptr_t pc, struct srcline *out)
+static int lookup(uintptr_t pc, struct srcline *out)
 {
     memset(out, 0, sizeof *out);
     Dwfl *d = session();
@@ -139,6 +140,42 @@ int srcline_lookup(uintptr_t pc, struct srcline *out)
         out->line = line;
     }
     return out->symbol || out->file;
+}
+
+/* The lookup runs on a stack of its own.  A report of a guard-page fault is made in the signal
+ * handler, on whatever stack that runs: the alternate signal stack, which ASan makes small
+ * (a few pages), where libdw's reading of a line table with ASan's malloc overflows it.  Static,
+ * so it costs nothing until a report touches it. */
+static struct {
+    uintptr_t pc;
+    struct srcline *out;
+    int found;
+} pending;
+static ucontext_t caller, on_own_stack;
+static char own_stack[1024 * 1024] __attribute__((aligned(64)));
+
+static void lookup_pending(void)
+{
+    pending.found = lookup(pending.pc, pending.out);
+}
+
+int srcline_lookup(uintptr_t pc, struct srcline *out)
+{
+    static int busy;
+    if (busy) return lookup(pc, out); /* not expected: a fault inside a lookup ends the run */
+    busy = 1;
+    pending.pc = pc, pending.out = out, pending.found = 0;
+    if (getcontext(&on_own_stack) == 0) {
+        on_own_stack.uc_stack.ss_sp = own_stack;
+        on_own_stack.uc_stack.ss_size = sizeof own_stack;
+        on_own_stack.uc_link = &caller;
+        makecontext(&on_own_stack, lookup_pending, 0);
+        if (swapcontext(&caller, &on_own_stack) != 0) lookup_pending();
+    } else {
+        lookup_pending();
+    }
+    busy = 0;
+    return pending.found;
 }
 
 #else
