@@ -223,7 +223,7 @@ static void line(const char *name, const char *value)
 
 void report_param(const char *name, const char *fmt, ...)
 {
-    char value[8192];
+    static char value[8192]; /* static: a report may run on a small signal stack */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
