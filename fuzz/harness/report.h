@@ -9,6 +9,8 @@
  *     operation      = ecb-encrypt
  *     <the family's parameters, the buffers and their placement>
  *     <what differs: first differing byte, hex dumps>
+ *     location       = message, byte 240 relative to its start            (when known)
+ *     instruction    = nh_sse2_permload+0x2d (kernels/nh/nh-x86_64-sse2-permload.S:87)
  *     cpu features   = ...
  *     reproduce      : ./asmdiff fuzz aria findings/aria/crash-<sha1>
  *
