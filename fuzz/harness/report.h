@@ -9,12 +9,18 @@
  *     operation      = ecb-encrypt
  *     <the family's parameters, the buffers and their placement>
  *     <what differs: first differing byte, hex dumps>
+ *     location       = message, byte 240 relative to its start            (when known)
+ *     instruction    = nh_sse2_permload+0x2d (kernels/nh/nh-x86_64-sse2-permload.S:87)
  *     cpu features   = ...
  *     reproduce      : ./asmdiff fuzz aria findings/aria/crash-<sha1>
  *
- * then the process ends: abort() in a fuzzing build (libFuzzer keeps the input), exit status 1
- * elsewhere (report_exit_status).  The `check` line names the check that fired, so a mutant
- * can say which check must catch it.
+ * In tool mode (report_exit_status != 0) the run goes on: the first report of each
+ * (implementation, check) pair is printed in full, its input saved (findings/<family>/
+ * crash-<sha1>) and recorded as a `finding` (docs/results.md); a later report of the same pair
+ * is only counted.  In a fuzzing build (report_exit_status 0) the first report ends the
+ * process with abort(), and libFuzzer keeps the input.  A fault while a report is being made
+ * ends the process in both.  The `check` line names the check that fired, so a mutant can say
+ * which check must catch it.
  */
 #ifndef ASMDIFF_REPORT_H
 #define ASMDIFF_REPORT_H
@@ -41,8 +47,9 @@ void report_set_context(const char *family, void (*context)(void));
 void report_set_input(const uint8_t *data, size_t size);
 /* The file being replayed, or NULL. */
 extern const char *report_current_file;
-/* 0 (default): abort at the end of a report; else exit with this status, after saving the
- * input to findings/<family>/crash-<sha1>. */
+/* 0 (default): abort at the end of a report (libFuzzer); else tool mode: reports return, each
+ * distinct finding's input saved to findings/<family>/crash-<sha1>, and a fault while
+ * reporting exits with this status. */
 extern int report_exit_status;
 /* For cases built by a mode rather than decoded from an input (kat, exhaustive): the command
  * that runs the mode again. */
@@ -51,7 +58,10 @@ extern const char *report_rerun;
  * `./asmdiff fuzz <family> FILE` (the Unicorn modes: "build/asmdiff-nh bounds"); else NULL. */
 extern const char *report_replay_cmd;
 
-/* Start a report: the heading, the check line, then the context. */
+/* Start a report: the heading, the check line, then the context.  The context's
+ * "implementation" (less a " (library)" suffix), "operation" and "placement" parameters become
+ * the record's fields of those names; its other parameters the record's `params`; parameters
+ * given after it, the record's `details`. */
 void report_begin(enum finding kind, const char *title);
 /* One parameter line: "  <name> = <value>". */
 void report_param(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -72,17 +82,27 @@ const char *report_env(void);
 unsigned long long report_findings(void);
 unsigned long long report_finding_events(void);
 
+/* Inside a report: the finding's own message, without implementation and operation (the
+ * record's `what`).  Optional: without it `what` is the title less its "<implementation>
+ * <operation>: " prefix. */
+void report_what(const char *what);
+
 /* Hex dump with a label. */
 void report_hex(const char *label, const void *p, size_t n);
 /* First differing byte and dumps of both buffers (the whole buffer when short, else a window). */
 void report_diff(const char *exp_name, const void *exp, const char *act_name, const void *act,
                  size_t n);
-/* CPU features, the reproduce command, then the end of the process. */
-__attribute__((noreturn)) void report_end(void);
+/* CPU features and the reproduce command; the record written.  Returns in tool mode: 1 when
+ * this report was printed (the first of its implementation and check), 0 for a repeat (only
+ * counted).  Aborts in libFuzzer mode. */
+int report_end(void);
 
 /* A whole report of one line of detail, for findings raised outside the driver's own code
- * (ABI check, guard-page fault). */
-__attribute__((noreturn)) void report_simple(enum finding kind, const char *who,
-                                             const char *what);
+ * (ABI check, guard-page fault); returns as report_end does. */
+int report_simple(enum finding kind, const char *who, const char *what);
+/* report_simple with where it happened: the buffer and byte offset (buffer NULL: none) and the
+ * faulting instruction (pc 0: none), e.g. a guard-page fault from its signal context. */
+int report_fault(enum finding kind, const char *who, const char *what, const char *buffer,
+                 long offset, uintptr_t pc);
 
 #endif

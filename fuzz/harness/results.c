@@ -1,6 +1,11 @@
-/* results.c — see results.h.  The record is built in a static buffer and written with one
+/* results.c — see results.h.  A record is built in a static buffer and written with one
  * write(2) per destination: no allocation, so a report from a signal handler can still write
- * its finding, and processes appending to one file never interleave inside a line. */
+ * its finding, and processes appending to one file never interleave inside a line.
+ *
+ * Two builders: a record begun while another is being built (a signal handler's finding
+ * arriving in the middle of the main code's record) gets the second one, so neither is
+ * clobbered.  A record that outgrows its buffer keeps what fitted, is closed properly and
+ * says `"truncated": true`: every line written parses. */
 #include "results.h"
 
 #include <errno.h>
@@ -13,14 +18,25 @@
 
 #define REC_MAX (64 * 1024)
 #define DEPTH_MAX 8
+/* room kept free for what closes a record: a bracket per open level, the truncation mark,
+ * "}\n" */
+#define REC_RESERVE (DEPTH_MAX + 32)
+
+struct builder {
+    char rec[REC_MAX];
+    size_t len;
+    int building;
+    int full;              /* a value did not fit: nothing more is added */
+    int depth;             /* containers open in rec */
+    int skipped;           /* containers opened after the record filled (not in rec) */
+    int first[DEPTH_MAX];  /* per open level: no element written yet */
+    char closer[DEPTH_MAX]; /* per open level: '}' or ']' */
+};
 
 static int file_fd = -1, to_stdout;
 static const char *r_tool = "?", *r_family = "?", *r_mode = "?";
-static char rec[REC_MAX];
-static size_t len;
-static int truncated, building;
-static int first[DEPTH_MAX]; /* per nesting level: no element written yet */
-static int depth;
+static struct builder builders[2];
+static struct builder *b = &builders[0]; /* the record being built */
 
 void results_init(const char *tool, const char *family, const char *mode)
 {
@@ -54,66 +70,95 @@ int results_on(void)
     return file_fd >= 0 || to_stdout;
 }
 
-static void put(const char *s, size_t n)
+/* Appends n bytes unless that would eat into the reserve: then 0 and the record is full. */
+static int put(const char *s, size_t n)
 {
-    if (len + n >= sizeof rec - 2) { /* room for "}\n" */
-        truncated = 1;
-        return;
+    if (b->len + n > sizeof b->rec - REC_RESERVE) {
+        b->full = 1;
+        return 0;
     }
-    memcpy(rec + len, s, n);
-    len += n;
+    memcpy(b->rec + b->len, s, n);
+    b->len += n;
+    return 1;
 }
 
-static void puts_(const char *s)
+static int puts_(const char *s)
 {
-    put(s, strlen(s));
+    return put(s, strlen(s));
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped; bytes that are not
- * UTF-8 text (>= 0x80) are kept as \u00XX so every line stays valid JSON whatever a kernel
- * name or a path holds. */
-static void put_string(const char *s)
+/* Length of the well-formed UTF-8 sequence at p (1..4), or 0 when p does not start one. */
+static int utf8_len(const unsigned char *p)
+{
+    int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+    if (p[0] >= 0xf5) n = 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if (n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) return 0;
+    if (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped; well-formed UTF-8 kept
+ * as it is; a byte that is not part of well-formed UTF-8 becomes \u00XX (its Latin-1 reading),
+ * so every line stays valid JSON whatever a kernel name or a path holds. */
+static int put_string(const char *s)
 {
     static const char hex[] = "0123456789abcdef";
-    put("\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    int ok = put("\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p && ok; p++) {
         char esc[7] = "\\u00";
+        int n;
         if (*p == '"' || *p == '\\') {
             esc[0] = '\\', esc[1] = (char)*p;
-            put(esc, 2);
+            ok = put(esc, 2);
         } else if (*p == '\n') {
-            put("\\n", 2);
+            ok = put("\\n", 2);
         } else if (*p == '\t') {
-            put("\\t", 2);
+            ok = put("\\t", 2);
+        } else if (*p >= 0x80 && (n = utf8_len(p)) > 0) {
+            ok = put((const char *)p, (size_t)n);
+            p += n - 1;
         } else if (*p < 0x20 || *p >= 0x80) {
             esc[4] = hex[*p >> 4], esc[5] = hex[*p & 15];
-            put(esc, 6);
+            ok = put(esc, 6);
         } else {
-            put((const char *)p, 1);
+            ok = put((const char *)p, 1);
         }
     }
-    put("\"", 1);
+    return ok && put("\"", 1);
 }
 
-static void key(const char *k)
+/* One member: the key (NULL inside a list), then the value text or a JSON string.  All or
+ * nothing: a member that does not fit is taken back whole, and the record is full. */
+static void member(const char *k, const char *raw, const char *str)
 {
-    if (!building) return;
-    if (!first[depth]) put(",", 1);
-    first[depth] = 0;
-    if (k) {
-        put_string(k);
-        put(":", 1);
+    if (!b->building || b->full || b->skipped) return;
+    size_t mark = b->len;
+    int was_first = b->first[b->depth];
+    int ok = 1;
+    if (!was_first) ok = put(",", 1);
+    if (ok && k) ok = put_string(k) && put(":", 1);
+    if (ok) ok = raw ? puts_(raw) : put_string(str);
+    if (!ok) {
+        b->len = mark;
+        b->full = 1;
+        return;
     }
+    b->first[b->depth] = 0;
 }
 
 void jr_begin(const char *type)
 {
     if (!results_on()) return;
-    building = 1;
-    len = 0;
-    truncated = 0;
-    depth = 0;
-    first[0] = 1;
+    /* a record begun inside another's building (a signal handler): the other builder */
+    if (b->building) b = b == &builders[0] ? &builders[1] : &builders[0];
+    b->building = 1;
+    b->len = 0;
+    b->full = 0;
+    b->depth = 0;
+    b->skipped = 0;
+    b->first[0] = 1;
     put("{", 1);
     jr_int("v", 1);
     jr_str("type", type);
@@ -125,15 +170,13 @@ void jr_begin(const char *type)
 
 void jr_str(const char *k, const char *value)
 {
-    if (!building) return;
-    key(k);
-    if (value) put_string(value);
-    else puts_("null");
+    if (value) member(k, NULL, value);
+    else member(k, "null", NULL);
 }
 
 void jr_strf(const char *k, const char *fmt, ...)
 {
-    if (!building) return;
+    if (!b->building) return;
     char buf[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -144,80 +187,85 @@ void jr_strf(const char *k, const char *fmt, ...)
 
 void jr_int(const char *k, long long value)
 {
-    if (!building) return;
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", value);
-    key(k);
-    puts_(buf);
+    member(k, buf, NULL);
 }
 
 void jr_uint(const char *k, unsigned long long value)
 {
-    if (!building) return;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", value);
-    key(k);
-    puts_(buf);
+    member(k, buf, NULL);
 }
 
 void jr_num(const char *k, double value)
 {
-    if (!building) return;
     char buf[64];
     /* JSON has no NaN or infinity: a value that is not finite is null */
     if (value != value || value > 1e308 || value < -1e308) snprintf(buf, sizeof buf, "null");
     else snprintf(buf, sizeof buf, "%.6g", value);
-    key(k);
-    puts_(buf);
+    member(k, buf, NULL);
 }
 
 void jr_bool(const char *k, int value)
 {
-    if (!building) return;
-    key(k);
-    puts_(value ? "true" : "false");
+    member(k, value ? "true" : "false", NULL);
 }
 
 void jr_null(const char *k)
 {
-    if (!building) return;
-    key(k);
-    puts_("null");
+    member(k, "null", NULL);
 }
 
-static void open_(const char *k, const char *bracket)
+static void open_(const char *k, const char *bracket, char closer)
 {
-    if (!building) return;
-    key(k);
-    puts_(bracket);
-    if (depth + 1 < DEPTH_MAX) first[++depth] = 1;
+    if (!b->building) return;
+    /* past the nesting limit, or after the record filled: the container and everything in
+     * it are left out (its close is matched by the count) */
+    if (b->full || b->skipped || b->depth + 1 >= DEPTH_MAX) {
+        b->skipped++;
+        return;
+    }
+    size_t before = b->len;
+    member(k, bracket, NULL);
+    if (b->len == before) { /* it did not fit */
+        b->skipped++;
+        return;
+    }
+    b->first[++b->depth] = 1;
+    b->closer[b->depth] = closer;
 }
 
-static void close_(const char *bracket)
+static void close_(void)
 {
-    if (!building) return;
-    puts_(bracket);
-    if (depth) depth--;
+    if (!b->building) return;
+    if (b->skipped) {
+        b->skipped--;
+        return;
+    }
+    if (!b->depth) return; /* a close without its open: the caller's bug, kept harmless */
+    b->rec[b->len++] = b->closer[b->depth--]; /* the reserve holds it */
 }
 
 void jr_obj_begin(const char *k)
 {
-    open_(k, "{");
+    open_(k, "{", '}');
 }
 
 void jr_obj_end(void)
 {
-    close_("}");
+    close_();
 }
 
 void jr_list_begin(const char *k)
 {
-    open_(k, "[");
+    open_(k, "[", ']');
 }
 
 void jr_list_end(void)
 {
-    close_("]");
+    close_();
 }
 
 static void write_all(int fd, const char *p, size_t n)
@@ -232,26 +280,23 @@ static void write_all(int fd, const char *p, size_t n)
 
 void jr_end(void)
 {
-    if (!building) return;
-    building = 0;
-    if (truncated) {
-        /* a record cut short would not parse: say so in a record that does */
-        len = 0;
-        depth = 0;
-        first[0] = 1;
-        building = 1;
-        put("{", 1);
-        jr_int("v", 1);
-        jr_str("type", "error");
-        jr_str("tool", r_tool);
-        jr_str("message", "a record exceeded 64 KiB and was dropped");
-        building = 0;
+    if (!b->building) return;
+    /* containers the caller left open are closed, innermost first */
+    while (b->depth) b->rec[b->len++] = b->closer[b->depth--];
+    if (b->full) {
+        const char *mark = ",\"truncated\":true";
+        memcpy(b->rec + b->len, mark, strlen(mark));
+        b->len += strlen(mark);
     }
-    memcpy(rec + len, "}\n", 2);
-    len += 2;
-    if (file_fd >= 0) write_all(file_fd, rec, len);
+    memcpy(b->rec + b->len, "}\n", 2);
+    b->len += 2;
+    if (file_fd >= 0) write_all(file_fd, b->rec, b->len);
     if (to_stdout) {
         fflush(stdout);
-        write_all(1, rec, len);
+        write_all(1, b->rec, b->len);
     }
+    b->building = 0;
+    /* back to the record this one interrupted, if any */
+    struct builder *other = b == &builders[0] ? &builders[1] : &builders[0];
+    if (other->building) b = other;
 }

@@ -6,9 +6,11 @@
  * function here does nothing (results_on() is 0), so the human-only path costs nothing.
  *
  * A record is built with the jr_* calls between jr_begin and jr_end; the common fields (v,
- * type, tool, family, mode, pid) are added by jr_begin.  One record at a time (a report that
- * starts inside another record's building is a bug in the caller).  Strings are escaped as
- * JSON requires; NULL strings become null. */
+ * type, tool, family, mode, pid) are added by jr_begin.  A record may be begun while another
+ * is being built (a finding reported from a signal handler): it is built apart and the first
+ * goes on after it.  A record over 64 KiB keeps the members that fit, is closed properly and
+ * carries "truncated": true.  Strings are escaped as JSON requires (well-formed UTF-8 kept,
+ * other bytes >= 0x80 as \u00XX); NULL strings become null. */
 #ifndef ASMDIFF_RESULTS_H
 #define ASMDIFF_RESULTS_H
 
