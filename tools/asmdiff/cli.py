@@ -115,7 +115,8 @@ def parsers():
     c.add_argument("args", nargs="*", metavar="FAMILY | FILE")
 
     p["corpus"] = k = add("corpus", "copy the inputs of DIR... that add coverage into "
-                                    "corpus/FAMILY/seeds")
+                                    "corpus/FAMILY/seeds",
+                          usage="./asmdiff corpus merge FAMILY DIR...")
     k.add_argument("action", choices=["merge"])
     k.add_argument("family", metavar="FAMILY")
     k.add_argument("dirs", nargs="+", metavar="DIR")
