@@ -21,8 +21,13 @@ def fuzz_row(name, budget, st):
     print("\n".join(st.text.splitlines()[-60:]))
     if st.findings:
         f = st.findings[0]  # libFuzzer stops at its first finding
+        unit = fuzzing.unit_written(st.text)
+        if unit and not f.get("input"):
+            # the fuzzer could not name the file libFuzzer saves: libFuzzer has named it since
+            f = dict(f, input=unit, reproduce=f"{st.start.get('env', '')}./asmdiff fuzz {name} "
+                                              f"{unit}")
         return (name, what, "FINDING", f"{stage.heading(f, name)}; reproduce: "
-                                       f"{f.get('reproduce', '')}"), st.findings
+                                       f"{f['reproduce']}"), [f] + st.findings[1:]
     return (name, what, "FAIL", f"exit {st.rc}"), []
 
 

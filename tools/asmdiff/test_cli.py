@@ -287,6 +287,14 @@ class Stages(unittest.TestCase):
             row, fs = premerge.fuzz_row("aria", 5, stage.Stage(1, "", recs + [MISMATCH]))
         self.assertEqual(row[2], "FINDING")
         self.assertEqual(fs, [MISMATCH])
+        # libFuzzer names the saved input after the report: the reproduce line gets it
+        with contextlib.redirect_stdout(io.StringIO()):
+            row, fs = premerge.fuzz_row("aria", 5, stage.Stage(
+                1, "Test unit written to findings/aria/crash-da39a3\n",
+                recs + [rec("start", env="ASMDIFF_CPU_MASK=-gfni "), MISMATCH]))
+        self.assertTrue(row[3].endswith("reproduce: ASMDIFF_CPU_MASK=-gfni ./asmdiff fuzz aria "
+                                        "findings/aria/crash-da39a3"), row)
+        self.assertEqual(fs[0]["input"], "findings/aria/crash-da39a3")
 
     def test_one_libfuzzer_command(self):
         cmd = fuzzing.libfuzzer_cmd("fz", ["c", "s"], budget=5, artifacts="art",
