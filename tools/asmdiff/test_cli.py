@@ -152,9 +152,10 @@ class Sarif(unittest.TestCase):
 
 FAKE_TOOL = textwrap.dedent("""\
     #!/usr/bin/env python3
-    # a stand-in for a check build's asmdiff-mpi-outside: records from RECORDS_<MODE>
+    # a stand-in for a check build's asmdiff-mpi-outside (and fuzz_mpi-outside, whose
+    # arguments are libFuzzer's flags): records from RECORDS_<MODE>
     import json, os, sys
-    mode = sys.argv[1]
+    mode = "fuzz" if sys.argv[1].startswith("-") else sys.argv[1]
     recs = json.loads(os.environ.get("RECORDS_" + mode.upper(), "[]"))
     with open(os.environ["ASMDIFF_RESULTS"], "a") as f:
         for r in recs:
@@ -182,19 +183,20 @@ class CheckVerdict(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def verdict(self, stage_recs, exits=None):
+    def verdict(self, stage_recs, exits=None, fuzzer=None):
         impl = rec("impl", name="_gcry_mpih_add_n", kind="outside", available=True,
                    covers=["add_n"], not_covered=["sub_n"])
-        env = dict(os.environ, RECORDS_LIST=json.dumps([rec("start", env=""), impl]))
-        for mode in ("kat", "replay", "random"):
+        env = dict(os.environ, RECORDS_LIST=json.dumps([rec("start", env=""), impl]),
+                   ASMDIFF_FINDINGS=os.path.join(self.tmp.name, "findings"))
+        for mode in ("kat", "replay", "random", "fuzz"):
             env["RECORDS_" + mode.upper()] = json.dumps(stage_recs.get(mode, []))
             env["EXIT_" + mode.upper()] = str((exits or {}).get(mode, 0))
         v = check.Verdict()
         judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()},
                             "./asmdiff check mpi --kernel K --symbol S")
         with contextlib.redirect_stdout(io.StringIO()):
-            self.assertTrue(check.judge_kernel(judge, self.tool, None, "mpi", "_gcry_mpih_add_n",
-                                               False, 5, env))
+            self.assertTrue(check.judge_kernel(judge, self.tool, fuzzer, "mpi",
+                                               "_gcry_mpih_add_n", False, 5, env))
             judge.properties("libgcrypt")
             rc = v.print("check")
         return rc, {(r[0], r[1]) for r in v.rows}, v.rows, judge
@@ -226,6 +228,26 @@ class CheckVerdict(unittest.TestCase):
         # the residue of two stages is one finding to a pull request
         self.assertEqual([f["check"] for f in sarif.distinct(judge.findings)],
                          ["mismatch", "residue"])
+
+    def test_libfuzzer_stage(self):
+        # the fuzzer (the same stand-in, in its mode "fuzz") reports one
+        # finding and libFuzzer names the file it saved; the row reproduces through the check
+        fuzzer = os.path.join(self.tmp.name, "fuzz_mpi-outside")
+        with open(fuzzer, "w") as f:
+            f.write(FAKE_TOOL.replace('print(f"fake {mode}: human text, not read")',
+                                      'print("Test unit written to /tmp/f/crash-1")'))
+        os.chmod(fuzzer, 0o755)
+        summary = rec("summary", cases=40, calls=120, verdict="pass")
+        rc, rows, table, _ = self.verdict({"kat": [summary], "replay": [summary],
+                                           "random": [summary],
+                                           "fuzz": [rec("start", env=""), RESIDUE]},
+                                          exits={"fuzz": 1}, fuzzer=fuzzer)
+        self.assertEqual(rc, 1)
+        self.assertIn(("fuzz 5s", "FINDING"), rows, table)
+        self.assertIn(("vector leftovers", "FINDING"), rows, table)
+        self.assertIn(("checked call", "pass"), rows, table)
+        self.assertTrue(dict((r[0], r[2]) for r in table)["fuzz 5s"].endswith(
+            "reproduce: ./asmdiff check mpi --kernel K --symbol S /tmp/f/crash-1"), table)
 
     def test_one_finding_control(self):
         # the control: without the residue, its row passes (the test above can fail)
