@@ -38,7 +38,7 @@ def libfuzzer_cmd(fuzzer, dirs, *, run=(), budget=None, artifacts=None, timeout=
 
 
 def run_libfuzzer(fuzzer, dirs, *, env=None, run=(), budget=None, artifacts=None,
-                  checked_stack=False, extra=(), capture=True):
+                  checked_stack=False, extra=()):
     """Run libFuzzer once as a stage (its records in a file of its own).  checked_stack: the run
     scans the checked call's stack for leftovers, so its timeout alarm must not fire within the
     budget (alarm_after)."""
@@ -49,7 +49,7 @@ def run_libfuzzer(fuzzer, dirs, *, env=None, run=(), budget=None, artifacts=None
     timeout = alarm_after(budget) if checked_stack and budget else TIMEOUT
     cmd = libfuzzer_cmd(fuzzer, dirs, run=run, budget=budget, artifacts=artifacts,
                         timeout=timeout, extra=extra)
-    return stage.run(cmd, env, capture=capture)
+    return stage.run(cmd, env)
 
 
 def stats(text):
@@ -97,7 +97,9 @@ def fuzz_target(args, fams):
 
 
 def fuzz_family(name, fam, vlen=None, budget=None, rest=(), capture=True):
-    """Fuzz one family into build/corpus/NAME from the seeds, findings into FINDINGS/NAME."""
+    """Fuzz one family into build/corpus/NAME from the seeds, findings into FINDINGS/NAME: as a
+    stage (its records read back), or with capture False as the user's own run (the output
+    on the terminal, ASMDIFF_RESULTS as the user set it; the exit status returned)."""
     run = builds.runner(fam, vlen)
     fuzzer = os.path.join(fam["build"], "fuzz_" + name)
     env = dict(os.environ)
@@ -106,10 +108,15 @@ def fuzz_family(name, fam, vlen=None, budget=None, rest=(), capture=True):
     if run:
         print(f"asmdiff: {name} under {' '.join(run)}", file=sys.stderr)
     corpus = os.path.join(fam["build"], "corpus", name)
-    return run_libfuzzer(fuzzer, [corpus, os.path.join(builds.TOP, "corpus", name, "seeds")],
-                         env=env, run=run, budget=budget,
-                         artifacts=os.path.join(builds.FINDINGS, name), extra=rest,
-                         capture=capture)
+    dirs = [corpus, os.path.join(builds.TOP, "corpus", name, "seeds")]
+    artifacts = os.path.join(builds.FINDINGS, name)
+    if capture:
+        return run_libfuzzer(fuzzer, dirs, env=env, run=run, budget=budget, artifacts=artifacts,
+                             extra=rest)
+    os.makedirs(artifacts, exist_ok=True)
+    os.makedirs(corpus, exist_ok=True)
+    cmd = libfuzzer_cmd(fuzzer, dirs, run=run, budget=budget, artifacts=artifacts, extra=rest)
+    return subprocess.run(cmd, env=env).returncode
 
 
 def cmd_fuzz(args):
@@ -131,4 +138,4 @@ def cmd_fuzz(args):
     if not os.access(fuzzer, os.X_OK):
         die(f"no libFuzzer build of {name} (needs clang with libFuzzer; riscv64: a runtime from "
             "tools/fetch_riscv_fuzzer_runtime); try ./asmdiff test replay")
-    return fuzz_family(name, fam, vlen, rest=rest, capture=False).rc
+    return fuzz_family(name, fam, vlen, rest=rest, capture=False)

@@ -43,18 +43,14 @@ class Stage:
         return f"{s.get('cases', 0)} cases, {s.get('calls', 0)} checked calls"
 
 
-def run(cmd, env=None, capture=True):
+def run(cmd, env=None):
     """Run cmd with ASMDIFF_RESULTS naming a fresh file; a malformed stream is a failure of the
     stage (its text says so), never a silent pass."""
     with tempfile.TemporaryDirectory(prefix="asmdiff-stage.") as tmp:
         path = os.path.join(tmp, "results.jsonl")
         env = dict(env if env is not None else os.environ, ASMDIFF_RESULTS=path)
-        if capture:
-            p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace")
-            text = p.stdout + p.stderr
-        else:
-            p = subprocess.run(cmd, env=env)
-            text = ""
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace")
+        text = p.stdout + p.stderr
         try:
             recs = results.read(path)
         except results.StreamError as e:
