@@ -115,7 +115,9 @@ def cmd_list(args):
         if p.returncode:
             return p.returncode
         if fam["fuzzer"]:
-            print(f"  fuzzing: libFuzzer, coverage-guided: {os.path.join(fam['build'], 'fuzz_' + name)}")
+            fuzzer = os.path.join(fam["build"], "fuzz_" + name)
+            print(f"  fuzzing: libFuzzer, coverage-guided: {fuzzer}")
         else:
-            print("  fuzzing: no libFuzzer build here; replay and structure-aware random inputs only")
+            print("  fuzzing: no libFuzzer build here; replay and structure-aware random inputs "
+                  "only")
     return 0

@@ -154,7 +154,8 @@ class Judge:
                 self.v.add(row, "pass", f"data left, which the {conv} convention allows (info "
                                         "below)")
             else:
-                self.v.add(row, "pass", detail.format(conv=conv, rule=LEFTOVER_RULES.get(conv, "?")))
+                rule = LEFTOVER_RULES.get(conv, "?")
+                self.v.add(row, "pass", detail.format(conv=conv, rule=rule))
         for row, fs in by_row.items():
             for f in fs:
                 self.v.add(row, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")

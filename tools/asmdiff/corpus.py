@@ -54,7 +54,8 @@ def cmd_corpus(args):
         if p.returncode:
             print(log[-4000:], file=sys.stderr)
             print(f"asmdiff: corpus merge: the fuzzer exited {p.returncode}; nothing was copied "
-                  f"(an input that crashes is a finding: ./asmdiff fuzz {name} FILE)", file=sys.stderr)
+                  f"(an input that crashes is a finding: ./asmdiff fuzz {name} FILE)",
+                  file=sys.stderr)
             return 1
         added = []
         for f in sorted(os.listdir(merged)):

@@ -66,7 +66,8 @@ def log(findings, kinds, kernel=None, top=results.TOP):
               "shortDescription": {"text": k["describe"]}} for k in kinds]
     return {"version": "2.1.0", "$schema": SCHEMA,
             "runs": [{"tool": {"driver": {"name": "asmdiff", "rules": rules}},
-                      "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + top.rstrip("/") + "/"}},
+                      "originalUriBaseIds": {
+                          "%SRCROOT%": {"uri": "file://" + top.rstrip("/") + "/"}},
                       "results": [result(f, kernel, top) for f in distinct(findings)]}]}
 
 
