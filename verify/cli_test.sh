@@ -54,6 +54,13 @@ expect 2 "needs a file name" -- "$asmdiff" premerge --markdown
 expect 2 "must be 128, 256, 512 or 1024" -- "$asmdiff" fuzz polyval --vlen 100
 expect 2 "applies to riscv64 families only" -- "$asmdiff" fuzz mpi --vlen 256
 expect 2 "neither a libFuzzer flag" -- "$asmdiff" fuzz mpi no-such-file
+expect 2 "--sarif needs a file name" -- "$asmdiff" premerge --sarif
+expect 2 "must be linux, libgcrypt or asmdiff" -- "$asmdiff" check mpi --convention windows
+expect 2 "--kernel needs a value" -- "$asmdiff" check mpi --kernel
+expect 2 "unknown option '--frobnicate'" -- "$asmdiff" check mpi --frobnicate
+expect 2 "usage: ./asmdiff check" -- "$asmdiff" check mpi --symbol s
+expect 2 "one at a time" -- "$asmdiff" check --libgcrypt /nonexistent --kernel k.S
+expect 2 "corpus merge" -- "$asmdiff" corpus split mpi /tmp
 # a run that checks nothing of ours is a failure, never a pass: every kernel masked away and
 # the emulator turned off (with it, masked kernels run emulated)
 srcdir=$(cd "$(dirname "$asmdiff")" && pwd)

@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
-# expect_finding.sh PATTERN CMD... — a positive control: CMD must fail (exit 1, not a crash)
-# and say PATTERN.  Passes and prints the matching line when it does.
+# expect_finding.sh PATTERN CMD...
+# expect_finding.sh PATTERN... -- CMD...
+# A positive control: CMD must fail (exit 1, not a crash) and say every PATTERN (one per
+# finding it must report: a run reports each finding, not only the first).  Passes and prints
+# the matching lines when it does.  (The first form is the second with one pattern: CMD must
+# then not itself hold a lone "--".)
 set -u
-pattern=$1
-shift
+patterns=()
+if printf '%s\n' "$@" | grep -qx -- --; then
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do patterns+=("$1"); shift; done
+  shift
+else
+  patterns=("$1")
+  shift
+fi
 out=$("$@" 2>&1)
 rc=$?
-line=$(printf '%s\n' "$out" | grep -m1 -E -- "$pattern")
-if [ "$rc" = 1 ] && [ -n "$line" ]; then
-  echo "caught as expected: $line"
-  echo "1 passed, 0 failed"
+found=() missing=()
+for p in "${patterns[@]}"; do
+  line=$(printf '%s\n' "$out" | grep -m1 -E -- "$p")
+  if [ -n "$line" ]; then found+=("$line"); else missing+=("'$p'"); fi
+done
+if [ "$rc" = 1 ] && [ ${#missing[@]} = 0 ]; then
+  for line in "${found[@]}"; do echo "caught as expected: $line"; done
+  echo "${#patterns[@]} passed, 0 failed"
   exit 0
 fi
 printf '%s\n' "$out" | tail -n 20
-echo "positive control FAILED: exit $rc (want 1), pattern '$pattern' ${line:+found}${line:-not found}"
+echo "positive control FAILED: exit $rc (want 1)${missing[*]:+; not printed: ${missing[*]}}"
 echo "0 passed, 1 failed"
 exit 1

@@ -1,0 +1,186 @@
+"""cli.py — the commands behind ./asmdiff: the argument parser of each and the dispatch.
+
+./asmdiff checks the command name, runs tools/bootstrap, configures and builds; then it runs
+`python3 -m asmdiff COMMAND ARGS` (tools/ on the path).  Each command parses its arguments with
+argparse here and runs in a module of its own.
+
+Exit status: 0 clean; 1 a finding or a failed check; 2 bad usage (argparse's message, or ours);
+77 nothing could run here.
+"""
+import argparse
+import os
+import sys
+
+from . import bench, builds, check, corpus, fuzzing, library, premerge, testsets
+from .builds import die
+
+CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
+               "[--needs FEATURES] [--convention linux|libgcrypt|asmdiff] [--op OP] "
+               "[--budget SECONDS] [--sarif FILE] [FILE...]\n"
+               "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
+               "[--budget SECONDS] [--sarif FILE]")
+CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
+# what an option that lacks its value needed, by its metavar
+NEEDS = {"FILE": "a file name", "SECONDS": "a number of seconds", "N": "a number"}
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with asmdiff's prefix on its messages and exit 2; an option given without its
+    value says what it needs."""
+
+    def error(self, message):
+        opt, sep, rest = message.removeprefix("argument ").partition(": ")
+        if sep and rest == "expected one argument":
+            action = self._option_string_actions.get(opt.split("/")[0])
+            need = NEEDS.get(getattr(action, "metavar", None), "a value")
+            message = f"{opt} needs {need}"
+        elif sep and message.startswith("argument -"):
+            message = f"{opt} {rest}"
+        self.print_usage(sys.stderr)
+        print(f"asmdiff: {self.prog.split()[-1]}: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def seconds(text):
+    if not text.isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError("needs a number of seconds")
+    return int(text)
+
+
+def vlen(text):
+    if text not in builds.VLENS:
+        raise argparse.ArgumentTypeError("must be 128, 256, 512 or 1024")
+    return text
+
+
+def convention(text):
+    if text not in CONVENTIONS:
+        raise argparse.ArgumentTypeError("must be linux, libgcrypt or asmdiff")
+    return text
+
+
+def parsers():
+    """{command: its parser} (the top parser holds them for -h)."""
+    top = Parser(prog="asmdiff", allow_abbrev=False,
+                 description="differential fuzzing and verification of optimized crypto kernels")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    def add(name, help_, **kw):
+        return sub.add_parser(name, help=help_, description=help_, allow_abbrev=False, **kw)
+
+    p = {}
+    p["test"] = t = add("test", "the project's test suite (meson test): the fast set, --slow, "
+                                "--all, or the named suites")
+    t.add_argument("--slow", action="store_true", help="the slow integration proofs")
+    t.add_argument("--all", action="store_true", help="both sets, fast first")
+    t.add_argument("suites", nargs="*", metavar="SUITE")
+
+    p["list"] = add("list", "every registered implementation, and whether this host runs it")
+
+    p["fuzz"] = f = add("fuzz", "fuzz a family (until stopped or -max_total_time=N), or reproduce "
+                                "a finding from its file(s)", add_help=False)
+    # no -h: every single-dash argument is libFuzzer's (-help=1 included)
+    f.add_argument("--help", action="help", help="show this help message and exit")
+    f.add_argument("family", nargs="?", metavar="FAMILY")
+    f.add_argument("--vlen", type=vlen, metavar="N",
+                   help="riscv64 families: qemu-riscv64's VLEN (128, 256, 512, 1024; default 256)")
+    f.add_argument("files", nargs="*", metavar="libFuzzer args | FILE")
+
+    p["bench"] = b = add("bench", "bench-slope table: every implementation and peer side by side")
+    b.add_argument("--csv", action="store_true", help="CSV (x86-64 families)")
+    b.add_argument("families", nargs="*", metavar="FAMILY")
+
+    p["premerge"] = m = add("premerge", "the pre-merge check: every test suite, each family "
+                                        "fuzzed, the bench tables, a summary table")
+    m.add_argument("--budget", type=seconds, default=60, metavar="SECONDS",
+                   help="fuzzing time per family (default 60)")
+    m.add_argument("--markdown", metavar="FILE", help="the summary table as Markdown")
+    m.add_argument("--junit", metavar="FILE", help="the tests and fuzz runs as JUnit XML")
+    m.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
+    m.add_argument("families", nargs="*", metavar="FAMILY")
+
+    p["check"] = c = add("check", "an outside kernel as one more implementation, or the "
+                                  "families a library build of your own implements",
+                         usage=CHECK_USAGE.removeprefix("usage: "))
+    c.add_argument("--kernel", metavar="FILE.S")
+    c.add_argument("--symbol", metavar="NAME")
+    c.add_argument("--include", action="append", default=[], metavar="DIR")
+    c.add_argument("--needs", default="", metavar="FEATURES")
+    c.add_argument("--convention", type=convention, metavar="linux|libgcrypt|asmdiff")
+    c.add_argument("--op", default="", metavar="OP")
+    c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
+    c.add_argument("--libgcrypt", metavar="PREFIX")
+    c.add_argument("--openssl", metavar="PREFIX")
+    c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
+    c.add_argument("args", nargs="*", metavar="FAMILY | FILE")
+
+    p["corpus"] = k = add("corpus", "copy the inputs of DIR... that add coverage into "
+                                    "corpus/FAMILY/seeds",
+                          usage="./asmdiff corpus merge FAMILY DIR...")
+    k.add_argument("action", choices=["merge"])
+    k.add_argument("family", metavar="FAMILY")
+    k.add_argument("dirs", nargs="+", metavar="DIR")
+    return top, p
+
+
+def unknown_options(command, extras, usage=""):
+    """Arguments argparse did not take: the first is reported."""
+    for a in extras:
+        if a.startswith("-"):
+            die(f"{command}: unknown option '{a}'" + (f"\n{usage}" if usage else ""))
+    if extras:
+        die(f"{command}: unexpected argument '{extras[0]}'" + (f"\n{usage}" if usage else ""))
+
+
+def cmd_check(a):
+    if a.libgcrypt or a.openssl:
+        if a.kernel or a.symbol:
+            die("check: --libgcrypt/--openssl test a library; --kernel tests one file: one at a "
+                "time")
+        a.files = a.args
+        return library.check_library(a)
+    if not a.args or not a.kernel or not a.symbol:
+        die(CHECK_USAGE)
+    a.family, a.files = a.args[0], a.args[1:]
+    return check.check_outside(a)
+
+
+COMMANDS = {"test": testsets.cmd_test, "list": builds.cmd_list, "fuzz": fuzzing.cmd_fuzz,
+            "bench": bench.cmd_bench, "premerge": premerge.premerge, "check": cmd_check,
+            "corpus": corpus.cmd_corpus}
+
+
+def parse(argv):
+    """(command, namespace) of argv; bad usage exits 2 with a message."""
+    if not argv:
+        die("usage: asmdiff COMMAND [ARGS] (commands: " + ", ".join(COMMANDS) + ")")
+    top, p = parsers()
+    command = argv[0]
+    if command in ("-h", "--help", "help"):
+        top.print_help()
+        sys.exit(0)
+    if command not in p:
+        die(f"unknown command '{command}'")
+    # intermixed: options and names in any order (premerge aria --budget 5 nh)
+    a, extras = p[command].parse_known_intermixed_args(argv[1:])
+    if command == "fuzz":
+        a.rest = extras + a.files  # libFuzzer's flags are libFuzzer's to judge
+    elif command == "list":
+        if extras:
+            die("list takes no arguments")
+    elif command == "test":
+        unknown_options("test", extras, testsets.TEST_USAGE)
+    elif command == "check":
+        unknown_options("check", extras, CHECK_USAGE)
+    else:
+        unknown_options(command, extras)
+    return command, a
+
+
+def main(argv):
+    command, a = parse(argv)
+    lib, ossl = os.environ.get("ASMDIFF_LIBGCRYPT_PREFIX"), os.environ.get("ASMDIFF_OPENSSL_PREFIX")
+    if (lib or ossl) and command in ("list", "fuzz", "bench"):
+        # the same commands on a build against the author's own libraries (build/lib-<hash>)
+        builds.use_lib_build(lib, ossl, fuzzers=command == "fuzz")
+    return COMMANDS[command](a)

@@ -1,0 +1,114 @@
+"""premerge.py — `./asmdiff premerge`: every test suite (fast, then slow), each family fuzzed
+for a budget, the bench tables, a summary table; also as Markdown, JUnit XML and SARIF 2.1.0
+when asked.  A fuzz row's verdict and findings come from the fuzzer's result stream; its
+speed from libFuzzer's own final stats."""
+import os
+import time
+import xml.sax.saxutils as sx
+
+from . import bench, builds, fuzzing, sarif, stage, testsets
+
+
+def fuzz_row(name, budget, st):
+    """(row, findings) of one family's fuzz run."""
+    what = f"fuzz {budget}s"
+    n = fuzzing.stats(st.text)
+    execs = n.get("number_of_executed_units", "")
+    if st.rc == 0 and execs.isdigit() and int(execs) > 0 and not st.findings:
+        runs = fuzzing.impl_coverage(st.recs) or "?"
+        return (name, what, "pass",
+                f"{execs} execs, {n.get('average_exec_per_sec', '?')} exec/s, {runs}"), []
+    print("\n".join(st.text.splitlines()[-60:]))
+    if st.findings:
+        f = st.findings[0]  # libFuzzer stops at its first finding
+        unit = fuzzing.unit_written(st.text)
+        if unit and not f.get("input"):
+            # the fuzzer could not name the file libFuzzer saves: libFuzzer has named it since
+            f = dict(f, input=unit, reproduce=f"{st.start.get('env', '')}./asmdiff fuzz {name} "
+                                              f"{unit}")
+        return (name, what, "FINDING", f"{stage.heading(f, name)}; reproduce: "
+                                       f"{f['reproduce']}"), [f] + st.findings[1:]
+    return (name, what, "FAIL", f"exit {st.rc}"), []
+
+
+def write_markdown(path, rows, bad):
+    with open(path, "w") as f:
+        f.write(f"## asmdiff premerge: {'clean' if not bad else 'FINDINGS'}\n\n")
+        f.write("| family | check | result | detail |\n|---|---|---|---|\n")
+        for r in rows:
+            f.write("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |\n")
+
+
+def write_junit(path, results, rows, chosen):
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        f.write(f'<testsuites name="asmdiff premerge" tests="{len(results) + len(chosen)}">\n')
+        f.write('<testsuite name="suites">\n')
+        for b, t, r, d, o in results:
+            f.write(f'  <testcase classname="{sx.escape(os.path.basename(b))}" '
+                    f'name={sx.quoteattr(t)} time="{d:.2f}">')
+            if r == "SKIP":
+                f.write("<skipped/>")
+            elif r not in ("OK", "EXPECTEDFAIL"):
+                f.write(f"<failure message={sx.quoteattr(r)}>{sx.escape(o[-4000:])}</failure>")
+            f.write("</testcase>\n")
+        f.write('</testsuite>\n<testsuite name="fuzz">\n')
+        for r in rows:
+            if not r[1].startswith("fuzz"):
+                continue
+            f.write(f'  <testcase classname="fuzz" name={sx.quoteattr(r[0])}>')
+            if r[2] != "pass":
+                f.write(f"<failure message={sx.quoteattr(r[3])}/>")
+            f.write("</testcase>\n")
+        f.write("</testsuite>\n</testsuites>\n")
+
+
+def premerge(args):
+    fams = builds.families()
+    for a in args.families:
+        builds.check_family(a, fams)
+    budget, chosen = args.budget, args.families or sorted(fams)
+    rows, bad, results, findings = [], False, [], []
+
+    # every test suite: the fast set (./asmdiff test), then the slow one (./asmdiff test --slow)
+    for label, suites, exclude in testsets.test_sets(all_=True):
+        print(f"== premerge: test suites, the {label} set", flush=True)
+        t0 = time.time()
+        rc, counts, res = testsets.run_tests(suites, exclude=exclude)
+        results += res
+        ok = not rc and not counts["failed"] and counts["passed"] > 0
+        bad |= not ok
+        rows.append(("all", f"test suites ({label})", "pass" if ok else "FAIL",
+                     f"{counts['tests']} tests: {counts['passed']} passed, {counts['failed']} "
+                     f"failed, {counts['skipped']} skipped in {time.time() - t0:.0f}s"))
+        for b, t, r, _, _ in res:
+            if r == "SKIP":
+                rows.append(("", t, "skip", "(see the test log for why)"))
+
+    for name in chosen:
+        fam = fams[name]
+        if not fam["fuzzer"]:
+            bad = True
+            rows.append((name, f"fuzz {budget}s", "FAIL", "no libFuzzer build: nothing was fuzzed"))
+            continue
+        print(f"== premerge: fuzz {name} for {budget}s", flush=True)
+        row, fs = fuzz_row(name, budget, fuzzing.fuzz_family(name, fam, budget=budget))
+        rows.append(row)
+        findings += fs
+        bad |= row[2] != "pass"
+
+    print("\n== premerge: bench", flush=True)
+    bench.bench(list(chosen), fams=fams)
+
+    print("\n== premerge summary")
+    print(f"{'family':<10} {'check':<34} {'result':<8} detail")
+    for r in rows:
+        print(f"{r[0]:<10} {r[1]:<34} {r[2]:<8} {r[3]}")
+    print("premerge: clean" if not bad else "premerge: FINDINGS (see above)")
+    if args.markdown:
+        write_markdown(args.markdown, rows, bad)
+    if args.junit:
+        write_junit(args.junit, results, rows, chosen)
+    if args.sarif:
+        sarif.write(args.sarif, findings)
+    return 1 if bad else 0

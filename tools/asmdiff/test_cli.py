@@ -1,0 +1,388 @@
+"""test_cli.py — unit tests of the CLI package on synthetic result streams (no build, no
+network): the results reader on good and malformed streams, the SARIF writer, check's verdict
+with two findings in one run (both reported, each in its row), argparse's bad input.
+
+    cd tools && python3 -m unittest -v asmdiff.test_cli
+"""
+import contextlib
+import io
+import json
+import os
+import stat
+import sys
+import tempfile
+import textwrap
+import unittest
+
+from asmdiff import check, cli, fuzzing, library, premerge, results, sarif, stage, testsets
+
+
+def rec(type_, **kw):
+    return dict({"v": 1, "type": type_, "tool": "asmdiff-mpi-outside", "family": "mpi",
+                 "mode": "kat", "pid": 1}, **kw)
+
+
+def finding(check_, heading, title, **kw):
+    fields = dict(check=check_, heading=heading, title=title,
+                  implementation="_gcry_mpih_add_n", library=False, operation="add_n",
+                  reproduce="asmdiff-mpi-outside kat /src", input=None, source=None)
+    return rec("finding", **dict(fields, **kw))
+
+
+MISMATCH = finding("mismatch", "MISMATCH", "_gcry_mpih_add_n add_n: output differs",
+                   source="verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S:61")
+RESIDUE = finding("residue", "REGISTER RESIDUE", "_gcry_mpih_add_n add_n: xmm5 holds data")
+
+
+def lines(*recs):
+    return "".join(json.dumps(r) + "\n" for r in recs)
+
+
+def validate_sarif(log):
+    """The properties SARIF 2.1.0 requires of what we write; a list of what is wrong."""
+    bad = []
+    if log.get("version") != "2.1.0":
+        bad.append("version is not 2.1.0")
+    if "sarif-2.1.0" not in log.get("$schema", ""):
+        bad.append("$schema does not name SARIF 2.1.0")
+    runs = log.get("runs")
+    if not isinstance(runs, list) or not runs:
+        return bad + ["no runs"]
+    for run in runs:
+        driver = run.get("tool", {}).get("driver", {})
+        if not driver.get("name"):
+            bad.append("runs[].tool.driver.name missing")
+        ids = set()
+        for rule in driver.get("rules", []):
+            if not rule.get("id") or not rule.get("shortDescription", {}).get("text"):
+                bad.append(f"rule without id or shortDescription.text: {rule}")
+            ids.add(rule.get("id"))
+        if not isinstance(run.get("results"), list):
+            bad.append("runs[].results is not a list")
+            continue
+        for r in run["results"]:
+            if not r.get("message", {}).get("text"):
+                bad.append("result without message.text")
+            if r.get("ruleId") not in ids:
+                bad.append(f"ruleId {r.get('ruleId')} is not a rule of the driver")
+            if r.get("level") not in ("none", "note", "warning", "error"):
+                bad.append(f"level {r.get('level')}")
+            for loc in r.get("locations", []):
+                art = loc.get("physicalLocation", {}).get("artifactLocation", {})
+                if not art.get("uri"):
+                    bad.append("location without artifactLocation.uri")
+                region = loc.get("physicalLocation", {}).get("region")
+                if region is not None and not (isinstance(region.get("startLine"), int)
+                                               and region["startLine"] >= 1):
+                    bad.append("region without a startLine >= 1")
+    return bad
+
+
+class ResultsReader(unittest.TestCase):
+    """results.py reads a good stream by type and refuses a malformed one."""
+
+    def test_good_stream(self):
+        recs = results.parse(lines(rec("start", env=""), rec("impl", name="a", kind="kernel"),
+                                   MISMATCH, RESIDUE, rec("impl", name="a", kind="kernel", cases=3),
+                                   rec("summary", cases=3, calls=9, verdict="finding")))
+        self.assertEqual([f["check"] for f in results.findings(recs)], ["mismatch", "residue"])
+        self.assertEqual(results.summary(recs)["calls"], 9)
+        self.assertEqual(results.impls(recs)["a"]["cases"], 3)
+
+    def test_malformed(self):
+        for text in ("{not json\n", json.dumps({"v": 2, "type": "summary"}) + "\n",
+                     json.dumps({"v": 1}) + "\n", "[1, 2]\n"):
+            with self.assertRaises(results.StreamError, msg=text):
+                results.parse(text)
+
+    def test_queries(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.jsonl")
+            with open(path, "w") as f:
+                f.write(lines(MISMATCH, RESIDUE, rec("summary", cases=3, calls=9)))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(results.main([path, "findings"]), 0)
+                self.assertEqual(results.main([path, "finding", "check"]), 0)
+                self.assertEqual(results.main([path, "summary", "calls"]), 0)
+            self.assertEqual(out.getvalue().split(), ["2", "mismatch", "9"])
+            self.assertEqual(results.main([path, "impl", "nosuch", "name"]), 1)
+            with open(path, "a") as f:
+                f.write("garbage\n")
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(results.main([path, "findings"]), 2)
+
+    def test_check_kinds_from_checks_def(self):
+        kinds = {k["name"]: k for k in results.check_kinds()}
+        self.assertEqual(kinds["residue"]["row"], "vector leftovers")
+        self.assertEqual(kinds["mismatch"]["heading"], "MISMATCH")
+
+
+class Sarif(unittest.TestCase):
+    """The SARIF writer: one result per distinct finding, the source line as its region."""
+
+    def test_shape_and_locations(self):
+        top = results.TOP
+        kernel = os.path.join(top, "verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S")
+        log = sarif.log([MISMATCH, RESIDUE, MISMATCH], results.check_kinds(), kernel=kernel,
+                        top=top)
+        self.assertEqual(validate_sarif(log), [])
+        json.dumps(log)  # serialisable as it is
+        res = log["runs"][0]["results"]
+        self.assertEqual([r["ruleId"] for r in res], ["mismatch", "residue"])
+        loc = res[0]["locations"][0]["physicalLocation"]
+        self.assertEqual(loc["artifactLocation"],
+                         {"uri": "verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S",
+                          "uriBaseId": "%SRCROOT%"})
+        self.assertEqual(loc["region"], {"startLine": 61})
+        self.assertIn("MISMATCH in mpi: _gcry_mpih_add_n add_n", res[0]["message"]["text"])
+        # no source line: the kernel's file, no region; nor a kernel: no location
+        self.assertNotIn("region", res[1]["locations"][0]["physicalLocation"])
+        plain = sarif.log([RESIDUE], results.check_kinds(), top=top)["runs"][0]["results"][0]
+        self.assertNotIn("locations", plain)
+
+    def test_validator_can_fail(self):
+        # the control: the validator above rejects a log that lacks what 2.1.0 requires
+        log = sarif.log([MISMATCH], results.check_kinds())
+        del log["$schema"]
+        log["runs"][0]["results"][0]["ruleId"] = "no-such-check"
+        log["runs"][0]["results"][0]["message"] = {}
+        self.assertEqual(len(validate_sarif(log)), 3)
+
+
+FAKE_TOOL = textwrap.dedent("""\
+    #!/usr/bin/env python3
+    # a stand-in for a check build's asmdiff-mpi-outside (and fuzz_mpi-outside, whose
+    # arguments are libFuzzer's flags): records from RECORDS_<MODE>
+    import json, os, sys
+    mode = "fuzz" if sys.argv[1].startswith("-") else sys.argv[1]
+    recs = json.loads(os.environ.get("RECORDS_" + mode.upper(), "[]"))
+    with open(os.environ["ASMDIFF_RESULTS"], "a") as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\\n")
+    print(f"fake {mode}: human text, not read")
+    for r in recs:
+        if r["type"] == "finding":
+            print("==== asmdiff: " + r["heading"] + " in mpi: " + r["title"], file=sys.stderr)
+            print("  reproduce      : " + r["reproduce"], file=sys.stderr)
+    sys.exit(int(os.environ.get("EXIT_" + mode.upper(), "0")))
+    """)
+
+
+class CheckVerdict(unittest.TestCase):
+    """check's verdict from the stages' records: two findings in one run, both reported, each in
+    the row of its check (checks.def), and every other property established."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.tool = os.path.join(self.tmp.name, "asmdiff-mpi-outside")
+        with open(self.tool, "w") as f:
+            f.write(FAKE_TOOL)
+        os.chmod(self.tool, os.stat(self.tool).st_mode | stat.S_IXUSR)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def verdict(self, stage_recs, exits=None, fuzzer=None):
+        impl = rec("impl", name="_gcry_mpih_add_n", kind="outside", available=True,
+                   covers=["add_n"], not_covered=["sub_n"])
+        env = dict(os.environ, RECORDS_LIST=json.dumps([rec("start", env=""), impl]),
+                   ASMDIFF_FINDINGS=os.path.join(self.tmp.name, "findings"))
+        for mode in ("kat", "replay", "random", "fuzz"):
+            env["RECORDS_" + mode.upper()] = json.dumps(stage_recs.get(mode, []))
+            env["EXIT_" + mode.upper()] = str((exits or {}).get(mode, 0))
+        v = check.Verdict()
+        judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()},
+                            "./asmdiff check mpi --kernel K --symbol S")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertTrue(check.judge_kernel(judge, self.tool, fuzzer, "mpi",
+                                               "_gcry_mpih_add_n", False, 5, env))
+            judge.properties("libgcrypt")
+            rc = v.print("check")
+        return rc, {(r[0], r[1]) for r in v.rows}, v.rows, judge
+
+    def test_two_findings_both_reported(self):
+        summary = rec("summary", cases=40, calls=120, verdict="finding")
+        saved = dict(RESIDUE, input="/tmp/findings/residue-1", reproduce="./asmdiff fuzz mpi x")
+        rc, rows, table, judge = self.verdict(
+            {"kat": [rec("start", env=""), MISMATCH, RESIDUE, summary],
+             "replay": [rec("start", env="ASMDIFF_CPU_MASK=-avx512f "), saved, summary],
+             "random": [rec("start", env=""), rec("summary", cases=3000, calls=9000,
+                                                   verdict="pass")]},
+            exits={"kat": 1, "replay": 1})
+        self.assertEqual(rc, 1)
+        for row in (("kat", "FINDING"), ("replay (seeds)", "FINDING"), ("random", "pass"),
+                    ("output", "FINDING"), ("vector leftovers", "FINDING"),
+                    ("checked call", "pass"), ("stack leftovers", "pass"),
+                    ("guard pages", "pass"), ("operations", "pass"), ("  not covered", "n/a")):
+            self.assertIn(row, rows, table)
+        self.assertEqual(sum(1 for r in table if r[0] == "kat"), 2, table)
+        self.assertFalse([r for r in table if "not established" in r[2]], table)
+        details = " ".join(r[2] for r in table)
+        self.assertIn("MISMATCH in mpi: _gcry_mpih_add_n add_n", details)
+        self.assertIn("REGISTER RESIDUE in mpi:", details)
+        # a saved input reproduces through the check itself, the environment kept
+        self.assertIn("ASMDIFF_CPU_MASK=-avx512f ./asmdiff check mpi --kernel K --symbol S "
+                      "/tmp/findings/residue-1", details)
+        self.assertIn(("random", "pass", "3000 cases, 9000 checked calls"), table)
+        # the residue of two stages is one finding to a pull request
+        self.assertEqual([f["check"] for f in sarif.distinct(judge.findings)],
+                         ["mismatch", "residue"])
+
+    def test_libfuzzer_stage(self):
+        # the fuzzer (the same stand-in, in its mode "fuzz") reports one
+        # finding and libFuzzer names the file it saved; the row reproduces through the check
+        fuzzer = os.path.join(self.tmp.name, "fuzz_mpi-outside")
+        with open(fuzzer, "w") as f:
+            f.write(FAKE_TOOL.replace('print(f"fake {mode}: human text, not read")',
+                                      'print("Test unit written to /tmp/f/crash-1")'))
+        os.chmod(fuzzer, 0o755)
+        summary = rec("summary", cases=40, calls=120, verdict="pass")
+        rc, rows, table, _ = self.verdict({"kat": [summary], "replay": [summary],
+                                           "random": [summary],
+                                           "fuzz": [rec("start", env=""), RESIDUE]},
+                                          exits={"fuzz": 1}, fuzzer=fuzzer)
+        self.assertEqual(rc, 1)
+        self.assertIn(("fuzz 5s", "FINDING"), rows, table)
+        self.assertIn(("vector leftovers", "FINDING"), rows, table)
+        self.assertIn(("checked call", "pass"), rows, table)
+        self.assertTrue(dict((r[0], r[2]) for r in table)["fuzz 5s"].endswith(
+            "reproduce: ./asmdiff check mpi --kernel K --symbol S /tmp/f/crash-1"), table)
+
+    def test_one_finding_control(self):
+        # the control: without the residue, its row passes (the test above can fail)
+        summary = rec("summary", cases=40, calls=120, verdict="finding")
+        rc, rows, table, _ = self.verdict({"kat": [MISMATCH, summary],
+                                           "replay": [summary], "random": [summary]},
+                                          exits={"kat": 1})
+        self.assertEqual(rc, 1)
+        self.assertIn(("vector leftovers", "pass"), rows, table)
+        self.assertIn(("output", "FINDING"), rows, table)
+
+    def test_allowed_leftover_and_clean(self):
+        summary = rec("summary", cases=40, calls=120, verdict="pass")
+        info = rec("info", kind="allowed-leftover", check="residue", message="xmm5 left data")
+        rc, rows, table, _ = self.verdict({"kat": [info, summary], "replay": [summary],
+                                           "random": [summary]})
+        self.assertEqual(rc, 0, table)
+        self.assertIn(("  info", "info"), rows)
+        self.assertIn(("vector leftovers", "pass"), rows)
+        self.assertIn("allows", dict(((r[0], r[2]) for r in table))["vector leftovers"])
+        self.assertIn("40 cases, 120 checked calls", dict((r[0], r[2]) for r in table)["kat"])
+
+    def test_no_records_is_never_a_pass(self):
+        # exit 1 without a finding record, exit 0 without a summary: failures, not passes
+        rc, rows, table, _ = self.verdict({"replay": [rec("summary", cases=1, calls=1,
+                                                          verdict="pass")]},
+                                          exits={"kat": 1})
+        self.assertEqual(rc, 1)
+        self.assertIn(("kat", "FAIL"), rows)
+        self.assertIn(("random", "FAIL"), rows)
+
+
+class Stages(unittest.TestCase):
+    """Library rows, premerge's fuzz row and the one libFuzzer command line, from records."""
+
+    def test_library_did_not_run(self):
+        ran = [rec("impl", name="libgcrypt", kind="library", available=True, cases=40,
+                   skipped_cases=0)]
+        not_run = [rec("impl", name="libgcrypt", kind="library", available=False,
+                       reason="host lacks gfni", cases=0, skipped_cases=40)]
+        self.assertIsNone(library.did_not_run(ran, "libgcrypt"))
+        self.assertIn("host lacks gfni", library.did_not_run(not_run, "libgcrypt"))
+        version, levels, var = library.version_and_levels(
+            {"describe": "libgcrypt 1.12.0 (hwf: intel-avx2 intel-gfni; x)"}, "libgcrypt")
+        self.assertEqual(version, "libgcrypt 1.12.0")
+        self.assertEqual([l for l, _ in levels], ["every feature", "without intel-avx2",
+                                                  "without intel-gfni", "without any"])
+
+    def test_premerge_fuzz_row(self):
+        recs = [rec("impl", name="ref", kind="reference", available=True),
+                rec("impl", name="a", kind="kernel", available=True),
+                rec("impl", name="b", kind="kernel", available=False)]
+        st = stage.Stage(0, "stat::number_of_executed_units: 1234\n"
+                            "stat::average_exec_per_sec:     41\n", recs)
+        row, fs = premerge.fuzz_row("aria", 5, st)
+        self.assertEqual(row, ("aria", "fuzz 5s", "pass", "1234 execs, 41 exec/s, runs 1 of 2 "
+                                                          "implementations"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            row, fs = premerge.fuzz_row("aria", 5, stage.Stage(1, "", recs + [MISMATCH]))
+        self.assertEqual(row[2], "FINDING")
+        self.assertEqual(fs, [MISMATCH])
+        # libFuzzer names the saved input after the report: the reproduce line gets it
+        with contextlib.redirect_stdout(io.StringIO()):
+            row, fs = premerge.fuzz_row("aria", 5, stage.Stage(
+                1, "Test unit written to findings/aria/crash-da39a3\n",
+                recs + [rec("start", env="ASMDIFF_CPU_MASK=-gfni "), MISMATCH]))
+        self.assertTrue(row[3].endswith("reproduce: ASMDIFF_CPU_MASK=-gfni ./asmdiff fuzz aria "
+                                        "findings/aria/crash-da39a3"), row)
+        self.assertEqual(fs[0]["input"], "findings/aria/crash-da39a3")
+
+    def test_one_libfuzzer_command(self):
+        cmd = fuzzing.libfuzzer_cmd("fz", ["c", "s"], budget=5, artifacts="art",
+                                    timeout=fuzzing.alarm_after(5))
+        self.assertEqual(cmd, ["fz", "-max_total_time=5", "-artifact_prefix=art/", "-timeout=30",
+                               "-rss_limit_mb=4096", "-error_exitcode=1", "-timeout_exitcode=1",
+                               "-print_final_stats=1", "c", "s"])
+
+    def test_stage_reads_its_own_stream(self):
+        st = stage.run([sys.executable, "-c", "import os, json; open(os.environ["
+                        "'ASMDIFF_RESULTS'], 'a').write(json.dumps({'v': 1, 'type': 'summary', "
+                        "'cases': 7}) + '\\n')"])
+        self.assertEqual((st.rc, st.summary["cases"]), (0, 7))
+        bad = stage.run([sys.executable, "-c", "import os; open(os.environ['ASMDIFF_RESULTS'], "
+                         "'a').write('{oops\\n')"])
+        self.assertEqual(bad.rc, 1)
+        self.assertIn("not JSON", bad.text)
+
+
+class BadInput(unittest.TestCase):
+    """Bad usage: a clear message on stderr and exit 2, never a traceback."""
+
+    def bad(self, argv, message, call=None):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            with self.assertRaises(SystemExit) as e:
+                (call or cli.parse)(argv)
+        self.assertEqual(e.exception.code, 2, argv)
+        self.assertIn(message, err.getvalue(), argv)
+
+    def test_messages(self):
+        self.bad([], "usage")
+        self.bad(["bogus"], "unknown command 'bogus'")
+        self.bad(["premerge", "--budget", "soon"], "needs a number of seconds")
+        self.bad(["premerge", "--budget", "0"], "needs a number of seconds")
+        self.bad(["premerge", "--fast"], "premerge: unknown option '--fast'")
+        self.bad(["premerge", "--markdown"], "--markdown needs a file name")
+        self.bad(["premerge", "--sarif"], "--sarif needs a file name")
+        self.bad(["list", "extra"], "list takes no arguments")
+        self.bad(["test", "--bogus"], "unknown option '--bogus'")
+        self.bad(["bench", "--bogus"], "bench: unknown option '--bogus'")
+        self.bad(["fuzz", "polyval", "--vlen", "100"], "must be 128, 256, 512 or 1024")
+        self.bad(["check", "mpi", "--convention", "windows"], "must be linux, libgcrypt or asmdiff")
+        self.bad(["check", "mpi", "--kernel"], "--kernel needs a value")
+        self.bad(["check", "mpi", "--frobnicate"], "check: unknown option '--frobnicate'")
+        self.bad(["corpus", "split", "mpi", "d"], "invalid choice")
+        self.bad(["corpus", "merge"], "required")
+
+    def test_after_parsing(self):
+        self.bad(None, "stand alone", lambda _: testsets.test_sets(slow=True, suites=["kat"]))
+        self.bad(None, "stand alone", lambda _: testsets.test_sets(slow=True, all_=True))
+        _, a = cli.parse(["check", "mpi", "--symbol", "s"])
+        self.bad(a, "usage: ./asmdiff check", cli.cmd_check)
+        _, a = cli.parse(["check", "--libgcrypt", "/p", "--kernel", "k.S"])
+        self.bad(a, "one at a time", cli.cmd_check)
+
+    def test_good_usage(self):
+        cmd, a = cli.parse(["fuzz", "mpi", "-max_total_time=5", "-help=1", "crash-1"])
+        self.assertEqual((cmd, a.family, a.rest), ("fuzz", "mpi",
+                                                   ["-max_total_time=5", "-help=1", "crash-1"]))
+        cmd, a = cli.parse(["premerge", "aria", "--budget", "5", "nh", "--sarif", "f.sarif"])
+        self.assertEqual((a.families, a.budget, a.sarif), (["aria", "nh"], 5, "f.sarif"))
+        cmd, a = cli.parse(["check", "nh", "--kernel", "k.S", "--symbol", "s", "f1",
+                            "--include", "d", "f2"])
+        self.assertEqual((a.args, a.include), (["nh", "f1", "f2"], ["d"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
