@@ -378,6 +378,13 @@ int abi_call_abandoned(void)
 void abi_abandon_call(void)
 {
     if (!abandon_armed) return;
+    /* The call's sigsetjmp saves no mask (a system call per checked call would cost more than
+     * many kernels): unblock what the handler's entry blocked, the fault signals. */
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    sigprocmask(SIG_UNBLOCK, &faults, NULL);
     siglongjmp(abandon_jmp, 1);
 }
 
@@ -471,7 +478,7 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     unsigned mxcsr_saved = __builtin_ia32_stmxcsr();
     uint16_t x87cw_saved;
     __asm__ volatile("fnstcw %0" : "=m"(x87cw_saved));
-    if (sigsetjmp(abandon_jmp, 1)) {
+    if (sigsetjmp(abandon_jmp, 0)) {
         abandon_armed = 0;
         abi_current_impl = NULL;
         __builtin_ia32_ldmxcsr(mxcsr_saved);
