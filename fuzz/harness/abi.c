@@ -388,6 +388,31 @@ void abi_abandon_call(void)
     siglongjmp(abandon_jmp, 1);
 }
 
+uint64_t abi_trampoline_guarded(const char *name, const void *fn, struct abi_state *st,
+                                const uint64_t *argv, size_t argc)
+{
+    /* A fault inside the call may leave it through abi_abandon_call: the mode registers it
+     * may have changed are put back as they were. */
+    unsigned mxcsr_saved = __builtin_ia32_stmxcsr();
+    uint16_t x87cw_saved;
+    __asm__ volatile("fnstcw %0" : "=m"(x87cw_saved));
+    abandoned = 0;
+    if (sigsetjmp(abandon_jmp, 0)) {
+        abandon_armed = 0;
+        abi_current_impl = NULL;
+        __builtin_ia32_ldmxcsr(mxcsr_saved);
+        __asm__ volatile("fninit\n\tfldcw %0" : : "m"(x87cw_saved));
+        abandoned = 1;
+        return 0;
+    }
+    abandon_armed = 1;
+    abi_current_impl = name;
+    uint64_t ret = abi_trampoline(fn, st, argv, argc);
+    abi_current_impl = NULL;
+    abandon_armed = 0;
+    return ret;
+}
+
 static abi_emulator_fn emulator;
 static abi_emu_stack_fn emulator_stack;
 static uint64_t emulator_poison;
@@ -472,28 +497,15 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     memcpy(&after, &before, offsetof(struct abi_state, vec));
     after.stack_top = before.stack_top;
 
-    /* A fault inside the call (guard.c) may leave it through abi_abandon_call: the call's
-     * state is then unknown, so nothing of it is judged, and the separate stack is marked
-     * afresh for the next call. */
-    unsigned mxcsr_saved = __builtin_ia32_stmxcsr();
-    uint16_t x87cw_saved;
-    __asm__ volatile("fnstcw %0" : "=m"(x87cw_saved));
-    if (sigsetjmp(abandon_jmp, 0)) {
-        abandon_armed = 0;
-        abi_current_impl = NULL;
-        __builtin_ia32_ldmxcsr(mxcsr_saved);
-        __asm__ volatile("fninit\n\tfldcw %0" : : "m"(x87cw_saved));
+    uint64_t ret = abi_trampoline_guarded(name, fn, &after, argv, argc);
+    if (abandoned) {
+        /* it faulted (guard.c reported it): nothing of it is judged, and the separate stack
+         * is marked afresh for the next call */
         if (top)
             for (uint64_t *w = (uint64_t *)stack_lo; w < (uint64_t *)(stack_lo + STACK_SIZE); w++)
                 *w = STACK_MARKER;
-        abandoned = 1;
         return 0;
     }
-    abandon_armed = 1;
-    abi_current_impl = name;
-    uint64_t ret = abi_trampoline(fn, &after, argv, argc);
-    abi_current_impl = NULL;
-    abandon_armed = 0;
     const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
     /* the stack check runs even after another finding, to put the marker back */
     const char *stack =

@@ -122,6 +122,13 @@ enum finding abi_last_kind(void);
  * checked call, so the caller then ends the process itself. */
 void abi_abandon_call(void);
 int abi_call_abandoned(void);
+#if defined(__x86_64__)
+/* abi_trampoline, named as a checked call (abi_current_impl) and left by abi_abandon_call on a
+ * fault: then it returns 0, abi_call_abandoned() is 1, and MXCSR and the x87 control word are
+ * restored.  For callers that judge the state themselves (emu-diff). */
+uint64_t abi_trampoline_guarded(const char *name, const void *fn, struct abi_state *st,
+                                const uint64_t *argv, size_t argc);
+#endif
 
 /* Called on a broken property.  Default: print to stderr and abort() via a non-inlined
  * function named abi_violation (its own crash signature).  Tests may replace the handler. */

@@ -114,7 +114,12 @@ static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
                                                                          : ABI_VEC_SSE;
     b.vec_fill = 0x5ca1ab1e0ddba11ull;
     struct abi_state sn = b, se;
-    abi_trampoline(fn, &sn, argv, argc);
+    abi_trampoline_guarded(impl_name(drv.cur), fn, &sn, argv, argc);
+    if (abi_call_abandoned()) { /* it faulted on the CPU (reported): nothing to compare */
+        drv.abandoned = 1;
+        drv_stats.calls++;
+        return 0;
+    }
     uint64_t re;
     for (size_t i = 0; i < F->nbufs; i++) {
         struct gbuf *g = &drv.bufs[i];

@@ -12,8 +12,10 @@
  *   - kat and exhaustive (each calls drv_check for every case it builds), bench operations.
  *
  * The driver owns the fuzz entry point, buffer placement, the loop over implementations, the
- * checked call and the after-call checks, the one compare-and-report step, the counts of what
- * ran, and the replay / random / list / kat / exhaustive / bench modes (driver.c).
+ * after-call checks, the one compare-and-report step and the counts of what ran (driver.c);
+ * how a call runs and how a case is judged in each mode is a backend's (backend.h: the checked
+ * call, the emulated call, Valgrind's ct, the Unicorn modes, emu-diff); the outside kernel of a
+ * check build is outside.c's; the modes' command line is tool_main.c's table of modes.
  *
  * Placement: every implementation runs each case once with all its buffers flush against the
  * unmapped page after them, once flush against the page before them, and, when the input asks
