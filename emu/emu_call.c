@@ -355,6 +355,9 @@ static int setup(void)
 
 /* ---- the call ------------------------------------------------------------------------------- */
 
+/* The instruction the last failed call stopped at (emu_last_pc). */
+static uint64_t last_pc;
+
 int emu_available(void) { return 1; }
 
 void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp)
@@ -362,6 +365,11 @@ void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp)
     *lo = (uint64_t)(uintptr_t)E.stack;
     *size = E.stack ? EMU_STACK_SIZE : 0;
     *entry_rsp = E.entry_rsp;
+}
+
+uint64_t emu_last_pc(void)
+{
+    return last_pc;
 }
 
 void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
@@ -374,6 +382,7 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
              struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
 {
     if (errlen) err[0] = 0;
+    last_pc = 0;
     if (setup()) {
         snprintf(err, errlen, "emulator set-up: %s", E.why);
         return -1;
@@ -432,6 +441,7 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     if (s != VXU_DONE) {
         char where[128];
         uint64_t at = E.fault_insn ? E.fault_insn : c->rip;
+        last_pc = at;
         elfsym_format(at, where, sizeof where);
         if (E.fault[0])
             snprintf(err, errlen, "fault: %s by instruction at %s", E.fault, where);

@@ -58,6 +58,10 @@ int emu_available(void);
  * function's own frame and red zone below).  Valid after the first emu_call. */
 void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp);
 
+/* The address of the instruction the last emu_call stopped at when it failed (a fault or an
+ * instruction it cannot run); 0 after a call that returned, or when unknown. */
+uint64_t emu_last_pc(void);
+
 /* Statistics of the last call: instructions run by the executor, turns of Unicorn. */
 void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns);
 

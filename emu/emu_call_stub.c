@@ -59,6 +59,17 @@ long ucheck_trace_diff(const struct uc_call *call, const struct uc_result *a,
     return -1;
 }
 
+uint64_t ucheck_event_pc(const struct uc_call *call, const struct uc_result *r, long i)
+{
+    (void)call, (void)r, (void)i;
+    return 0;
+}
+
+uint64_t emu_last_pc(void)
+{
+    return 0;
+}
+
 int elfsym_load(void) { return -1; }
 
 int elfsec_lookup(const char *name, uint64_t *addr, uint64_t *size)

@@ -181,6 +181,9 @@ static void bounds_violation(int kind, uint64_t addr, uint64_t size, const char 
         snprintf(why, sizeof why, "%llu byte%s before its start",
                  (unsigned long long)(s->start - addr), plural(s->start - addr));
     }
+    res->bounds_pc = run.insn_addr;
+    res->bounds_region = s ? (is_stack ? "stack" : s->name) : NULL;
+    res->bounds_offset = s ? (int64_t)(addr - s->start) : 0;
     snprintf(res->bounds_msg, sizeof res->bounds_msg, "%s of %llu byte%s at %s (%s) by "
              "instruction at %s", kind == UC_EV_WRITE ? "write" : "read",
              (unsigned long long)size, plural(size), where, why, insn);
@@ -682,6 +685,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     uint64_t rip = vx->cpu.rip;
     if (vs == VXU_ERROR && !res->error[0]) snprintf(res->error, sizeof res->error, "%s", vmsg);
     res->completed = vs == VXU_DONE && e == UC_ERR_OK && rip == SENTINEL && !res->error[0];
+    if (!res->completed) res->error_pc = rip != SENTINEL ? rip : 0;
     if (!res->completed && !res->error[0]) {
         char where[96];
         elfsym_format(rip, where, sizeof where);
@@ -704,6 +708,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
                 if ((q[0] == UC_VEC_MARKER && q[1] == UC_VEC_MARKER) || (!q[0] && !q[1]))
                     continue;
                 res->abi_violation++;
+                res->abi_kind = UC_ABI_RESIDUE;
                 snprintf(res->abi_msg, sizeof res->abi_msg, "zmm%d not cleared: its %s "
                          "(bytes %d-%d) holds data 0x%016llx%016llx", i, lane_name[l],
                          16 * l, 16 * l + 15, (unsigned long long)q[1],
@@ -713,6 +718,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
         for (int i = 0; i < 8 && !res->abi_violation; i++)
             if (vx->cpu.k[i] != UC_VEC_MARKER && vx->cpu.k[i]) {
                 res->abi_violation++;
+                res->abi_kind = UC_ABI_RESIDUE;
                 snprintf(res->abi_msg, sizeof res->abi_msg, "k%d not cleared: holds data "
                          "0x%llx", i, (unsigned long long)vx->cpu.k[i]);
             }
@@ -801,6 +807,12 @@ static void describe_event(const struct uc_call *call, const struct uc_event *ev
              with_insn ? (ev->kind == UC_EV_WRITE ? " wrote" : " read")
                        : (ev->kind == UC_EV_WRITE ? "write of" : "read of"),
              where, ev->size, plural(ev->size));
+}
+
+uint64_t ucheck_event_pc(const struct uc_call *call, const struct uc_result *r, long i)
+{
+    if (i < 0 || (size_t)i >= r->trace_len) return 0;
+    return (uint64_t)(uintptr_t)call->fn + (uint64_t)r->trace[i].insn;
 }
 
 long ucheck_trace_diff(const struct uc_call *call, const struct uc_result *a,

@@ -90,10 +90,20 @@ struct uc_result {
     int completed;   /* 1: the function returned to its caller */
     char error[256]; /* when not: why ("invalid instruction at ...", "runaway: ...") */
 
+    uint64_t error_pc; /* when not: the instruction it stopped at (0: unknown) */
+
     int bounds_violation;  /* accesses outside every region (0: clean) */
     char bounds_msg[512];  /* the first of them */
+    uint64_t bounds_pc;    /* its instruction's address */
+    const char *bounds_region; /* the region nearest the access (the stack's name for the
+                                * stack), or NULL when none is near */
+    int64_t bounds_offset; /* the access's byte offset from that region's first byte */
     int abi_violation;     /* broken ABI properties (0: clean) */
     char abi_msg[512];     /* the first of them */
+    enum uc_abi_kind {
+        UC_ABI_REGISTERS = 0, /* callee-saved registers, rsp, DF, MXCSR, x87 control */
+        UC_ABI_RESIDUE = 1,   /* data left in a vector or opmask register */
+    } abi_kind;            /* what the first of them broke */
 
     uint64_t trace_hash;     /* hash of trace[0, trace_len) */
     size_t trace_len;
@@ -122,6 +132,10 @@ void ucheck_result_free(struct uc_result *res);
  * table+0x40". */
 long ucheck_trace_diff(const struct uc_call *call, const struct uc_result *a,
                        const struct uc_result *b, char *msg, size_t len);
+
+/* The address of the instruction of event i of a trace (an instruction, or the one that made
+ * an access); 0 when i is past its end.  With ucheck_trace_diff's index: where it diverged. */
+uint64_t ucheck_event_pc(const struct uc_call *call, const struct uc_result *r, long i);
 
 /* A read-only region covering the symbol `symbol` of this program (its ELF .size).  0 when the
  * symbol was found. */

@@ -3,6 +3,10 @@
  * compared property by property, and the first broken one is reported by name. */
 #include "abi.h"
 
+#include <setjmp.h>
+
+#include "report.h" /* enum finding: what a failed check found */
+
 const char *volatile abi_current_impl;
 
 #if defined(__x86_64__)
@@ -130,9 +134,9 @@ void abi_set_fail_handler(abi_fail_fn fn)
 #define SCAN __attribute__((no_sanitize("address", "undefined")))
 
 static _Thread_local char message[192];
-static _Thread_local const char *last_kind = "abi";
+static _Thread_local enum finding last_kind = FINDING_ABI;
 
-const char *abi_last_kind(void)
+enum finding abi_last_kind(void)
 {
     return last_kind;
 }
@@ -155,7 +159,7 @@ SCAN const char *abi_check(const struct abi_state *before, const struct abi_stat
                             before->r13, before->r14, before->r15};
     const uint64_t out[6] = {after->rbx, after->rbp, after->r12,
                              after->r13, after->r14, after->r15};
-    last_kind = "abi";
+    last_kind = FINDING_ABI;
 
     for (int i = 0; i < 6; i++)
         if (in[i] != out[i]) {
@@ -215,14 +219,14 @@ SCAN const char *abi_check(const struct abi_state *before, const struct abi_stat
             if (lane_holds_data(after->vec[r] + off, before->vec_fill)) {
                 snprintf(message, sizeof message, "%cmm%d not cleared: holds data",
                          shape[mode].prefix, r);
-                last_kind = "residue";
+                last_kind = FINDING_RESIDUE;
                 return message;
             }
     if (mode == ABI_VEC_AVX512)
         for (int k = 0; k < 8; k++)
             if (after->k[k] != before->vec_fill && after->k[k] != 0) {
                 snprintf(message, sizeof message, "k%d not cleared: holds data", k);
-                last_kind = "residue";
+                last_kind = FINDING_RESIDUE;
                 return message;
             }
     return NULL;
@@ -363,6 +367,52 @@ SCAN static const char *stack_check(const struct abi_state *before, const void *
     return what;
 }
 
+static _Thread_local sigjmp_buf abandon_jmp;
+static _Thread_local volatile int abandon_armed, abandoned;
+
+int abi_call_abandoned(void)
+{
+    return abandoned;
+}
+
+void abi_abandon_call(void)
+{
+    if (!abandon_armed) return;
+    /* The call's sigsetjmp saves no mask (a system call per checked call would cost more than
+     * many kernels): unblock what the handler's entry blocked, the fault signals. */
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    sigprocmask(SIG_UNBLOCK, &faults, NULL);
+    siglongjmp(abandon_jmp, 1);
+}
+
+uint64_t abi_trampoline_guarded(const char *name, const void *fn, struct abi_state *st,
+                                const uint64_t *argv, size_t argc)
+{
+    /* A fault inside the call may leave it through abi_abandon_call: the mode registers it
+     * may have changed are put back as they were. */
+    unsigned mxcsr_saved = __builtin_ia32_stmxcsr();
+    uint16_t x87cw_saved;
+    __asm__ volatile("fnstcw %0" : "=m"(x87cw_saved));
+    abandoned = 0;
+    if (sigsetjmp(abandon_jmp, 0)) {
+        abandon_armed = 0;
+        abi_current_impl = NULL;
+        __builtin_ia32_ldmxcsr(mxcsr_saved);
+        __asm__ volatile("fninit\n\tfldcw %0" : : "m"(x87cw_saved));
+        abandoned = 1;
+        return 0;
+    }
+    abandon_armed = 1;
+    abi_current_impl = name;
+    uint64_t ret = abi_trampoline(fn, st, argv, argc);
+    abi_current_impl = NULL;
+    abandon_armed = 0;
+    return ret;
+}
+
 static abi_emulator_fn emulator;
 static abi_emu_stack_fn emulator_stack;
 static uint64_t emulator_poison;
@@ -395,7 +445,7 @@ static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *
     int rc = emulator(fn, argv, argc, before, after, &ret, err, sizeof err);
     abi_current_impl = NULL;
     if (rc) {
-        last_kind = !strncmp(err, "fault", 5) ? "guard-page" : "emulator";
+        last_kind = !strncmp(err, "fault", 5) ? FINDING_GUARD_PAGE : FINDING_EMULATOR;
         fail_handler(name, err);
         return 0;
     }
@@ -408,7 +458,7 @@ static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *
         if (entry - lo >= ABI_STACK_SCAN)
             what = stack_check(before, fn, argv, argc, (uint8_t *)(uintptr_t)entry, emulator_poison,
                                (const uint8_t *)(uintptr_t)lo, 0);
-        if (what) last_kind = "stack";
+        if (what) last_kind = FINDING_STACK;
     }
     if (what) fail_handler(name, what);
     return ret;
@@ -419,6 +469,7 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
 {
     struct abi_state before, after;
 
+    abandoned = 0;
     if (argc > ABI_MAX_ARGS) {
         snprintf(message, sizeof message, "checked call with %zu arguments (at most %d)", argc,
                  ABI_MAX_ARGS);
@@ -446,16 +497,22 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     memcpy(&after, &before, offsetof(struct abi_state, vec));
     after.stack_top = before.stack_top;
 
-    abi_current_impl = name;
-    uint64_t ret = abi_trampoline(fn, &after, argv, argc);
-    abi_current_impl = NULL;
+    uint64_t ret = abi_trampoline_guarded(name, fn, &after, argv, argc);
+    if (abandoned) {
+        /* it faulted (guard.c reported it): nothing of it is judged, and the separate stack
+         * is marked afresh for the next call */
+        if (top)
+            for (uint64_t *w = (uint64_t *)stack_lo; w < (uint64_t *)(stack_lo + STACK_SIZE); w++)
+                *w = STACK_MARKER;
+        return 0;
+    }
     const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
     /* the stack check runs even after another finding, to put the marker back */
     const char *stack =
         top ? stack_check(&before, fn, argv, argc, top, STACK_MARKER, stack_lo, 1) : NULL;
     if (!what && stack) {
         what = stack;
-        last_kind = "stack";
+        last_kind = FINDING_STACK;
     }
     if (what) fail_handler(name, what);
     return ret;
@@ -474,6 +531,16 @@ uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, 
 
 #if defined(__riscv)
 /* ---- RISC-V LP64: the trampoline is abi_riscv64.S ---- */
+
+/* A fault inside a RISC-V checked call still ends the process (no abandon yet). */
+int abi_call_abandoned(void)
+{
+    return 0;
+}
+
+void abi_abandon_call(void)
+{
+}
 
 _Static_assert(offsetof(struct abi_state, s) == 0, "ST_S");
 _Static_assert(offsetof(struct abi_state, fs) == 96, "ST_FS");

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h" /* enum finding */
+
 #define ABI_MAX_ARGS 10
 
 #if defined(__x86_64__)
@@ -109,10 +111,24 @@ void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint8_t stack
 void abi_emulate(int on);
 #endif
 
-/* What the last failed check found: "abi", "residue" (data in a vector or opmask register),
- * "stack" (data left on the stack, or the caller's frame written), and for emulated calls
- * "guard-page" (an access to an unmapped page) or "emulator" (an instruction it cannot run). */
-const char *abi_last_kind(void);
+/* What the last failed check found (report.h's enum finding): FINDING_ABI, FINDING_RESIDUE
+ * (data in a vector or opmask register), FINDING_STACK (data left on the stack, or the
+ * caller's frame written), and for emulated calls FINDING_GUARD_PAGE (an access to an unmapped
+ * page) or FINDING_EMULATOR (an instruction it cannot run). */
+enum finding abi_last_kind(void);
+
+/* Leave the checked call running now (a fault handler's way out, after its report): the call
+ * returns 0 and abi_call_abandoned() is 1 until the next checked call.  Does nothing outside a
+ * checked call, so the caller then ends the process itself. */
+void abi_abandon_call(void);
+int abi_call_abandoned(void);
+#if defined(__x86_64__)
+/* abi_trampoline, named as a checked call (abi_current_impl) and left by abi_abandon_call on a
+ * fault: then it returns 0, abi_call_abandoned() is 1, and MXCSR and the x87 control word are
+ * restored.  For callers that judge the state themselves (emu-diff). */
+uint64_t abi_trampoline_guarded(const char *name, const void *fn, struct abi_state *st,
+                                const uint64_t *argv, size_t argc);
+#endif
 
 /* Called on a broken property.  Default: print to stderr and abort() via a non-inlined
  * function named abi_violation (its own crash signature).  Tests may replace the handler. */

@@ -16,6 +16,8 @@
 
 #include "bench.h"
 
+#include "results.h"
+
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -277,6 +279,14 @@ void bench_table_begin(FILE *out, const char *family, int csv)
 void bench_table_row(FILE *out, const char *family, const char *impl, const char *op,
                      const struct bench_result *r, int csv)
 {
+    jr_begin("bench"); /* the result stream's row (docs/results.md) */
+    jr_str("impl", impl);
+    jr_str("op", op);
+    jr_num("ns_per_byte", r->ns_per_byte);
+    jr_num("mib_per_s", r->mib_per_s);
+    jr_num("cycles_per_byte", r->mhz > 0 ? r->cycles_per_byte : 0);
+    jr_num("mhz", r->mhz);
+    jr_end();
     if (csv) {
         csv_field(out, family);
         fputc(',', out);
@@ -306,6 +316,12 @@ void bench_table_na(FILE *out, const char *family, const char *impl, const char 
                     const char *why, int csv)
 {
     (void)family;
+    jr_begin("bench");
+    jr_str("impl", impl);
+    jr_str("op", op);
+    jr_bool("available", 0);
+    jr_str("reason", why);
+    jr_end();
     if (csv)
         return; /* a skipped implementation has no numbers; an empty row would break parsers */
     name_column(out, impl, op);

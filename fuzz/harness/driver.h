@@ -12,8 +12,10 @@
  *   - kat and exhaustive (each calls drv_check for every case it builds), bench operations.
  *
  * The driver owns the fuzz entry point, buffer placement, the loop over implementations, the
- * checked call and the after-call checks, the one compare-and-report step, the counts of what
- * ran, and the replay / random / list / kat / exhaustive / bench modes (driver.c).
+ * after-call checks, the one compare-and-report step and the counts of what ran (driver.c);
+ * how a call runs and how a case is judged in each mode is a backend's (backend.h: the checked
+ * call, the emulated call, Valgrind's ct, the Unicorn modes, emu-diff); the outside kernel of a
+ * check build is outside.c's; the modes' command line is tool_main.c's table of modes.
  *
  * Placement: every implementation runs each case once with all its buffers flush against the
  * unmapped page after them, once flush against the page before them, and, when the input asks
@@ -160,11 +162,8 @@ uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc);
 /* Every implementation the driver runs: the family's table, then the outside kernel (if any). */
 size_t drv_nimpls(void);
 const struct impl *drv_impl_at(size_t i);
-/* The outside kernel's convention (NULL in other builds); leftovers the convention allows,
- * seen on some call ("" when none); the operations it was not given (comma-separated). */
-const struct convention *drv_outside_convention(void);
+/* Leftovers the outside kernel's convention allows, seen on some call ("" when none). */
 const char *drv_outside_info(void);
-const char *drv_outside_uncovered(void);
 
 extern const struct family asmdiff_family;
 
@@ -214,8 +213,7 @@ int drv_reference_agrees(const char *where, const char *what, const void *want, 
 /* Vector-file errors (missing or malformed attributes: vec_close's count) count as failures. */
 void drv_vector_errors(int n);
 
-/* The current implementation (inside run) and its display name. */
-const struct impl *drv_impl(void);
+/* An implementation's display name. */
 const char *impl_name(const struct impl *im);
 /* 1 when the implementation runs in the emulator here (the CPU lacks, or the mask hides, its
  * ISA; the executor (emu/) is linked in; ASMDIFF_EMULATE is not 0). */
@@ -223,32 +221,15 @@ int impl_emulated(const struct impl *im);
 /* NULL when the implementation runs here (natively or emulated), else why not. */
 const char *impl_unavailable(const struct impl *im);
 
-/* Constant-time mode, for runs under Valgrind memcheck: only our kernels, once per case, with
- * the BUF_SECRET buffers undefined during the call and every output declassified after it. */
-void drv_set_ct(int on);
-
-/* The Unicorn modes (emu/ucheck.h), for x86-64 kernels of ours on any x86-64 host:
- * every call of a kernel runs inside Unicorn (and the vector executor), with each placed buffer
- * mapped alone and the program's .rodata as the only other memory it may read besides its
- * stack; libraries do not run.
- *   DRV_UC_BOUNDS: an access outside every buffer, byte-exact, is a finding (check "bounds"),
- *     as are the ABI and, for IMPL_CLEAN kernels, data left in vector and opmask registers;
- *     outputs are compared with the reference's as in every mode.
- *   DRV_UC_TRACE: the same, and then every case runs again with other secrets of the same
- *     shape (the family's vary_secrets); the trace of each call (instruction addresses and
- *     accessed buffer offsets, never data) must not change (check "ct-trace").
- * Returns 0, or -1 with *why when this build cannot (no Unicorn, not x86-64, or for TRACE a
- * family without vary_secrets). */
-enum drv_uc_mode { DRV_UC_OFF = 0, DRV_UC_BOUNDS = 1, DRV_UC_TRACE = 2, DRV_EMU_DIFF = 3 };
-/* DRV_EMU_DIFF checks the emulator on the family's own kernels and cases: each call of a kernel
- * this CPU runs natively runs first on the CPU and then in the emulator (emu_call, the path that
- * runs kernels the host lacks), from the same buffers and register state; every buffer, rax and
- * the register state after the call (zmm0-31, k0-7, callee-saved registers, rsp, DF, MXCSR,
- * x87 control) must agree (check "emulator"); then the usual checked call.  Libraries do not
- * run; kernels the CPU cannot run are emulated and judged by the reference alone, and the
- * summary counts the calls compared. */
+/* The mode: how every call runs and how a case is judged (backend.h: backend_native, the
+ * default; backend_valgrind, ct; backend_bounds; backend_trace; backend_emu_diff).  Returns 0,
+ * or -1 with *why when this build or host cannot run it. */
+struct backend;
+int drv_use_backend(const struct backend *b, const char **why);
+/* The current backend's name ("native", "ct", ...). */
+const char *drv_mode(void);
+/* emu-diff: kernel calls compared with the CPU. */
 unsigned long long drv_emu_compared(void);
-int drv_set_unicorn(enum drv_uc_mode mode, const char **why);
 
 /* The fuzz entry point: decode, expect, every implementation in every placement. */
 int drv_one_input(const uint8_t *data, size_t size);

@@ -1,11 +1,14 @@
 /* fuzz_main.c — the libFuzzer entry points of fuzz_<family>: the family driver's one input.
- * At start it says what will run, and refuses to fuzz when every kernel of ours is masked away
- * (a fuzz run that checks nothing of ours is a failure, not a pass). */
+ * At start it says what will run (on stderr, and as records in the result stream), and refuses
+ * to fuzz when every kernel of ours is masked away (a fuzz run that checks nothing of ours is a
+ * failure, not a pass). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cpu.h"
 #include "driver.h"
+#include "records.h"
+#include "results.h"
 #include "stats.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -13,10 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc, (void)argv;
     const struct family *f = &asmdiff_family;
     size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, masked = 0;
     cpu_features(); /* validates ASMDIFF_CPU_MASK */
+    results_init(*argc ? (*argv)[0] : "fuzz", f->name, "libfuzzer");
+    drv_record_start(*argc, *argv);
     fprintf(stderr, "asmdiff: fuzz_%s:", f->name);
     for (size_t i = 0; i < drv_nimpls(); i++) {
         const struct impl *im = drv_impl_at(i);
@@ -29,6 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             masked++;
         fprintf(stderr, " %s%s%s", impl_name(im), why ? " (n/a: " : "", why ? why : "");
         if (why) fputc(')', stderr);
+        drv_record_impl(i, 0);
     }
     fprintf(stderr, "; runs %zu of %zu implementations\n", runs, total);
     if ((kernels && !kernels_run && masked) || !runs) {

@@ -1,4 +1,5 @@
 /* guard.c — see guard.h. */
+#define _GNU_SOURCE /* REG_RIP */
 #include "guard.h"
 
 #include "report.h"
@@ -8,36 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 /* Set by the checked call (abi.c) around each kernel call; weak so the guard pages work in
  * programs without it. */
 extern const char *volatile abi_current_impl __attribute__((weak));
+extern void abi_abandon_call(void) __attribute__((weak));
 
 /* Live mappings, so a fault at a guard page can be told in terms of the buffer it guards. */
 #define GUARD_MAX_LIVE 64
 static struct gbuf *live[GUARD_MAX_LIVE];
 
-/* SIGSEGV/SIGBUS at a guard page: say which buffer, how far past it, and whose code, through
- * the one report printer; then die as a finding does. */
+/* SIGSEGV/SIGBUS at a guard page: say which buffer, how far past it, whose code and which
+ * instruction, through the one report printer.  Inside a checked call the call is then
+ * abandoned (abi.c) and the run goes on; anywhere else the process ends as a finding does. */
 static void on_fault(int sig, siginfo_t *si, void *uctx)
 {
-    (void)uctx;
     uint8_t *a = si->si_addr;
-    signal(sig, SIG_DFL);
     for (int i = 0; i < GUARD_MAX_LIVE; i++) {
         struct gbuf *b = live[i];
         if (!b || !b->map || a < b->map || a >= b->map + b->maplen) continue;
         const char *who = &abi_current_impl && abi_current_impl ? abi_current_impl : NULL;
-        char what[256];
+        char what[256], title[512];
         snprintf(what, sizeof what,
                  "touched byte %ld of the %zu-byte buffer %s (%s, offset %zu): in the unmapped "
                  "page %s it",
                  (long)(a - b->p), b->len, b->name ? b->name : "?", guard_place_name(b->place),
                  b->offset, a < b->data ? "before" : "after");
-        report_simple(FINDING_GUARD_PAGE, who, what);
+        snprintf(title, sizeof title, "%s: %s", who ? who : "(outside a checked call)", what);
+        report_begin(FINDING_GUARD_PAGE, title);
+        report_location(b->name ? b->name : "?", (long)(a - b->p));
+#if defined(__x86_64__)
+        report_instruction((uintptr_t)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP]);
+#else
+        (void)uctx;
+#endif
+        report_end();
+        if (who && &abi_abandon_call) abi_abandon_call();
+        /* outside a checked call: nothing to go back to */
+        if (report_exit_status) _exit(report_exit_status);
+        abort();
     }
     /* not ours: the default action (a crash libFuzzer and ASan report as such) */
+    signal(sig, SIG_DFL);
     raise(sig);
 }
 

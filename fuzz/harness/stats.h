@@ -6,6 +6,7 @@
 
 struct drv_stats {
     unsigned long long cases, calls;
+    unsigned long long emulated_calls; /* of them, calls that ran in an emulator */
     unsigned long long ran[64];     /* cases each implementation ran, by table index */
     unsigned long long skipped[64]; /* cases it could not run here */
     unsigned long long vector_failures; /* the reference itself against published answers */

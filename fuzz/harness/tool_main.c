@@ -18,8 +18,13 @@
  *                                       each kernel call on the CPU and in the emulator
  *                                       (emu_call): buffers and registers after must agree
  *
- * Exit status: 0 every check passed and something of ours ran; 1 a finding (the report says
- * which) or a mode that checked nothing it should have; 2 bad usage; 77 this host can run none
+ *   asmdiff-<family> checks             the checks asmdiff reports, one line each
+ *
+ * Before the mode, --json writes the result stream (docs/results.md) to standard output; the
+ * human text (summary, list, bench table) then goes to standard error.
+ *
+ * Exit status: 0 every check passed and something of ours ran; 1 one or more findings (each
+ * reported once; the run goes on after each) or a mode that checked nothing it should have; 2 bad usage; 77 this host can run none
  * of the family's kernels (the message names what it lacks); 99 a setup error.
  */
 #include <dirent.h>
@@ -30,22 +35,27 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "backend.h"
 #include "bench.h"
 #include "cpu.h"
 #include "driver.h"
+#include "records.h"
 #include "report.h"
+#include "results.h"
+#include "rng.h"
 #include "stats.h"
 
 static const struct family *const F = &asmdiff_family;
 
-static int usage(const char *argv0)
+/* Where the human text goes: standard output, or standard error under --json. */
+static FILE *human;
+static double started;
+
+static double now_s(void)
 {
-    fprintf(stderr,
-            "usage: %s replay PATH... | random N [SEED] | list | kat [SRCDIR] | exhaustive | "
-            "bench [--csv] | ct N | bounds (PATH... | random N [SEED]) | "
-            "ct-trace (PATH... | random N [SEED]) | emu-diff (PATH... | random N [SEED])\n",
-            argv0);
-    return 2;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* ---- the honest summary: what ran, what did not and why, and the verdict ---- */
@@ -55,13 +65,63 @@ static int host_lacks(const struct impl *im)
     return (im->needs & ~cpu_features_detected()) != 0;
 }
 
+static void info_record(const char *kind, const char *message)
+{
+    jr_begin("info");
+    jr_str("kind", kind);
+    jr_str("message", message);
+    jr_end();
+}
+
+/* The summary record (docs/results.md), once, at the end of a mode that checked cases. */
+static void summary_record(const char *what, const char *verdict, int rc, const char *reason,
+                           size_t total, size_t ran, size_t emulated, size_t kernels,
+                           size_t kernels_ran)
+{
+    jr_begin("summary");
+    jr_str("what", what);
+    jr_str("verdict", verdict);
+    jr_int("exit", rc);
+    jr_str("reason", reason);
+    jr_uint("cases", drv_stats.cases);
+    jr_uint("calls", drv_stats.calls);
+    jr_uint("emulated_calls", drv_stats.emulated_calls);
+    jr_uint("compared_calls", drv_emu_compared());
+    jr_uint("impls_total", total);
+    jr_uint("impls_ran", ran);
+    jr_uint("impls_emulated", emulated);
+    jr_uint("kernels_total", kernels);
+    jr_uint("kernels_ran", kernels_ran);
+    jr_uint("findings", report_findings());
+    jr_uint("finding_events", report_finding_events());
+    jr_num("seconds", now_s() - started);
+    jr_end();
+}
+
+/* A mode that ends before it checked anything (no input, a skip): its verdict alone. */
+static int verdict_only(const char *what, const char *verdict, int rc, const char *reason)
+{
+    summary_record(what, verdict, rc, reason, 0, 0, 0, 0, 0);
+    return rc;
+}
+
 /* Prints "<family> <mode>: <what>; ran K of M implementations (skipped: ...)" and returns the
- * exit status: 1 when a vector failed or nothing of ours ran although the host could run it
- * (masked away), 77 when the host lacks what every kernel needs, else 0. */
-static int summary(const char *mode, const char *what)
+ * exit status: 1 on a finding, when a vector failed or nothing of ours ran although the host
+ * could run it (masked away), 77 when the host lacks what every kernel needs, else 0.  `what`
+ * says what was checked; the summary adds ", no finding" or the number of findings.
+ * own_failures: checks of the family's own failed (exhaustive): `what` is then said as is. */
+static int summary(const char *mode, const char *what_checked, int own_failures)
 {
     size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0, emulated = 0;
-    char skipped[2048] = "";
+    char skipped[2048] = "", what[256], reason[300];
+    unsigned long long findings = report_findings();
+    if (own_failures)
+        snprintf(what, sizeof what, "%s", what_checked);
+    else if (findings)
+        snprintf(what, sizeof what, "%s; %llu finding%s", what_checked, findings,
+                 findings == 1 ? "" : "s");
+    else
+        snprintf(what, sizeof what, "%s, no finding", what_checked);
     for (size_t i = 0; i < drv_nimpls(); i++) {
         const struct impl *im = drv_impl_at(i);
         if (im->flags & IMPL_REFERENCE) continue;
@@ -81,44 +141,61 @@ static int summary(const char *mode, const char *what)
         snprintf(skipped + used, sizeof skipped - used, "%s%s because %s", used ? "; " : "",
                  impl_name(im), why);
     }
-    printf("%s %s: %s; ran %zu of %zu implementations", F->name, mode, what, ran, total);
-    if (emulated) printf(" (%zu of them emulated)", emulated);
-    if (*skipped) printf(" (skipped: %s)", skipped);
-    printf(" — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
-    if (*drv_outside_info()) printf("%s %s: info: %s\n", F->name, mode, drv_outside_info());
-    if (*drv_ct_unjudged())
-        printf("%s %s: info: not judged for constant time: %s\n", F->name, mode,
-               drv_ct_unjudged());
-    if (drv_stats.vector_failures) {
-        printf("%s %s: FAIL: %llu published vectors disagree with the reference\n", F->name, mode,
-               drv_stats.vector_failures);
-        return 1;
+    fprintf(human, "%s %s: %s; ran %zu of %zu implementations", F->name, mode, what, ran, total);
+    if (emulated) fprintf(human, " (%zu of them emulated)", emulated);
+    if (*skipped) fprintf(human, " (skipped: %s)", skipped);
+    fprintf(human, " — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
+    if (*drv_outside_info()) {
+        fprintf(human, "%s %s: info: %s\n", F->name, mode, drv_outside_info());
+        info_record("allowed-leftover", drv_outside_info());
     }
-    if (!drv_stats.cases) {
-        printf("%s %s: FAIL: no case was checked\n", F->name, mode);
-        return 1;
+    if (*drv_ct_unjudged()) {
+        fprintf(human, "%s %s: info: not judged for constant time: %s\n", F->name, mode,
+                drv_ct_unjudged());
+        info_record("ct-unjudged", drv_ct_unjudged());
     }
-    if (kernels && !kernels_ran) {
+    for (size_t i = 0; i < drv_nimpls(); i++)
+        if (!(drv_impl_at(i)->flags & IMPL_REFERENCE)) drv_record_impl(i, 1);
+
+    const char *verdict = "pass";
+    int rc = 0;
+    *reason = 0;
+    if (findings) {
+        verdict = "finding", rc = 1;
+    } else if (own_failures) {
+        snprintf(reason, sizeof reason, "%d checks of the family's own failed", own_failures);
+        verdict = "fail", rc = 1;
+    } else if (drv_stats.vector_failures) {
+        snprintf(reason, sizeof reason, "%llu published vectors disagree with the reference",
+                 drv_stats.vector_failures);
+        verdict = "fail", rc = 1;
+    } else if (!drv_stats.cases) {
+        snprintf(reason, sizeof reason, "no case was checked");
+        verdict = "fail", rc = 1;
+    } else if (kernels && !kernels_ran) {
         if (masked) {
-            printf("%s %s: FAIL: none of the %zu kernels ran: masked away, nothing of ours was "
-                   "tested\n", F->name, mode, kernels);
-            return 1;
-        }
-        if (!lacking) {
+            snprintf(reason, sizeof reason, "none of the %zu kernels ran: masked away, nothing "
+                     "of ours was tested", kernels);
+            verdict = "fail", rc = 1;
+        } else if (!lacking) {
             /* they could run: no case was one they take (an outside kernel's precondition) */
-            printf("%s %s: SKIP: none of the %llu cases was one the kernels here accept (see "
-                   "above)\n", F->name, mode, drv_stats.cases);
-            return 77;
+            snprintf(reason, sizeof reason, "none of the %llu cases was one the kernels here "
+                     "accept (see above)", drv_stats.cases);
+            verdict = "skip", rc = 77;
+        } else {
+            snprintf(reason, sizeof reason, "this host runs none of the %zu kernels (see above)",
+                     kernels);
+            verdict = "skip", rc = 77;
         }
-        printf("%s %s: SKIP: this host runs none of the %zu kernels (see above)\n", F->name, mode,
-               kernels);
-        return 77;
+    } else if (!ran) {
+        snprintf(reason, sizeof reason, "no implementation ran");
+        verdict = "fail", rc = 1;
     }
-    if (!ran) {
-        printf("%s %s: FAIL: no implementation ran\n", F->name, mode);
-        return 1;
-    }
-    return 0;
+    if (*reason && !own_failures) /* exhaustive's own failures said so already */
+        fprintf(human, "%s %s: %s: %s\n", F->name, mode, rc == 77 ? "SKIP" : "FAIL", reason);
+    summary_record(what, verdict, rc, *reason ? reason : NULL, total, ran, emulated, kernels,
+                   kernels_ran);
+    return rc;
 }
 
 /* ---- replay and random ---- */
@@ -187,34 +264,165 @@ static int parse_count(const char *s, unsigned long long *out)
     return 0;
 }
 
+/* Random inputs of random length from the one generator (rng.h), seeded by seed. */
 static void random_inputs(unsigned long long n, unsigned long long seed)
 {
     uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+    if (!x) x = 1; /* xorshift's state must not be 0 */
     uint8_t *buf = malloc(8192);
+    if (!buf) {
+        fprintf(stderr, "asmdiff: out of memory\n");
+        exit(99);
+    }
     for (unsigned long long i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t len = (size_t)(x % 8192);
-        for (size_t j = 0; j < len; j++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            buf[j] = (uint8_t)(x >> 32);
-        }
+        size_t len = (size_t)(rng_next(&x) % 8192);
+        rng_fill(&x, buf, len);
         drv_one_input(buf, len);
     }
     free(buf);
 }
 
-/* ---- list ---- */
+/* ---- the modes ---- */
 
-static int cmd_list(void)
+struct mode {
+    const char *name;
+    const char *usage; /* its arguments, for the usage line */
+    const struct backend *backend; /* how it runs calls: NULL for the default (native) */
+    int (*handler)(const struct mode *m, int argc, char **argv); /* argv[0] is the mode */
+    const char *bad_args; /* what it takes, when its arguments are wrong */
+    const char *what; /* (emulator modes) how each input was checked, for the summary */
+};
+
+static const struct mode modes[];
+static const char *argv0;
+static int bench_table(int csv);
+
+static int usage(void)
 {
+    fprintf(stderr, "usage: %s [--json] ", argv0);
+    for (const struct mode *m = modes; m->name; m++)
+        fprintf(stderr, "%s%s%s%s", m == modes ? "" : " | ", m->name, *m->usage ? " " : "",
+                m->usage);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int bad_args(const struct mode *m)
+{
+    if (m->bad_args) {
+        fprintf(stderr, "asmdiff: %s\n", m->bad_args);
+        return 2;
+    }
+    return usage();
+}
+
+/* replay PATH... and the emulator modes' file form: every file under the paths; -1 on a path
+ * that cannot be read, 0 when none was found (said), else 1. */
+static int replay_all(const char *mode, int argc, char **argv)
+{
+    int bad = 0;
+    for (int i = 1; i < argc; i++)
+        if (replay_path(argv[i])) bad = 1;
+    if (bad) return -1;
+    if (!replayed) {
+        fprintf(human, "%s %s: FAIL: no input file under %s\n", F->name, mode, argv[1]);
+        return 0;
+    }
+    return 1;
+}
+
+static int cmd_replay(const struct mode *m, int argc, char **argv)
+{
+    if (argc < 2) return usage();
+    int r = replay_all(m->name, argc, argv);
+    if (r < 0) return 2;
+    if (!r) return verdict_only("no input", "fail", 1, "no input file");
+    char what[64];
+    snprintf(what, sizeof what, "replayed %zu inputs", replayed);
+    return summary(m->name, what, 0);
+}
+
+/* N [SEED] from argv[from]; -1 when they are not numbers. */
+static int count_and_seed(int argc, char **argv, int from, unsigned long long *n,
+                          unsigned long long *seed)
+{
+    if (argc < from + 1 || argc > from + 2 || parse_count(argv[from], n) ||
+        (argc == from + 2 && parse_count(argv[from + 1], seed)))
+        return -1;
+    return 0;
+}
+
+static int cmd_random(const struct mode *m, int argc, char **argv)
+{
+    unsigned long long n, seed = (unsigned long long)time(NULL);
+    if (count_and_seed(argc, argv, 1, &n, &seed)) return bad_args(m);
+    fprintf(human, "%s: random seed %llu\n", F->name, seed);
+    random_inputs(n, seed);
+    char what[64];
+    snprintf(what, sizeof what, "%llu random inputs", n);
+    return summary(m->name, what, 0);
+}
+
+static int cmd_ct(const struct mode *m, int argc, char **argv)
+{
+    unsigned long long n;
+    if (argc != 2 || parse_count(argv[1], &n)) return bad_args(m);
+    random_inputs(n, 1);
+    char what[96];
+    snprintf(what, sizeof what, "%llu random cases with the secrets undefined, every kernel", n);
+    return summary(m->name, what, 0);
+}
+
+/* bounds, ct-trace, emu-diff: input files, or random N [SEED] */
+static int cmd_emulator(const struct mode *m, int argc, char **argv)
+{
+    unsigned long long n = 0, seed = 1;
+    int random = argc >= 2 && !strcmp(argv[1], "random");
+    if (argc < 2 || (random && count_and_seed(argc, argv, 2, &n, &seed))) return bad_args(m);
+    /* a finding's input file is checked again by this mode, not by replay */
+    static char replay_cmd[1100];
+    snprintf(replay_cmd, sizeof replay_cmd, "%s %s", argv0, m->name);
+    report_replay_cmd = replay_cmd;
+    char what[160];
+    if (random) {
+        fprintf(human, "%s: random seed %llu\n", F->name, seed);
+        random_inputs(n, seed);
+        snprintf(what, sizeof what, "%llu random inputs %s", n, m->what);
+    } else {
+        int r = replay_all(m->name, argc, argv);
+        if (r < 0) return 2;
+        if (!r) return verdict_only("no input", "fail", 1, "no input file");
+        snprintf(what, sizeof what, "%zu inputs %s", replayed, m->what);
+    }
+    int rc = summary(m->name, what, 0);
+    if (m->backend == &backend_emu_diff && rc == 0) {
+        fprintf(human, "%s emu-diff: %llu kernel calls compared with the CPU, register for "
+                "register\n", F->name, drv_emu_compared());
+        if (!drv_emu_compared()) {
+            char why[200];
+            snprintf(why, sizeof why, "%s runs none of the kernels natively: nothing to compare "
+                     "the emulator with", cpu_features_masked()
+                     ? "this CPU, under ASMDIFF_CPU_MASK," : "this CPU");
+            fprintf(human, "%s emu-diff: SKIP: %s\n", F->name, why);
+            return verdict_only(what, "skip", 77, why);
+        }
+    }
+    return rc;
+}
+
+static int cmd_list(const struct mode *m, int argc, char **argv)
+{
+    (void)m, (void)argv;
+    if (argc != 1) return usage();
     char names[512];
-    printf("%s  (cpu: %s", F->name, cpu_feature_names(cpu_features(), names, sizeof names));
+    fprintf(human, "%s  (cpu: %s", F->name, cpu_feature_names(cpu_features(), names, sizeof names));
     if (cpu_features_masked())
-        printf("; masked: %s", cpu_feature_names(cpu_features_masked(), names, sizeof names));
+        fprintf(human, "; masked: %s",
+                cpu_feature_names(cpu_features_masked(), names, sizeof names));
 #if defined(__riscv)
-    if (cpu_riscv_vlenb()) printf("; VLEN %u bits", 8 * cpu_riscv_vlenb());
+    if (cpu_riscv_vlenb()) fprintf(human, "; VLEN %u bits", 8 * cpu_riscv_vlenb());
 #endif
-    printf(")\n");
+    fprintf(human, ")\n");
     size_t total = 0, runs = 0;
     for (size_t i = 0; i < drv_nimpls(); i++) {
         const struct impl *im = drv_impl_at(i);
@@ -223,21 +431,156 @@ static int cmd_list(void)
                            : im->flags & IMPL_KERNEL  ? "kernel"
                                                       : "library";
         if (!(im->flags & IMPL_REFERENCE)) total++, runs += !why;
-        printf("  %-32s %-9s %-8s needs: %-28s", impl_name(im), kind,
-               why ? "n/a" : impl_emulated(im) ? "emulated" : "runs",
-               im->needs ? cpu_feature_names(im->needs, names, sizeof names) : "-");
-        if (why) printf(" -- %s", why);
-        else if (im->flags & IMPL_REFERENCE) printf(" (authoritative: %s)", F->spec);
-        else if (im->describe) printf(" %s", im->describe());
-        printf("\n");
+        fprintf(human, "  %-32s %-9s %-8s needs: %-28s", impl_name(im), kind,
+                why ? "n/a" : impl_emulated(im) ? "emulated" : "runs",
+                im->needs ? cpu_feature_names(im->needs, names, sizeof names) : "-");
+        if (why) fprintf(human, " -- %s", why);
+        else if (im->flags & IMPL_REFERENCE) fprintf(human, " (authoritative: %s)", F->spec);
+        else if (im->describe) fprintf(human, " %s", im->describe());
+        fprintf(human, "\n");
+        drv_record_impl(i, 0);
     }
-    if (F->list_extra) F->list_extra(stdout);
-    for (size_t i = 0; i < F->nconventions; i++) /* what ./asmdiff check accepts */
-        printf("  convention %-10s %s\n", F->conventions[i].name, F->conventions[i].prototype);
-    printf("  %zu of %zu implementations run here\n", runs, total);
+    if (F->list_extra) F->list_extra(human);
+    for (size_t i = 0; i < F->nconventions; i++) { /* what ./asmdiff check accepts */
+        const struct convention *cv = &F->conventions[i];
+        fprintf(human, "  convention %-10s %s\n", cv->name, cv->prototype);
+        jr_begin("convention");
+        jr_str("name", cv->name);
+        jr_str("prototype", cv->prototype);
+        jr_list_begin("ops");
+        for (size_t op = 0; op < cv->nops; op++) jr_str(NULL, cv->ops[op]);
+        jr_list_end();
+        jr_end();
+    }
+    fprintf(human, "  %zu of %zu implementations run here\n", runs, total);
     return 0;
 }
 
+static int cmd_kat(const struct mode *m, int argc, char **argv)
+{
+    if (argc > 2) return usage();
+    if (!F->kat) {
+        fprintf(stderr, "%s: no known-answer vectors\n", F->name);
+        return verdict_only("no vectors", "skip", 77, "the family has no known-answer vectors");
+    }
+    int vectors = F->kat(argc == 2 ? argv[1] : ".");
+    if (vectors < 0) return 2; /* the vector file is not where SRCDIR says */
+    if (!vectors) {
+        fprintf(human, "%s kat: FAIL: no vector was read\n", F->name);
+        return verdict_only("no vectors", "fail", 1, "no vector was read");
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%d published vectors", vectors);
+    return summary(m->name, what, 0);
+}
+
+static int cmd_exhaustive(const struct mode *m, int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1) return usage();
+    if (!F->exhaustive) {
+        fprintf(stderr, "%s: no exhaustive check\n", F->name);
+        return verdict_only("nothing", "skip", 77, "the family has no exhaustive check");
+    }
+    int fails = F->exhaustive();
+    return summary(m->name, fails ? "FAILED" : "every case of the domain", fails);
+}
+
+static int cmd_bench(const struct mode *m, int argc, char **argv)
+{
+    (void)m;
+    int csv = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--csv")) csv = 1;
+        else {
+            fprintf(stderr, "asmdiff: bench: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    return bench_table(csv);
+}
+
+static int cmd_checks(const struct mode *m, int argc, char **argv)
+{
+    (void)m, (void)argv;
+    if (argc != 1) return usage();
+    static const char *const describe[FINDING_COUNT] = {
+#define CHECK(e, name, heading, row, text) text,
+#include "checks.def"
+#undef CHECK
+    };
+    for (int k = 0; k < FINDING_COUNT; k++) {
+        fprintf(human, "  %-15s %-26s %s\n", finding_name((enum finding)k),
+                finding_heading((enum finding)k), describe[k]);
+        jr_begin("check-kind");
+        jr_str("name", finding_name((enum finding)k));
+        jr_str("heading", finding_heading((enum finding)k));
+        jr_str("describe", describe[k]);
+        jr_end();
+    }
+    return 0;
+}
+
+static const struct mode modes[] = {
+    {"replay", "PATH...", NULL, cmd_replay, NULL, NULL},
+    {"random", "N [SEED]", NULL, cmd_random,
+     "random takes a count and an optional seed (numbers)", NULL},
+    {"list", "", NULL, cmd_list, NULL, NULL},
+    {"kat", "[SRCDIR]", NULL, cmd_kat, NULL, NULL},
+    {"exhaustive", "", NULL, cmd_exhaustive, NULL, NULL},
+    {"bench", "[--csv]", NULL, cmd_bench, NULL, NULL},
+    {"ct", "N", &backend_valgrind, cmd_ct,
+     "ct takes a count of random cases (run it under valgrind)", NULL},
+    {"bounds", "(PATH... | random N [SEED])", &backend_bounds, cmd_emulator,
+     "bounds takes input files or directories, or 'random N [SEED]'", "in Unicorn"},
+    {"ct-trace", "(PATH... | random N [SEED])", &backend_trace, cmd_emulator,
+     "ct-trace takes input files or directories, or 'random N [SEED]'",
+     "in Unicorn, each twice with different secrets"},
+    {"emu-diff", "(PATH... | random N [SEED])", &backend_emu_diff, cmd_emulator,
+     "emu-diff takes input files or directories, or 'random N [SEED]'",
+     "on the CPU and emulated"},
+    {"checks", "", NULL, cmd_checks, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    argv0 = argv[0];
+    human = stdout;
+    started = now_s();
+    int first = 1;
+    if (argc > 1 && !strcmp(argv[1], "--json")) {
+        results_to_stdout();
+        human = stderr;
+        first = 2;
+    }
+    if (argc <= first) return usage();
+    cpu_features(); /* validates ASMDIFF_CPU_MASK before anything runs */
+    report_exit_status = 1;
+    const char *cmd = argv[first];
+    static char rerun[1024];
+    int used = 0;
+    for (int i = 0; i < argc && used < (int)sizeof rerun; i++)
+        used += snprintf(rerun + used, sizeof rerun - (size_t)used, "%s%s", i ? " " : "", argv[i]);
+    report_rerun = rerun;
+
+    const struct mode *m = modes;
+    while (m->name && strcmp(m->name, cmd)) m++;
+    if (!m->name) {
+        fprintf(stderr, "asmdiff: unknown command '%s'\n", cmd);
+        return usage();
+    }
+    results_init(argv[0], F->name, m->name);
+    drv_record_start(argc, argv);
+    if (m->backend) {
+        const char *why;
+        if (drv_use_backend(m->backend, &why)) {
+            fprintf(human, "%s %s: SKIP: %s\n", F->name, cmd, why);
+            return verdict_only("nothing", "skip", 77, why);
+        }
+    }
+    return m->handler(m, argc - first, argv + first);
+}
 /* ---- bench ---- */
 
 struct bench_ctx {
@@ -252,14 +595,14 @@ static void bench_thunk(void *ctx, size_t bytes)
     F->bench_run(b->im, b->op, b->buf, bytes);
 }
 
-static int cmd_bench(int csv)
+static int bench_table(int csv)
 {
     size_t max = 0;
     for (size_t op = 0; op < F->nbench_ops; op++)
         if (F->bench_ops[op].max_bytes > max) max = F->bench_ops[op].max_bytes;
     uint8_t *buf = malloc(max + 64);
     for (size_t i = 0; i < max; i++) buf[i] = (uint8_t)(i * 7 + 1);
-    bench_table_begin(stdout, F->name, csv);
+    bench_table_begin(human, F->name, csv);
     size_t rows = 0;
     for (size_t op = 0; op < F->nbench_ops; op++) {
         const struct bench_op *o = &F->bench_ops[op];
@@ -268,17 +611,17 @@ static int cmd_bench(int csv)
             const struct impl *im = drv_impl_at(i);
             const char *why = impl_unavailable(im);
             if (why) {
-                bench_table_na(stdout, F->name, impl_name(im), o->name, why, csv);
+                bench_table_na(human, F->name, impl_name(im), o->name, why, csv);
                 continue;
             }
             if (F->bench_run(im, op, buf, o->unit) < 0) continue; /* no such operation */
             struct bench_ctx b = {im, op, buf};
             struct bench_result r = bench_slope(bench_thunk, &b, o->unit, o->max_bytes);
-            bench_table_row(stdout, F->name, impl_name(im), o->name, &r, csv);
+            bench_table_row(human, F->name, impl_name(im), o->name, &r, csv);
             rows++;
         }
     }
-    bench_table_end(stdout, csv);
+    bench_table_end(human, csv);
     free(buf);
     if (!rows) {
         fprintf(stderr, "%s bench: nothing could be measured here\n", F->name);
@@ -287,146 +630,3 @@ static int cmd_bench(int csv)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
-    if (argc < 2) return usage(argv[0]);
-    cpu_features(); /* validates ASMDIFF_CPU_MASK before anything runs */
-    report_exit_status = 1;
-    const char *cmd = argv[1];
-    static char rerun[1024];
-    int used = 0;
-    for (int i = 0; i < argc && used < (int)sizeof rerun; i++)
-        used += snprintf(rerun + used, sizeof rerun - (size_t)used, "%s%s", i ? " " : "", argv[i]);
-    report_rerun = rerun;
-
-    if (!strcmp(cmd, "replay")) {
-        if (argc < 3) return usage(argv[0]);
-        int bad = 0;
-        for (int i = 2; i < argc; i++)
-            if (replay_path(argv[i])) bad = 1;
-        if (bad) return 2;
-        char what[64];
-        snprintf(what, sizeof what, "replayed %zu inputs, no finding", replayed);
-        if (!replayed) {
-            printf("%s replay: FAIL: no input file under %s\n", F->name, argv[2]);
-            return 1;
-        }
-        return summary("replay", what);
-    }
-    if (!strcmp(cmd, "random")) {
-        unsigned long long n, seed = (unsigned long long)time(NULL);
-        if (argc < 3 || argc > 4 || parse_count(argv[2], &n) ||
-            (argc == 4 && parse_count(argv[3], &seed))) {
-            fprintf(stderr, "asmdiff: random takes a count and an optional seed (numbers)\n");
-            return 2;
-        }
-        printf("%s: random seed %llu\n", F->name, seed);
-        random_inputs(n, seed);
-        char what[64];
-        snprintf(what, sizeof what, "%llu random inputs, no finding", n);
-        return summary("random", what);
-    }
-    if (!strcmp(cmd, "ct")) {
-        unsigned long long n;
-        if (argc != 3 || parse_count(argv[2], &n)) {
-            fprintf(stderr, "asmdiff: ct takes a count of random cases (run it under valgrind)\n");
-            return 2;
-        }
-        drv_set_ct(1);
-        random_inputs(n, 1);
-        char what[96];
-        snprintf(what, sizeof what, "%llu random cases with the secrets undefined, every kernel",
-                 n);
-        return summary("ct", what);
-    }
-    if (!strcmp(cmd, "bounds") || !strcmp(cmd, "ct-trace") || !strcmp(cmd, "emu-diff")) {
-        int trace = !strcmp(cmd, "ct-trace"), diff = !strcmp(cmd, "emu-diff");
-        unsigned long long n = 0, seed = 1;
-        int random = argc >= 3 && !strcmp(argv[2], "random");
-        if (argc < 3 || (random && (argc < 4 || argc > 5 || parse_count(argv[3], &n) ||
-                                    (argc == 5 && parse_count(argv[4], &seed))))) {
-            fprintf(stderr, "asmdiff: %s takes input files or directories, or 'random N "
-                            "[SEED]'\n", cmd);
-            return 2;
-        }
-        const char *why;
-        if (drv_set_unicorn(diff ? DRV_EMU_DIFF : trace ? DRV_UC_TRACE : DRV_UC_BOUNDS, &why)) {
-            printf("%s %s: SKIP: %s\n", F->name, cmd, why);
-            return 77;
-        }
-        /* a finding's input file is checked again by this mode, not by replay */
-        static char replay_cmd[1100];
-        snprintf(replay_cmd, sizeof replay_cmd, "%s %s", argv[0], cmd);
-        report_replay_cmd = replay_cmd;
-        char what[160];
-        if (random) {
-            printf("%s: random seed %llu\n", F->name, seed);
-            random_inputs(n, seed);
-            snprintf(what, sizeof what, "%llu random inputs %s, no finding", n, diff
-                     ? "on the CPU and emulated" : trace ? "in Unicorn, each twice with "
-                     "different secrets" : "in Unicorn");
-        } else {
-            int bad = 0;
-            for (int i = 2; i < argc; i++)
-                if (replay_path(argv[i])) bad = 1;
-            if (bad) return 2;
-            if (!replayed) {
-                printf("%s %s: FAIL: no input file under %s\n", F->name, cmd, argv[2]);
-                return 1;
-            }
-            snprintf(what, sizeof what, "%zu inputs %s, no finding", replayed, diff
-                     ? "on the CPU and emulated" : trace ? "in Unicorn, each twice with "
-                     "different secrets" : "in Unicorn");
-        }
-        int rc = summary(cmd, what);
-        if (diff && rc == 0) {
-            printf("%s emu-diff: %llu kernel calls compared with the CPU, register for register\n",
-                   F->name, drv_emu_compared());
-            if (!drv_emu_compared()) {
-                printf("%s emu-diff: SKIP: %s runs none of the kernels natively: nothing to "
-                       "compare the emulator with\n", F->name,
-                       cpu_features_masked() ? "this CPU, under ASMDIFF_CPU_MASK," : "this CPU");
-                return 77;
-            }
-        }
-        return rc;
-    }
-    if (!strcmp(cmd, "list") && argc == 2) return cmd_list();
-    if (!strcmp(cmd, "kat") && argc <= 3) {
-        if (!F->kat) {
-            fprintf(stderr, "%s: no known-answer vectors\n", F->name);
-            return 77;
-        }
-        int vectors = F->kat(argc == 3 ? argv[2] : ".");
-        if (vectors < 0) return 2; /* the vector file is not where SRCDIR says */
-        char what[64];
-        snprintf(what, sizeof what, "%d published vectors, no finding", vectors);
-        if (!vectors) {
-            printf("%s kat: FAIL: no vector was read\n", F->name);
-            return 1;
-        }
-        return summary("kat", what);
-    }
-    if (!strcmp(cmd, "exhaustive") && argc == 2) {
-        if (!F->exhaustive) {
-            fprintf(stderr, "%s: no exhaustive check\n", F->name);
-            return 77;
-        }
-        int fails = F->exhaustive();
-        int rc = summary("exhaustive", fails ? "FAILED" : "every case of the domain, no finding");
-        return fails ? 1 : rc;
-    }
-    if (!strcmp(cmd, "bench")) {
-        int csv = 0;
-        for (int i = 2; i < argc; i++) {
-            if (!strcmp(argv[i], "--csv")) csv = 1;
-            else {
-                fprintf(stderr, "asmdiff: bench: unknown argument '%s'\n", argv[i]);
-                return 2;
-            }
-        }
-        return cmd_bench(csv);
-    }
-    fprintf(stderr, "asmdiff: unknown command '%s'\n", cmd);
-    return usage(argv[0]);
-}

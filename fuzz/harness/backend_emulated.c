@@ -1,0 +1,59 @@
+/* backend_emulated.c — the emulated call: a kernel whose ISA this CPU lacks (or the mask
+ * hides) runs inside emu_call (emu/emu_call.h) with the checked call's contract, so the same
+ * checks judge it.  Used by the native and emu-diff modes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmdiff-config.h"
+#include "backend.h"
+#include "cpu.h"
+
+#if ARCH_X86_64
+#include "emu/emu_call.h"
+_Static_assert(EMU_MAX_ARGS >= ABI_MAX_ARGS, "the emulator passes every argument a checked call has");
+#endif
+
+/* Linked in (Unicorn present), and ASMDIFF_EMULATE is not 0. */
+static int emulator_allowed(void)
+{
+#if ARCH_X86_64
+    static int allowed = -1;
+    if (allowed < 0) {
+        const char *e = getenv("ASMDIFF_EMULATE");
+        allowed = !(e && !strcmp(e, "0")) && emu_available();
+        if (allowed) abi_set_emulator(emu_call, emu_stack, EMU_STACK_POISON);
+    }
+    return allowed;
+#else
+    return 0;
+#endif
+}
+
+int emulated_runs(const struct impl *im)
+{
+    return emulator_allowed() && (im->flags & IMPL_KERNEL) && cpu_unavailable_reason(im->needs) &&
+           !(im->unavailable && im->unavailable());
+}
+
+uint64_t emulated_call(const char *name, int clean, const void *fn, const uint64_t *argv,
+                       size_t argc)
+{
+#if ARCH_X86_64
+    abi_emulate(1);
+    uint64_t r = clean ? abi_call_clean(name, fn, argv, argc) : abi_call(name, fn, argv, argc);
+    abi_emulate(0);
+    return r;
+#else
+    (void)name, (void)clean, (void)fn, (void)argv, (void)argc;
+    abort(); /* emulated_runs is 0 here */
+#endif
+}
+
+uint64_t emulated_last_pc(void)
+{
+#if ARCH_X86_64
+    return emu_last_pc();
+#else
+    return 0;
+#endif
+}

@@ -1,0 +1,246 @@
+/* backend_unicorn.c — the Unicorn modes (emu/ucheck.h), for x86-64 kernels of ours on any
+ * x86-64 host: every kernel call runs inside Unicorn and the vector executor, each placed
+ * buffer mapped alone and the program's .rodata the only other memory it may read besides its
+ * stack; libraries do not run; one placement per case.
+ *   bounds: an access outside every buffer, byte-exact, is a finding (check "bounds"), as are
+ *     the ABI and, for IMPL_CLEAN kernels, data left in vector and opmask registers.
+ *   ct-trace: the same, and then every case runs again with other secrets of the same shape
+ *     (the family's vary_secrets); the trace of each call (instruction addresses and accessed
+ *     buffer offsets, never data) must not change (check "ct-trace"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asmdiff-config.h"
+#include "backend.h"
+#include "report.h"
+#include "stats.h"
+
+#if ARCH_X86_64
+#include "emu/emu_call.h"
+#include "emu/ucheck.h"
+#include "emu/ucheck_elf.h"
+
+/* ct-trace keeps the first run's trace of every call, by implementation and call number, to
+ * compare the second run's (other secrets) with. */
+struct kept_trace {
+    size_t impl, call;
+    struct uc_call shape; /* the region names, for the message */
+    struct uc_result res; /* its trace */
+};
+static struct kept_trace *kept;
+static size_t nkept, kept_cap;
+static int trace_phase;   /* 0: record, 1: compare */
+static size_t call_no;    /* calls of the current implementation in this run */
+static struct uc_region rodata;
+static unsigned long long vary_seed;
+
+static int tracing(void)
+{
+    return drv.backend == &backend_trace;
+}
+
+static void forget_traces(void)
+{
+    for (size_t i = 0; i < nkept; i++) ucheck_result_free(&kept[i].res);
+    nkept = 0;
+}
+
+static struct kept_trace *find_kept(size_t impl, size_t call)
+{
+    for (size_t i = 0; i < nkept; i++)
+        if (kept[i].impl == impl && kept[i].call == call) return &kept[i];
+    return NULL;
+}
+
+/* A report of these modes; pc is the instruction it is about (0: none known), region the
+ * buffer (NULL: none). */
+static void uc_report_at(enum finding kind, const char *what, uint64_t pc, const char *region,
+                         int64_t offset)
+{
+    char t[700];
+    drv_title(t, sizeof t, what);
+    report_begin(kind, t);
+    if (pc) report_instruction((uintptr_t)pc);
+    if (region) report_location(region, (long)offset);
+    if (tracing())
+        report_param("secrets", "%s run (the second replaces them with vary_secrets, seed %llu)",
+                     trace_phase ? "second" : "first", vary_seed);
+    report_param("emulated by", "Unicorn Engine and the vector executor (emu/), each "
+                 "buffer mapped alone, byte-exact");
+    report_end();
+}
+
+static void uc_report(enum finding kind, const char *what, uint64_t pc)
+{
+    uc_report_at(kind, what, pc, NULL, 0);
+}
+
+static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t argc)
+{
+    const struct family *F = drv_family;
+    struct uc_call call = {.fn = fn, .nargs = argc,
+                           .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0};
+    if (argc > UC_MAX_ARGS) {
+        char w[160];
+        snprintf(w, sizeof w, "a call with %zu arguments: the Unicorn modes pass at most %d",
+                 argc, UC_MAX_ARGS);
+        uc_report(FINDING_EMULATOR, w, 0);
+        drv.abandoned = 1;
+        return 0;
+    }
+    memcpy(call.args, argv, argc * sizeof argv[0]);
+    for (size_t i = 0; i < F->nbufs; i++)
+        if (drv.use[i].placed)
+            call.regions[call.nregions++] = (struct uc_region){
+                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL};
+    if (rodata.len) call.regions[call.nregions++] = rodata;
+    static struct uc_result res;
+    int rc = ucheck_run(&call, &res);
+    uint64_t rax = res.rax;
+    drv_stats.calls++;
+    drv_stats.emulated_calls++;
+    if (res.bounds_violation) {
+        char w[700];
+        snprintf(w, sizeof w, "%s%s", res.bounds_msg, res.bounds_violation > 1
+                 ? " (and more accesses outside its buffers)" : "");
+        uc_report_at(FINDING_BOUNDS, w, res.bounds_pc, res.bounds_region, res.bounds_offset);
+    }
+    if (rc) {
+        uc_report(FINDING_EMULATOR, res.error, res.error_pc);
+        drv.abandoned = 1; /* it did not return: its outputs and trace mean nothing */
+        return 0;
+    }
+    if (res.abi_violation)
+        uc_report(res.abi_kind == UC_ABI_RESIDUE ? FINDING_RESIDUE : FINDING_ABI, res.abi_msg,
+                  0);
+    if (tracing() && drv.no_ct_claim) {
+        drv_note_unjudged();
+        call_no++;
+    } else if (tracing()) {
+        size_t n = call_no++;
+        if (!trace_phase) {
+            if (nkept == kept_cap) {
+                kept_cap = kept_cap ? 2 * kept_cap : 16;
+                kept = realloc(kept, kept_cap * sizeof *kept);
+                if (!kept) abort();
+            }
+            struct kept_trace *k = &kept[nkept++];
+            *k = (struct kept_trace){.impl = drv.cur_index, .call = n, .shape = call};
+            k->res = res; /* takes the trace buffer; the next call gets a new one */
+            memset(&res, 0, sizeof res);
+        } else {
+            struct kept_trace *k = find_kept(drv.cur_index, n);
+            char msg[600], w[700];
+            if (!k) {
+                snprintf(w, sizeof w, "made call %zu with other secrets, which it did not "
+                         "make before: how many calls it makes depends on a secret", n + 1);
+                uc_report(FINDING_TRACE, w, 0);
+            } else {
+                long at = ucheck_trace_diff(&k->shape, &k->res, &res, msg, sizeof msg);
+                if (at >= 0) {
+                    snprintf(w, sizeof w, "the trace changed with the secrets: %s", msg);
+                    uc_report(FINDING_TRACE, w, ucheck_event_pc(&call, &res, at));
+                }
+            }
+        }
+    }
+    drv_after_call();
+    return rax;
+}
+
+/* One case: our kernels only, one placement (ucheck maps each buffer alone, flush against its
+ * end, whatever the host placement); for ct-trace twice, the second time with other
+ * secrets. */
+static void uc_check_case(void *c, const void *want)
+{
+    int phases = tracing() ? 2 : 1;
+    for (trace_phase = 0; trace_phase < phases; trace_phase++) {
+        if (trace_phase) {
+            /* the same seed for every input: a saved input reproduces its finding alone */
+            vary_seed = 0x5ec2e75eedull;
+            drv_family->vary_secrets(c, vary_seed);
+            want = drv_family->expect(c);
+        }
+        for (size_t i = 0; i < drv_nimpls(); i++) {
+            if (!drv_takes(i, c, !trace_phase)) continue;
+            call_no = 0;
+            drv_pass(i, c, want, GUARD_TAIL, NULL,
+                     trace_phase ? "each buffer alone in the emulator, other secrets"
+                                 : "each buffer alone in the emulator");
+            if (trace_phase + 1 == phases) drv_stats.ran[i]++;
+        }
+    }
+    forget_traces();
+    trace_phase = 0;
+}
+
+static int uc_emulated(const struct impl *im)
+{
+    return (im->flags & IMPL_KERNEL) && !(im->unavailable && im->unavailable());
+}
+#endif
+
+/* Whether this build has the engine; the stub says what is missing. */
+int drv_emulator_linked(const char **why)
+{
+#if ARCH_X86_64
+    static char msg[300];
+    if (emu_available()) return 0;
+    struct uc_call probe = {0};
+    struct uc_result res = {0};
+    ucheck_run(&probe, &res);
+    snprintf(msg, sizeof msg, "%s", res.error);
+    *why = msg;
+    return -1;
+#else
+    *why = "the Unicorn modes run x86-64 kernels: this is not an x86-64 build";
+    return -1;
+#endif
+}
+
+const char *drv_kernels_only(const struct impl *im)
+{
+    return im->flags & IMPL_KERNEL ? NULL : "a library (the emulator modes run our kernels)";
+}
+
+static int uc_setup(const char **why)
+{
+    if (drv_emulator_linked(why)) return -1;
+#if ARCH_X86_64
+    elfsym_load();
+    uint64_t lo, size;
+    if (!elfsec_lookup(".rodata", &lo, &size))
+        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0};
+#endif
+    return 0;
+}
+
+static int trace_setup(const char **why)
+{
+    if (drv_emulator_linked(why)) return -1;
+    if (!drv_family->vary_secrets) {
+        *why = "the family declares no vary_secrets: nothing to compare a trace with";
+        return -1;
+    }
+    return uc_setup(why);
+}
+
+#if ARCH_X86_64
+#define UC_CALLS .emulated = uc_emulated, .call = uc_call_checked, .check_case = uc_check_case
+#else
+#define UC_CALLS .call = NULL, .check_case = NULL /* setup refuses first */
+#endif
+
+const struct backend backend_bounds = {
+    .name = "bounds",
+    .setup = uc_setup,
+    .unavailable = drv_kernels_only,
+    UC_CALLS,
+};
+
+const struct backend backend_trace = {
+    .name = "ct-trace",
+    .setup = trace_setup,
+    .unavailable = drv_kernels_only,
+    UC_CALLS,
+};

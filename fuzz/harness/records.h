@@ -1,0 +1,16 @@
+/* records.h — the driver's records in the result stream (records.c, docs/results.md). */
+#ifndef ASMDIFF_RECORDS_H
+#define ASMDIFF_RECORDS_H
+
+#include <stddef.h>
+
+#include "driver.h"
+
+/* `start`: argv, the CPU seen, detected and masked, the environment that chose what ran. */
+void drv_record_start(int argc, char **argv);
+/* `impl` for drv_impl_at(i); with_counts 0 at list and a fuzzer's start (counts null). */
+void drv_record_impl(size_t i, int with_counts);
+/* "reference", "kernel", "library", "outside" */
+const char *drv_impl_kind(const struct impl *im);
+
+#endif
