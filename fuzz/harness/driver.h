@@ -30,6 +30,7 @@
 
 #include "abi.h"
 #include "input.h"
+#include "report.h"
 
 enum impl_flags {
     IMPL_REFERENCE = 1u << 0, /* the authoritative C reference: listed and benched, not compared */
@@ -162,8 +163,9 @@ uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc);
 /* Every implementation the driver runs: the family's table, then the outside kernel (if any). */
 size_t drv_nimpls(void);
 const struct impl *drv_impl_at(size_t i);
-/* Leftovers the outside kernel's convention allows, seen on some call ("" when none). */
-const char *drv_outside_info(void);
+/* Leftovers the outside kernel's convention allows, seen on some call ("" when none), and the
+ * check that would have reported them (residue or stack) in *check when check is not NULL. */
+const char *drv_outside_info(enum finding *check);
 
 extern const struct family asmdiff_family;
 

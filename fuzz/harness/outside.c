@@ -14,6 +14,7 @@ static const struct family *const F = &asmdiff_family;
 static struct impl outside;             /* made in outside_setup; .name NULL when none */
 static const struct convention *outside_conv;
 static char outside_desc[1024], outside_missing[256], outside_info[256], outside_covered[128];
+static enum finding outside_info_kind; /* the check outside_info would have been */
 
 static const char *outside_describe(void)
 {
@@ -126,14 +127,17 @@ int outside_allows(enum finding kind, const char *what)
                     : kind == FINDING_STACK ? CONV_CLEAN_STACK
                                             : 0;
     if (!need || (outside_conv->clean & need)) return 0;
-    if (!*outside_info)
+    if (!*outside_info) {
         snprintf(outside_info, sizeof outside_info, "%s after return (allowed by the %s "
                  "convention: %s)", what, outside_conv->name, outside_conv->leftovers);
+        outside_info_kind = kind;
+    }
     return 1;
 }
 
-const char *drv_outside_info(void)
+const char *drv_outside_info(enum finding *check)
 {
+    if (check) *check = outside_info_kind;
     return outside_info;
 }
 

@@ -65,11 +65,13 @@ static int host_lacks(const struct impl *im)
     return (im->needs & ~cpu_features_detected()) != 0;
 }
 
-static void info_record(const char *kind, const char *message)
+/* check: the check that did not report it (allowed-leftover), or NULL */
+static void info_record(const char *kind, const char *message, const char *check)
 {
     jr_begin("info");
     jr_str("kind", kind);
     jr_str("message", message);
+    if (check) jr_str("check", check);
     jr_end();
 }
 
@@ -145,14 +147,15 @@ static int summary(const char *mode, const char *what_checked, int own_failures)
     if (emulated) fprintf(human, " (%zu of them emulated)", emulated);
     if (*skipped) fprintf(human, " (skipped: %s)", skipped);
     fprintf(human, " — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
-    if (*drv_outside_info()) {
-        fprintf(human, "%s %s: info: %s\n", F->name, mode, drv_outside_info());
-        info_record("allowed-leftover", drv_outside_info());
+    enum finding allowed;
+    if (*drv_outside_info(&allowed)) {
+        fprintf(human, "%s %s: info: %s\n", F->name, mode, drv_outside_info(NULL));
+        info_record("allowed-leftover", drv_outside_info(NULL), finding_name(allowed));
     }
     if (*drv_ct_unjudged()) {
         fprintf(human, "%s %s: info: not judged for constant time: %s\n", F->name, mode,
                 drv_ct_unjudged());
-        info_record("ct-unjudged", drv_ct_unjudged());
+        info_record("ct-unjudged", drv_ct_unjudged(), NULL);
     }
     for (size_t i = 0; i < drv_nimpls(); i++)
         if (!(drv_impl_at(i)->flags & IMPL_REFERENCE)) drv_record_impl(i, 1);
