@@ -50,11 +50,10 @@ rm -rf "$out"
 mkdir -p "$work" "$out"
 
 # ---- the build, in the builder's environment and nothing else ----
-ossfuzz_builder_env "$sanitizer" "$engine" || exit 99
+ossfuzz_builder_env "$sanitizer" "$engine" "$top/engine-$tag" || exit 99
 vars=(CC CXX CFLAGS CXXFLAGS LIB_FUZZING_ENGINE SANITIZER SANITIZER_FLAGS COVERAGE_FLAGS
       ARCHITECTURE FUZZING_ENGINE FUZZING_LANGUAGE)
-[ "$engine" = afl ] && vars+=(AFL_QUIET AFL_IGNORE_UNKNOWN_ENVS AFL_LLVM_MODE_WORKAROUND
-                               AFL_ENABLE_DICTIONARY AFL_SKIP_CPUFREQ AFL_NO_AFFINITY)
+[ "$engine" = afl ] && vars+=(AFL_QUIET AFL_IGNORE_PROBLEMS AFL_IGNORE_UNKNOWN_ENVS ASAN_OPTIONS)
 envargs=(PATH=/usr/local/bin:/usr/bin:/bin HOME=/root SRC="$top/src" WORK="$work" OUT="$out"
          ASMDIFF_JOBS="${ASMDIFF_JOBS:-$(nproc)}")
 for v in "${vars[@]}"; do envargs+=("$v=${!v}"); done
