@@ -61,6 +61,46 @@ def check_run(root, where, script, cmds, flags, errors, made):
             made.add(m.group(1).rstrip("/") + "/changed-artifacts")
 
 
+_FILES = {}
+
+
+def repo_files(root):
+    """The repository's files (git's list; else a walk that skips build folders), once."""
+    if root not in _FILES:
+        import subprocess
+        r = subprocess.run(["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard"],
+                           capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout:
+            files = r.stdout.splitlines()
+        else:
+            files = []
+            for d, subdirs, names in os.walk(root):
+                subdirs[:] = [x for x in subdirs if x != ".git" and not x.startswith("build")]
+                files += [os.path.relpath(os.path.join(d, n), root) for n in names]
+        _FILES[root] = files
+    return _FILES[root]
+
+
+def rx_path(pattern):
+    """A GitHub path filter as a regular expression: ** any path, * within one name."""
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(out)
+
+
 def check_cflite_job(name, jname, steps, errors):
     """ClusterFuzzLite's actions as google/clusterfuzzlite's actions/*/action.yml define them:
     `language` defaults to c++ in both, so each step says c; a code-change run must also fuzz
@@ -104,7 +144,7 @@ def check_workflow(root, name, text, cmds, flags, errors):
         for trig, spec in on.items():
             for p in (spec or {}).get("paths", []) if isinstance(spec, dict) else []:
                 base = p.split("*")[0].rstrip("/")
-                if any(os.path.isfile(g) for g in glob.glob(os.path.join(root, p), recursive=True)):
+                if any(rx_path(p).fullmatch(f) for f in repo_files(root)):
                     continue
                 if base and not os.path.exists(os.path.join(root, base)):
                     errors.append(f"{name}: {trig} path filter '{p}': '{base}' does not exist")
