@@ -213,6 +213,17 @@ else
 fi
 cd "$SRC/asmdiff"
 
+# The executor (emu/) is built without the fuzzer's coverage instrumentation (it keeps the
+# sanitizer): it is the machine an emulated kernel runs on, like Unicorn, and its edges and
+# comparisons are not the kernels' behaviour.  Instrumented, they were a third of an emulated
+# input's time (perf: __sanitizer_cov_trace_*cmp* under vx_run) and rewarded inputs for new
+# paths through the emulator.  Only where libFuzzer's coverage is on (AFL++ instruments by its
+# own pass; the coverage build's profile should show emu/).
+if [[ " $CFLAGS " == *" -fsanitize=fuzzer-no-link "* ]]; then
+  printf 'src:*/emu/*\n' >"$WORK/asmdiff-coverage-ignore.txt"
+  export CFLAGS="$CFLAGS -fsanitize-coverage-ignorelist=$WORK/asmdiff-coverage-ignore.txt"
+fi
+
 # Only our prefix is searched: no -dev package of the image can be picked up by accident.
 export PKG_CONFIG_LIBDIR=$deps/lib/pkgconfig PKG_CONFIG_PATH=
 build=$WORK/asmdiff-build
