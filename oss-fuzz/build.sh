@@ -12,8 +12,9 @@
 #                           passed to meson's fuzz_engine option as link arguments
 #   SANITIZER ARCHITECTURE  address | undefined | coverage ...; x86_64
 #   SRC WORK OUT            $SRC/asmdiff the project, $SRC/{gmp,libgpg-error,libgcrypt,openssl,
-#                           nettle,unicorn} the library sources (the Dockerfile puts them there); $WORK
-#                           scratch (the libraries are cached there per flag set); $OUT results
+#                           nettle,unicorn} the library sources (the Dockerfile puts them
+#                           there); $WORK scratch (the libraries are cached there per flag set);
+#                           $OUT results
 #
 # Per target in $OUT: fuzz_F, fuzz_F_seed_corpus.zip (corpus/F/seeds), fuzz_F.options and
 # fuzz_F.dict (corpus/F/, when the family has them).
@@ -159,8 +160,8 @@ build_unicorn() {
   built unicorn && return
   begin unicorn
   # The executor's engine (emu/): our AVX-512/GFNI kernels run emulated on a bot whose CPU
-  # lacks them.  x86 only (the other targets are never used and triple the build), static, no
-  # tests.  Built WITHOUT this build's sanitizer and coverage flags, by plain clang: Unicorn is
+  # lacks them.  x86 only (no other target is ever used, and each adds to the build), static,
+  # no tests.  Built WITHOUT this build's sanitizer and coverage flags, by plain clang: Unicorn is
   # the machine the kernels run on, not code under test; coverage of its translator would
   # flood the fuzzer's feedback with emulator edges, and its QEMU code is not UBSan-clean.
   # (The environment's CFLAGS are cleared because cmake would take them as its own.)  Our
