@@ -3,15 +3,18 @@
 # this build registers (build/families.json, written by meson), with the libraries its oracles
 # and targets use built from source with this build's own flags and linked statically, so the
 # oracles are instrumented too and the fuzzers need nothing but the C/C++ runtime on the runner.
+# Unicorn, the executor's engine, is built static too, but plain (see build_unicorn).
 #
 # Environment (set by the OSS-Fuzz builder, or by verify/ossfuzz/build_and_run.sh here):
 #   CC CXX CFLAGS CXXFLAGS  compilers; CFLAGS carry the sanitizer and coverage flags
-#   LIB_FUZZING_ENGINE      how to link the engine (-fsanitize=fuzzer; AFL++: afl-clang-fast
-#                           turns the same flag into its own driver)
+#   LIB_FUZZING_ENGINE      how to link the engine: -fsanitize=fuzzer (libFuzzer), or an archive
+#                           path (AFL++: /usr/lib/libFuzzingEngine.a, its driver); either is
+#                           passed to meson's fuzz_engine option as link arguments
 #   SANITIZER ARCHITECTURE  address | undefined | coverage ...; x86_64
 #   SRC WORK OUT            $SRC/asmdiff the project, $SRC/{gmp,libgpg-error,libgcrypt,openssl,
-#                           nettle} the library sources (the Dockerfile puts them there); $WORK
-#                           scratch (the libraries are cached there per flag set); $OUT results
+#                           nettle,unicorn} the library sources (the Dockerfile puts them
+#                           there); $WORK scratch (the libraries are cached there per flag set);
+#                           $OUT results
 #
 # Per target in $OUT: fuzz_F, fuzz_F_seed_corpus.zip (corpus/F/seeds), fuzz_F.options and
 # fuzz_F.dict (corpus/F/, when the family has them).
@@ -153,8 +156,43 @@ build_nettle() {
   done_lib nettle
 }
 
-key=$( { echo "$CC $CFLAGS"; "$CC" --version | head -n1; declare -f step begin done_lib build_gmp build_gcrypt build_openssl build_nettle;
-         for l in gmp libgpg-error libgcrypt openssl nettle; do
+build_unicorn() {
+  built unicorn && return
+  begin unicorn
+  # The executor's engine (emu/): our AVX-512/GFNI kernels run emulated on a bot whose CPU
+  # lacks them.  x86 only (no other target is ever used, and each adds to the build), static,
+  # no tests.  Built WITHOUT this build's sanitizer and coverage flags, by plain clang: Unicorn is
+  # the machine the kernels run on, not code under test; coverage of its translator would
+  # flood the fuzzer's feedback with emulator edges, and its QEMU code is not UBSan-clean.
+  # (The environment's CFLAGS are cleared because cmake would take them as its own.)  Our
+  # own unicorn.pc: the one Unicorn writes names its build folder's prefix as it was.
+  local plain_cc=$CC
+  case $CC in afl-*|*/afl-*) plain_cc=$(command -v clang || command -v clang-19) ;; esac
+  step unicorn configure env -u CFLAGS -u CXXFLAGS cmake "$SRC/unicorn" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER="$plain_cc" -DBUILD_SHARED_LIBS=OFF -DUNICORN_ARCH=x86 \
+    -DUNICORN_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$deps" -DCMAKE_INSTALL_LIBDIR=lib
+  step unicorn make env -u CFLAGS -u CXXFLAGS make -j"$jobs"
+  mkdir -p "$deps/lib/pkgconfig" "$deps/include/unicorn"
+  cp libunicorn.a "$deps/lib/"
+  cp "$SRC/unicorn/include/unicorn/"*.h "$deps/include/unicorn/"
+  local v; v=$(sed -n 's/^set(UNICORN_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\))/\2/p' "$SRC/unicorn/CMakeLists.txt" | paste -sd.)
+  cat >"$deps/lib/pkgconfig/unicorn.pc" <<PC
+prefix=$deps
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: unicorn
+Description: Unicorn emulator engine, x86 only (static, built by oss-fuzz/build.sh)
+Version: ${v:-0}
+Libs: -L\${libdir} -lunicorn
+Libs.private: -lpthread -lm
+Cflags: -I\${includedir}
+PC
+  done_lib unicorn
+}
+
+key=$( { echo "$CC $CFLAGS"; "$CC" --version | head -n1; declare -f step begin done_lib build_gmp build_gcrypt build_openssl build_nettle build_unicorn;
+         for l in gmp libgpg-error libgcrypt openssl nettle unicorn; do
            [ -d "$SRC/$l" ] && { echo "$l"; cat "$SRC/$l/.unpacked" 2>/dev/null || (cd "$SRC/$l" && git rev-parse HEAD 2>/dev/null) || true; }
          done; } | sha1sum | cut -c1-12)
 deps=$WORK/deps-$key
@@ -167,7 +205,25 @@ features=()
 [ -d "$SRC/libgcrypt" ] && { build_gcrypt; features+=(-Dlibgcrypt=enabled); }
 [ -d "$SRC/openssl" ] && { build_openssl; features+=(-Dopenssl=enabled); }
 [ -d "$SRC/nettle" ] && { build_nettle; features+=(-Dnettle=enabled); }
+# Unicorn: the executor, so that a bot without AVX-512 or GFNI still runs our kernels (emulated)
+if [ -d "$SRC/unicorn" ]; then
+  build_unicorn; features+=(-Dunicorn=enabled)
+else
+  log "no Unicorn source in \$SRC/unicorn: the fuzzers carry no executor (a bot without AVX-512/GFNI runs none of those kernels)"
+  features+=(-Dunicorn=disabled)
+fi
 cd "$SRC/asmdiff"
+
+# The executor (emu/) is built without the fuzzer's coverage instrumentation (it keeps the
+# sanitizer): it is the machine an emulated kernel runs on, like Unicorn, and its edges and
+# comparisons are not the kernels' behaviour.  Instrumented, they were a third of an emulated
+# input's time (perf: __sanitizer_cov_trace_*cmp* under vx_run) and rewarded inputs for new
+# paths through the emulator.  Only where libFuzzer's coverage is on (AFL++ instruments by its
+# own pass; the coverage build's profile should show emu/).
+if [[ " $CFLAGS " == *" -fsanitize=fuzzer-no-link "* ]]; then
+  printf 'src:*/emu/*\n' >"$WORK/asmdiff-coverage-ignore.txt"
+  export CFLAGS="$CFLAGS -fsanitize-coverage-ignorelist=$WORK/asmdiff-coverage-ignore.txt"
+fi
 
 # Only our prefix is searched: no -dev package of the image can be picked up by accident.
 export PKG_CONFIG_LIBDIR=$deps/lib/pkgconfig PKG_CONFIG_PATH=
@@ -178,7 +234,7 @@ rm -rf "$build"
 # auto_features=enabled: an optional dependency the project gains (a new oracle library) fails
 # this build until build.sh provides it, instead of a fuzzer silently without that oracle.
 meson setup "$build" "$SRC/asmdiff" -Dbuildtype=plain -Dprefer_static=true \
-  -Dfuzz_engine="$engine" -Dauto_features=enabled -Dunicorn=disabled \
+  -Dfuzz_engine="$engine" -Dauto_features=enabled \
   "${features[@]}" >"$WORK/meson-setup.log" 2>&1 ||
   { cat "$WORK/meson-setup.log" >&2; exit 1; }
 grep -E '^(Run-time dependency|Library|Dependency)' "$WORK/meson-setup.log" >&2 || true
