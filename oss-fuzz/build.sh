@@ -206,8 +206,31 @@ features=()
 [ -d "$SRC/openssl" ] && { build_openssl; features+=(-Dopenssl=enabled); }
 [ -d "$SRC/nettle" ] && { build_nettle; features+=(-Dnettle=enabled); }
 # Unicorn: the executor, so that a bot without AVX-512 or GFNI still runs our kernels (emulated)
+# From its source where the image has it (the Dockerfile fetches the release); else Debian's
+# own static archive of the same release (libunicorn-dev ships libunicorn.a, a plain build as
+# ours is), where the machine has it: this project's machines, whose Debian mirror does not
+# serve unicorn-engine's source.
+debian_unicorn=/usr/lib/x86_64-linux-gnu/libunicorn.a
 if [ -d "$SRC/unicorn" ]; then
   build_unicorn; features+=(-Dunicorn=enabled)
+elif [ -f "$debian_unicorn" ] && [ -f /usr/include/unicorn/unicorn.h ]; then
+  mkdir -p "$deps/lib/pkgconfig" "$deps/include"
+  cp "$debian_unicorn" "$deps/lib/"
+  rm -rf "$deps/include/unicorn" && cp -r /usr/include/unicorn "$deps/include/"
+  cat >"$deps/lib/pkgconfig/unicorn.pc" <<PC
+prefix=$deps
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: unicorn
+Description: Unicorn emulator engine (static: Debian's libunicorn.a)
+Version: $(dpkg-query -W -f='${Version}' libunicorn-dev 2>/dev/null | sed 's/-.*//')
+Libs: -L\${libdir} -lunicorn
+Libs.private: -lpthread -lm
+Cflags: -I\${includedir}
+PC
+  log "unicorn: Debian's static libunicorn.a ($debian_unicorn): no source in \$SRC/unicorn"
+  features+=(-Dunicorn=enabled)
 else
   log "no Unicorn source in \$SRC/unicorn: the fuzzers carry no executor (a bot without AVX-512/GFNI runs none of those kernels)"
   features+=(-Dunicorn=disabled)
