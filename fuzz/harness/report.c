@@ -10,6 +10,7 @@
  * kernel and never inside stdio. */
 #include "report.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,7 +401,13 @@ static int save_input(char *out, size_t len)
     const char *dir = getenv("ASMDIFF_FINDINGS");
     char d[900];
     snprintf(d, sizeof d, "%s/%s", dir && *dir ? dir : "findings", family_name);
-    mkdir(dir && *dir ? dir : "findings", 0777);
+    /* every folder of the path, as mkdir -p: ASMDIFF_FINDINGS may name one nothing made yet */
+    for (char *p = d + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(d, 0777);
+            *p = '/';
+        }
     mkdir(d, 0777);
     uint8_t digest[20];
     sha1(input_data ? input_data : (const uint8_t *)"", input_size, digest);
@@ -446,7 +453,9 @@ static void reproduce_command(char *out, size_t len, char *input, size_t input_l
         snprintf(file, sizeof file, "%s", report_current_file);
     else if (report_exit_status ? save_input(file, sizeof file)
                                 : libfuzzer_crash_file(file, sizeof file))
-        snprintf(file, sizeof file, "<the file libFuzzer names below>");
+        snprintf(file, sizeof file, report_exit_status ? "<the input could not be saved: %s>"
+                                                       : "<the file libFuzzer names below>%s",
+                 report_exit_status ? strerror(errno) : "");
     else
         snprintf(input, input_len, "%s", file);
     if (report_current_file) snprintf(input, input_len, "%s", file);
