@@ -4,6 +4,8 @@ parses (python3's json module) to exactly the values it gave: escaping, nesting,
 64 KiB, a record written from a signal handler in the middle of another.  Ends with
 "N passed, M failed"; exit 0 only when all pass (verify/results_selftest.c lists the records)."""
 import json
+import os
+import shlex
 import subprocess
 import sys
 
@@ -20,7 +22,9 @@ def check(ok, what):
 
 
 def main(argv):
-    out = subprocess.run(argv, stdout=subprocess.PIPE, check=True).stdout
+    # a cross build's program runs under the wrapper meson names (qemu-riscv64)
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    out = subprocess.run(wrapper + argv, stdout=subprocess.PIPE, check=True).stdout
     lines = out.split(b"\n")
     check(lines[-1] == b"", "the output ends with a newline")
     recs = []
