@@ -13,21 +13,10 @@ ask() { python3 -B "$results_py" "$@" 2>/dev/null; }
 # seen STREAM: the features the run saw (its start record), a tab, and how many implementations
 # its impl records call unavailable because the host lacks what they need
 seen() {
-  python3 -B - "$results_py" "$1" <<'EOF'
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("results", sys.argv[1])
-results = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(results)
-recs = results.read(sys.argv[2])
-start = results.of_type(recs, "start")
-if not start:
-    sys.exit("no start record")
-cpu = start[-1].get("cpu") or ""
-cpu = " ".join(cpu) if isinstance(cpu, list) else cpu
-lacking = [i for i in results.impls(recs).values()
-           if not i.get("available") and "host lacks" in (i.get("reason") or "")]
-print(f"{cpu}\t{len(lacking)}")
-EOF
+  local cpu lacking
+  cpu=$(python3 -B "$results_py" "$1" start cpu) || { echo "no start record" >&2; return 1; }
+  lacking=$(python3 -B "$results_py" "$1" impls | awk -F'\t' '$3 == "false" && $5 ~ /host lacks/' | wc -l)
+  printf '%s\t%s\n' "$cpu" "$lacking"
 }
 # ran STREAM: "ran K of M" from the run's summary
 ran() { echo "ran $(ask "$1" summary impls_ran) of $(ask "$1" summary impls_total)"; }

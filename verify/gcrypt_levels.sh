@@ -20,26 +20,10 @@ if [ ! -s "$stream" ]; then
   exit 1
 fi
 # libgcrypt's implementation (named libgcrypt-<level>): three lines, available, reason, describe
-gcrypt=$(python3 -B - "$results_py" "$stream" <<'EOF'
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("results", sys.argv[1])
-results = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(results)
-try:
-    recs = results.read(sys.argv[2])
-except results.StreamError as e:
-    sys.exit(f"gcrypt levels: {e}")
-for i in results.impls(recs).values():
-    if i["name"].startswith("libgcrypt-") and i.get("kind") == "library":
-        print("true" if i.get("available") else "false")
-        print((i.get("reason") or "").replace("\n", " "))
-        print((i.get("describe") or "").replace("\n", " "))
-        break
-else:
-    print("false")
-    print("the tool lists no libgcrypt implementation")
-EOF
-) || exit 1
+rows=$(python3 -B "$results_py" "$stream" impls) || { echo "gcrypt levels: no readable result stream"; exit 1; }
+gcrypt=$(printf '%s\n' "$rows" | awk -F'\t' '$1 ~ /^libgcrypt-/ && $2 == "library" {
+  print $3; print $5; print $6; found = 1; exit }
+  END { if (!found) { print "false"; print "the tool lists no libgcrypt implementation" } }')
 { read -r available; read -r reason; read -r describe; } <<<"$gcrypt"
 if [ "$available" != true ]; then
   echo "SKIP: the installed libgcrypt does not implement this family: $reason"

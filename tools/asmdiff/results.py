@@ -11,6 +11,11 @@ asked for is not there; 2 on a malformed stream or bad usage):
     results.py FILE findings           how many finding records
     results.py FILE summary FIELD      FIELD of the last summary
     results.py FILE impl NAME FIELD    FIELD of the last impl record of NAME
+    results.py FILE impls              one line per implementation (its last impl record):
+                                       name, kind, available, emulated, reason, describe,
+                                       tab-separated (true/false; tabs and newlines in text
+                                       become spaces)
+    results.py FILE start FIELD        FIELD of the last start record
 """
 import json
 import os
@@ -122,6 +127,18 @@ def main(argv):
         if s is None:
             return 1
         print(_field(s, q[1]))
+        return 0
+    if q[0] == "impls" and len(q) == 1:
+        for r in impls(recs).values():
+            print("\t".join(_field(r, f).replace("\t", " ").replace("\n", " ")
+                             for f in ("name", "kind", "available", "emulated", "reason",
+                                       "describe")))
+        return 0
+    if q[0] == "start" and len(q) == 2:
+        s = of_type(recs, "start")
+        if not s:
+            return 1
+        print(_field(s[-1], q[1]))
         return 0
     if q[0] == "impl" and len(q) == 3:
         r = impls(recs).get(q[1])
