@@ -245,7 +245,8 @@ static const struct impl impls[] = {
 #endif
 #if ASMDIFF_HAVE_GCRYPT
     IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .unavailable = oracle_gcrypt_aria_unavailable,
-         .describe = oracle_gcrypt_describe, .label = oracle_gcrypt_label),
+         .describe = oracle_gcrypt_describe, .label = oracle_gcrypt_label,
+         .version = oracle_gcrypt_version, .hwf = oracle_gcrypt_hwf),
 #endif
 };
 

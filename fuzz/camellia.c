@@ -147,7 +147,8 @@ static const struct impl impls[] = {
 #endif
 #if ASMDIFF_HAVE_GCRYPT
     IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .describe = oracle_gcrypt_describe,
-         .label = oracle_gcrypt_label),
+         .label = oracle_gcrypt_label,
+         .version = oracle_gcrypt_version, .hwf = oracle_gcrypt_hwf),
 #endif
 };
 

@@ -43,7 +43,8 @@ static const struct gcmsiv_ops gcrypt = {oracle_gcrypt_gcmsiv_encrypt,
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, &reference),
     IMPL("libgcrypt", 0, IMPL_LIBRARY, &gcrypt, .describe = oracle_gcrypt_describe,
-     .label = oracle_gcrypt_label),
+     .label = oracle_gcrypt_label,
+         .version = oracle_gcrypt_version, .hwf = oracle_gcrypt_hwf),
 };
 
 enum { B_KEY, B_NONCE, B_AAD, B_IN, B_OUT, B_TAG };

@@ -19,18 +19,17 @@ if [ ! -s "$stream" ]; then
   echo "gcrypt levels: '$tool list' wrote no result stream (ASMDIFF_RESULTS)"
   exit 1
 fi
-# libgcrypt's implementation (named libgcrypt-<level>): three lines, available, reason, describe
+# libgcrypt's implementation (named libgcrypt-<level>): three lines, available, reason, hwf
 rows=$(python3 -B "$results_py" "$stream" impls) || { echo "gcrypt levels: no readable result stream"; exit 1; }
 gcrypt=$(printf '%s\n' "$rows" | awk -F'\t' '$1 ~ /^libgcrypt-/ && $2 == "library" {
-  print $3; print $5; print $6; found = 1; exit }
+  print $3; print $5; print $7; found = 1; exit }
   END { if (!found) { print "false"; print "the tool lists no libgcrypt implementation" } }')
-{ read -r available; read -r reason; read -r describe; } <<<"$gcrypt"
+{ read -r available; read -r reason; read -r hwf; } <<<"$gcrypt"
 if [ "$available" != true ]; then
   echo "SKIP: the installed libgcrypt does not implement this family: $reason"
   exit 77
 fi
-# the hardware features libgcrypt uses here, as its description names them ("(hwf: a b; ...")
-hwf=$(printf '%s\n' "$describe" | sed -n 's/.*(hwf: \([^;)]*\).*/\1/p')
+# the hardware features libgcrypt uses here (its impl record's hwf: its own hwflist)
 if [ -z "$hwf" ] || [ "$hwf" = none ]; then
   echo "gcrypt levels: libgcrypt reports no hardware features here (or is not built): nothing to vary"
   exit 77

@@ -54,6 +54,11 @@ struct impl {
     const char *(*describe)(void);
     /* Optional: the name, when it depends on run-time state ("libgcrypt-no-intel-avx2"). */
     const char *(*label)(void);
+    /* Optional, for a library: its version ("libgcrypt 1.10.1"), and the hardware features
+     * its own dispatch uses here, space-separated ("intel-avx2 intel-aesni"): each is a level
+     * a run can turn off (the result stream's `version` and `hwf`). */
+    const char *(*version)(void);
+    const char *(*hwf)(void);
 };
 
 /* One row of the table: IMPL("x86_64-avx2", CPU_AVX2, IMPL_KERNEL | IMPL_CLEAN, &ops) with the

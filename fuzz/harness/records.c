@@ -1,8 +1,10 @@
 /* records.c — the driver's records in the result stream (docs/results.md): the start of a
  * run, and one implementation as list, a run's end and a fuzzer's start describe it.  Both
  * programs (asmdiff-<family>, fuzz_<family>) write them through here, so they agree. */
+#include <stdio.h>
 #include <string.h>
 
+#include "asmdiff-config.h"
 #include "backend.h"
 #include "cpu.h"
 #include "records.h"
@@ -23,6 +25,9 @@ void drv_record_start(int argc, char **argv)
                          ? cpu_feature_names(cpu_features_masked(), names, sizeof names)
                          : "");
     jr_str("env", report_env());
+#if ARCH_RISCV64
+    if (cpu_riscv_vlenb()) jr_uint("vlen", 8ull * cpu_riscv_vlenb()); /* bits */
+#endif
     jr_end();
 }
 
@@ -71,6 +76,18 @@ void drv_record_impl(size_t i, int with_counts)
         jr_null("skipped_cases");
     }
     jr_str("describe", im->describe ? im->describe() : NULL);
+    if (im->version) jr_str("version", im->version());
+    if (im->hwf) {
+        jr_list_begin("hwf");
+        for (const char *p = im->hwf(); *p;) {
+            size_t n = strcspn(p, " ");
+            char item[128];
+            snprintf(item, sizeof item, "%.*s", (int)n, p);
+            if (n) jr_str(NULL, item);
+            p += n + (p[n] == ' ');
+        }
+        jr_list_end();
+    }
     if (im->flags & IMPL_OUTSIDE) {
         const struct outside_kernel *k = &asmdiff_outside;
         jr_str("source", k->source);

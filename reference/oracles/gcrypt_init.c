@@ -74,6 +74,14 @@ const char *oracle_gcrypt_describe(void)
     return buf;
 }
 
+const char *oracle_gcrypt_version(void)
+{
+    static char buf[64];
+    oracle_gcrypt_init();
+    snprintf(buf, sizeof buf, "libgcrypt %s", gcry_check_version(NULL));
+    return buf;
+}
+
 const char *oracle_gcrypt_label(void)
 {
     static char buf[600];

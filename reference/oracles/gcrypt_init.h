@@ -16,6 +16,8 @@ const char *oracle_gcrypt_disabled(void);
 
 /* "libgcrypt 1.10.1 (hwf: intel-cpu ...; disabled: intel-avx2)" */
 const char *oracle_gcrypt_describe(void);
+/* "libgcrypt 1.10.1" */
+const char *oracle_gcrypt_version(void);
 /* The implementation's name at this level: "libgcrypt-full", "libgcrypt-no-intel-avx2". */
 const char *oracle_gcrypt_label(void);
 

@@ -39,19 +39,17 @@ def did_not_run(recs, lib):
 
 
 def version_and_levels(rec, lib):
-    """The library's version and its levels [(label, value)], from its impl record: `version`
-    and `hwf` (libgcrypt's hardware features, from its own hwflist) when the record carries
-    them, else taken from `describe` ("libgcrypt 1.12.0 (hwf: a b; ...)")."""
-    describe = rec.get("describe") or ""
+    """The library's version and its levels [(label, value)], from its impl record: libgcrypt's
+    `version` and `hwf` (its hardware features, from its own hwflist: each a level); OpenSSL's
+    levels are its ia32cap masks above, its version the first two words of `describe` (shown
+    to people only, never a verdict)."""
     if lib == "libgcrypt":
-        version = rec.get("version") or describe.partition(" (")[0] or "libgcrypt ?"
-        hwf = rec.get("hwf")
-        if hwf is None:
-            hwf = describe.partition("(hwf: ")[2].split(";")[0].split(")")[0].split()
-        hwf = [] if hwf == ["none"] else hwf
+        version = rec.get("version") or "libgcrypt ?"
+        hwf = rec.get("hwf") or []
         levels = [("every feature", "")] + [(f"without {f}", f) for f in hwf] + \
             ([("without any", ",".join(hwf))] if hwf else [])
         return version, levels, "ASMDIFF_GCRYPT_DISABLE"
+    describe = rec.get("describe") or ""
     version = rec.get("version") or " ".join(describe.split()[:2]) or "OpenSSL ?"
     return version, OPENSSL_LEVELS, "OPENSSL_ia32cap"
 

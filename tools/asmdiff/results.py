@@ -13,8 +13,8 @@ asked for is not there; 2 on a malformed stream or bad usage):
     results.py FILE impl NAME FIELD    FIELD of the last impl record of NAME
     results.py FILE impls              one line per implementation (its last impl record):
                                        name, kind, available, emulated, reason, describe,
-                                       tab-separated (true/false; tabs and newlines in text
-                                       become spaces)
+                                       hwf, tab-separated (true/false; lists space-separated;
+                                       tabs and newlines in text become spaces)
     results.py FILE start FIELD        FIELD of the last start record
 """
 import json
@@ -130,9 +130,10 @@ def main(argv):
         return 0
     if q[0] == "impls" and len(q) == 1:
         for r in impls(recs).values():
-            print("\t".join(_field(r, f).replace("\t", " ").replace("\n", " ")
-                             for f in ("name", "kind", "available", "emulated", "reason",
-                                       "describe")))
+            cols = [" ".join(r.get(f) or []) if f == "hwf" else _field(r, f)
+                    for f in ("name", "kind", "available", "emulated", "reason", "describe",
+                              "hwf")]
+            print("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cols))
         return 0
     if q[0] == "start" and len(q) == 2:
         s = of_type(recs, "start")

@@ -291,7 +291,8 @@ class Stages(unittest.TestCase):
         self.assertIsNone(library.did_not_run(ran, "libgcrypt"))
         self.assertIn("host lacks gfni", library.did_not_run(not_run, "libgcrypt"))
         version, levels, var = library.version_and_levels(
-            {"describe": "libgcrypt 1.12.0 (hwf: intel-avx2 intel-gfni; x)"}, "libgcrypt")
+            {"describe": "(text for people)", "version": "libgcrypt 1.12.0",
+             "hwf": ["intel-avx2", "intel-gfni"]}, "libgcrypt")
         self.assertEqual(version, "libgcrypt 1.12.0")
         self.assertEqual([l for l, _ in levels], ["every feature", "without intel-avx2",
                                                   "without intel-gfni", "without any"])

@@ -82,8 +82,8 @@ for name in "${cpus[@]}"; do
   done <<<"$listed"
   case $name in
     vlen*)
-      # the VLEN is in list's human header only: no record field carries it yet
-      grep -q "VLEN ${name#vlen} bits" "$work/list" || { ok=0; fails+=("VLEN is not ${name#vlen}"); } ;;
+      vlen=$(python3 -B "$here/../../tools/asmdiff/results.py" "$work/list.jsonl" start vlen)
+      [ "$vlen" = "${name#vlen}" ] || { ok=0; fails+=("VLEN is ${vlen:-not in the start record}, not ${name#vlen}"); } ;;
     nozvkg|novector)
       [ "$lacking" -gt 0 ] || { ok=0; fails+=("no implementation reported unavailable (host lacks zvkg)"); }
       [ "$runs" -gt 0 ] || { ok=0; fails+=("nothing runs without zvkg"); } ;;
