@@ -1,7 +1,8 @@
 /* fuzz_main.c — the libFuzzer entry points of fuzz_<family>: the family driver's one input.
- * At start it says what will run (on stderr, and as records in the result stream), and refuses
- * to fuzz when every kernel of ours is masked away (a fuzz run that checks nothing of ours is a
- * failure, not a pass). */
+ * At start it says what will run, natively or emulated (on stderr, and as records in the result
+ * stream), and refuses to fuzz when no kernel of ours would run, natively or emulated, whatever
+ * the reason (masked away, or a host without their ISA and a build without the executor): a
+ * fuzz run that checks nothing of ours is a failure, not a pass, on a bot as anywhere. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     const struct family *f = &asmdiff_family;
-    size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, masked = 0;
+    size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, emulated = 0;
     cpu_features(); /* validates ASMDIFF_CPU_MASK */
     results_init(*argc ? (*argv)[0] : "fuzz", f->name, "libfuzzer");
     drv_record_start(*argc, *argv);
@@ -28,15 +29,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         const char *why = impl_unavailable(im);
         total++, runs += !why;
         if (im->flags & IMPL_KERNEL) kernels++, kernels_run += !why;
-        if ((im->flags & IMPL_KERNEL) && cpu_unavailable_reason(im->needs) &&
-            !(im->needs & ~cpu_features_detected()))
-            masked++;
-        fprintf(stderr, " %s%s%s", impl_name(im), why ? " (n/a: " : "", why ? why : "");
-        if (why) fputc(')', stderr);
+        int emu = !why && impl_emulated(im);
+        emulated += emu;
+        fprintf(stderr, " %s%s%s", impl_name(im), why ? " (n/a: " : emu ? " (emulated" : "",
+                why ? why : "");
+        if (why || emu) fputc(')', stderr);
         drv_record_impl(i, 0);
     }
-    fprintf(stderr, "; runs %zu of %zu implementations\n", runs, total);
-    if ((kernels && !kernels_run && masked) || !runs) {
+    fprintf(stderr, "; runs %zu of %zu implementations", runs, total);
+    if (emulated) fprintf(stderr, " (%zu of them emulated)", emulated);
+    fputc('\n', stderr);
+    if ((kernels && !kernels_run) || !runs) {
         fprintf(stderr, "asmdiff: fuzz_%s: none of the kernels can run: nothing of ours would be "
                         "checked\n", f->name);
         exit(1);
