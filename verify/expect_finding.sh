@@ -3,7 +3,7 @@
 # expect_finding.sh PATTERN... -- CMD...
 # A positive control: CMD must fail (exit 1, not a crash) and say every PATTERN (one per
 # finding it must report: a run reports each finding, not only the first).  Passes and prints
-# the matching lines when it does.  (The first form is the second with one pattern: CMD must
+# the matching lines when it does; exit 77 (CMD could not run here) is passed on as a skip.  (The first form is the second with one pattern: CMD must
 # then not itself hold a lone "--".)
 set -u
 patterns=()
@@ -16,6 +16,13 @@ else
 fi
 out=$("$@" 2>&1)
 rc=$?
+# CMD could not run here (a host without what it compares against): a skip with its reason,
+# never a pass
+if [ "$rc" = 77 ]; then
+  printf '%s\n' "$out" | tail -n 3
+  echo "SKIP: the positive control could not run here (exit 77; its reason above)"
+  exit 77
+fi
 found=() missing=()
 for p in "${patterns[@]}"; do
   line=$(printf '%s\n' "$out" | grep -m1 -E -- "$p")
