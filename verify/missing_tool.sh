@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# missing_tool.sh TOOL PACKAGE TEST — stands in for a test whose tool meson did not find when it
+# configured the build, so the test is never silently not registered: a skip that names what is
+# missing, and under ASMDIFF_STRICT=1 (./asmdiff test: tools/bootstrap installs it) a failure.
+set -u
+[ $# -eq 3 ] || { echo "usage: missing_tool.sh TOOL PACKAGE TEST" >&2; exit 2; }
+if [ "${ASMDIFF_STRICT:-0}" = 1 ]; then
+  echo "FAIL: $3 needs $1 (package $2), which tools/bootstrap installs: not found when the build was configured"
+  exit 1
+fi
+echo "SKIP: $3 needs $1 (package $2): not found when the build was configured"
+exit 77
