@@ -13,8 +13,9 @@ asked for is not there; 2 on a malformed stream or bad usage):
     results.py FILE impl NAME FIELD    FIELD of the last impl record of NAME
     results.py FILE impls              one line per implementation (its last impl record):
                                        name, kind, available, emulated, reason, describe,
-                                       hwf, tab-separated (true/false; lists space-separated;
-                                       tabs and newlines in text become spaces)
+                                       hwf, needs, tab-separated (true/false; lists
+                                       space-separated; tabs and newlines in text become
+                                       spaces)
     results.py FILE start FIELD        FIELD of the last start record
 """
 import json
@@ -132,7 +133,7 @@ def main(argv):
         for r in impls(recs).values():
             cols = [" ".join(r.get(f) or []) if f == "hwf" else _field(r, f)
                     for f in ("name", "kind", "available", "emulated", "reason", "describe",
-                              "hwf")]
+                              "hwf", "needs")]
             print("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cols))
         return 0
     if q[0] == "start" and len(q) == 2:
