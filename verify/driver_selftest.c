@@ -30,6 +30,7 @@ void st_read_global(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_secret_branch(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_secret_index(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_rdtsc_xmm(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_rdtsc_rax(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 
 static void c_reference(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16])
 {
@@ -60,6 +61,7 @@ CONTROL(read_global)
 CONTROL(secret_branch)
 CONTROL(secret_index)
 CONTROL(rdtsc_xmm)
+CONTROL(rdtsc_rax)
 
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
@@ -86,6 +88,7 @@ static const struct impl impls[] = {
          .unavailable = sel_secret_index),
     /* for emu-diff: not clean, so only the comparison with the emulator sees xmm3 */
     IMPL("rdtsc_xmm", CPU_X86_64, IMPL_KERNEL, st_rdtsc_xmm, .unavailable = sel_rdtsc_xmm),
+    IMPL("rdtsc_rax", CPU_X86_64, IMPL_KERNEL, st_rdtsc_rax, .unavailable = sel_rdtsc_rax),
 };
 
 enum { B_KEY, B_IN, B_OUT };

@@ -433,7 +433,7 @@ void abi_emulate(int on)
 /* The call in the emulator: the same states in and out, the same verdicts; a fault or an
  * instruction the emulator cannot run stops the call with its own kind. */
 static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
-                              struct abi_state *before, struct abi_state *after)
+                              struct abi_state *before, struct abi_state *after, int judge_clean)
 {
     static _Thread_local char err[320];
     uint64_t ret = 0;
@@ -449,8 +449,8 @@ static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *
         fail_handler(name, err);
         return 0;
     }
-    const char *what = abi_check(before, after, before->vec_mode != ABI_VEC_NONE);
-    if (!what && before->vec_mode != ABI_VEC_NONE && emulator_stack) {
+    const char *what = abi_check(before, after, judge_clean && before->vec_mode != ABI_VEC_NONE);
+    if (!what && judge_clean && before->vec_mode != ABI_VEC_NONE && emulator_stack) {
         uint64_t lo, entry;
         size_t size;
         emulator_stack(&lo, &size, &entry);
@@ -464,10 +464,16 @@ static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *
     return ret;
 }
 
+/* The checked call.  mode: the vector snapshot taken (and, with a separate stack, the stack
+ * scanned); judge_clean: whether data left there is a finding.  seed: the state to load (NULL:
+ * fresh random callee-saved values); after: where the state after the call goes (NULL: kept
+ * here).  In the emulator while abi_emulate is on. */
 static uint64_t checked_call(const char *name, const void *fn, const uint64_t *argv, size_t argc,
-                             enum abi_vec_mode mode)
+                             enum abi_vec_mode mode, int judge_clean,
+                             const struct abi_state *seed, struct abi_state *after_out)
 {
-    struct abi_state before, after;
+    struct abi_state before, after_local;
+    struct abi_state *after_p = after_out ? after_out : &after_local;
 
     abandoned = 0;
     if (argc > ABI_MAX_ARGS) {
@@ -476,12 +482,16 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
         fail_handler(name, message);
         return 0;
     }
-    before.rbx = prng_next();
-    before.rbp = prng_next();
-    before.r12 = prng_next();
-    before.r13 = prng_next();
-    before.r14 = prng_next();
-    before.r15 = prng_next();
+    if (seed) {
+        before = *seed;
+    } else {
+        before.rbx = prng_next();
+        before.rbp = prng_next();
+        before.r12 = prng_next();
+        before.r13 = prng_next();
+        before.r14 = prng_next();
+        before.r15 = prng_next();
+    }
     before.rsp_delta = 0;
     before.rflags = 0;
     before.mxcsr = MXCSR_DEFAULT;
@@ -490,14 +500,16 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     before.vec_mode = mode;
     before.pad1 = 0;
     before.vec_fill = VEC_MARKER;
-    if (emulate && emulator) return emulated_call(name, fn, argv, argc, &before, &after);
+    if (emulate && emulator)
+        return emulated_call(name, fn, argv, argc, &before, after_p, judge_clean);
     uint8_t *top = mode != ABI_VEC_NONE ? separate_stack() : NULL;
     before.stack_top = (uint64_t)(uintptr_t)top;
+    struct abi_state *after = after_p;
     /* only the header is input; vec and k are output, left for the trampoline to fill */
-    memcpy(&after, &before, offsetof(struct abi_state, vec));
-    after.stack_top = before.stack_top;
+    memcpy(after, &before, offsetof(struct abi_state, vec));
+    after->stack_top = before.stack_top;
 
-    uint64_t ret = abi_trampoline_guarded(name, fn, &after, argv, argc);
+    uint64_t ret = abi_trampoline_guarded(name, fn, after, argv, argc);
     if (abandoned) {
         /* it faulted (guard.c reported it): nothing of it is judged, and the separate stack
          * is marked afresh for the next call */
@@ -506,11 +518,11 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
                 *w = STACK_MARKER;
         return 0;
     }
-    const char *what = abi_check(&before, &after, mode != ABI_VEC_NONE);
+    const char *what = abi_check(&before, after, judge_clean);
     /* the stack check runs even after another finding, to put the marker back */
     const char *stack =
         top ? stack_check(&before, fn, argv, argc, top, STACK_MARKER, stack_lo, 1) : NULL;
-    if (!what && stack) {
+    if (!what && stack && judge_clean) {
         what = stack;
         last_kind = FINDING_STACK;
     }
@@ -518,14 +530,27 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
     return ret;
 }
 
+void abi_stack_range(uint64_t *lo, uint64_t *hi)
+{
+    *lo = (uint64_t)(uintptr_t)stack_lo;
+    *hi = stack_lo ? *lo + STACK_SIZE : 0;
+}
+
+uint64_t abi_call_state(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                        int clean, const struct abi_state *seed, struct abi_state *after)
+{
+    return checked_call(name, fn, argv, argc, best_vec_mode(), clean, seed, after);
+}
+
 uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t argc)
 {
-    return checked_call(name, fn, argv, argc, ABI_VEC_NONE);
+    return checked_call(name, fn, argv, argc, ABI_VEC_NONE, 0, NULL, NULL);
 }
 
 uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc)
 {
-    return checked_call(name, fn, argv, argc, best_vec_mode());
+    enum abi_vec_mode mode = best_vec_mode();
+    return checked_call(name, fn, argv, argc, mode, mode != ABI_VEC_NONE, NULL, NULL);
 }
 #endif
 

@@ -92,6 +92,18 @@ uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t
 #define ABI_STACK_SCAN 8192
 uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc);
 
+#if defined(__x86_64__)
+/* The checked call from a given state, its state after the call given back (emu-diff: the same
+ * call on the CPU and, under abi_emulate, in the emulator, each judged as abi_call_clean judges
+ * when clean and as abi_call otherwise, their states then compared).  The vector registers are
+ * loaded and recorded in the CPU's widest mode either way; seed's callee-saved registers are
+ * loaded (its other fields are set as every checked call sets them). */
+uint64_t abi_call_state(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                        int clean, const struct abi_state *seed, struct abi_state *after);
+/* The separate stack of the checked calls that scan it: [*lo, *hi), 0 before the first. */
+void abi_stack_range(uint64_t *lo, uint64_t *hi);
+#endif
+
 /* Compare a finished state against what was loaded; NULL when all is well, otherwise a
  * static (thread-local) message describing the first broken property.  MXCSR is compared in
  * its control bits only: the exception flags (bits 0-5) are caller-saved in the SysV ABI. */

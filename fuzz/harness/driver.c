@@ -135,7 +135,8 @@ void drv_on_abi_violation(const char *who, const char *what)
     /* the call did not complete: what it left in its outputs means nothing */
     if (kind == FINDING_GUARD_PAGE || kind == FINDING_EMULATOR) {
         drv.abandoned = 1;
-        uint64_t pc = drv.cur && impl_emulated(drv.cur) ? emulated_last_pc() : 0;
+        /* these kinds come only from an emulated call (a native fault is guard.c's) */
+        uint64_t pc = emulated_last_pc();
         if (pc) {
             char t[512];
             snprintf(t, sizeof t, "%s: %s", who ? who : "(outside a checked call)", what);
