@@ -32,9 +32,8 @@ expect=$(python3 "$here/mutate.py" --get "$spec" "$name" "$field") || exit 1
 impls=$(python3 "$here/mutate.py" --get "$spec" "$name" impls) || exit 1
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
-target_pid=
-trap '[ -n "$target_pid" ] && kill "$target_pid" 2>/dev/null; rm -rf "$work"' EXIT
-trap 'exit 143' TERM INT # (a test harness's timeout): the EXIT trap stops the target too
+trap 'rm -rf "$work"' EXIT
+trap 'exit 143' TERM INT # (a test harness's timeout)
 mkdir -p "$work/corpus"
 
 # Which of the mutated implementations this host runs (the unmutated tool's list: its impl
@@ -69,35 +68,14 @@ if [ ${#runnable[@]} -eq 0 ]; then
 fi
 
 results=$work/results.jsonl
-# run_to_first_finding CMD...: CMD for at most $budget seconds, stopped at its first finding
-# record: a run reports every finding and goes on, but the first one is the catch (and its time
-# the time to catch).  Sets rc: CMD's own exit status when it ended by itself, else 1 when it was
-# stopped at a finding, 0 when it ran out of time without one.
+# run_to_first_finding CMD...: CMD for at most $budget seconds, ended by the tool itself at its
+# first finding (ASMDIFF_MAX_FINDINGS=1: a run otherwise reports every finding and goes on; the
+# first one is the catch, and its time the time to catch).  Sets rc: CMD's exit status, 0 when
+# it ran out of time without a finding.
 run_to_first_finding() {
-  local pid deadline n size seen=0
-  "$@" >"$work/log" 2>&1 &
-  pid=$! target_pid=$!
-  deadline=$(($(date +%s) + budget))
-  while kill -0 "$pid" 2>/dev/null; do
-    # records are only appended: the stream is read again only when it grew
-    size=$(stat -c %s "$results" 2>/dev/null || echo 0)
-    if [ "$size" != "$seen" ]; then
-      seen=$size
-      n=$(ask "$results" findings 2>/dev/null) && [ "$n" -gt 0 ] && break
-    fi
-    [ "$(date +%s)" -ge "$deadline" ] && break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-    rc=0
-    n=$(ask "$results" findings 2>/dev/null) && [ "$n" -gt 0 ] && rc=1
-  else
-    wait "$pid"
-    rc=$?
-  fi
-  target_pid=
+  ASMDIFF_MAX_FINDINGS=1 timeout "$budget" "$@" >"$work/log" 2>&1
+  rc=$?
+  [ $rc -eq 124 ] && rc=0
 }
 
 start=$(date +%s.%N)

@@ -541,6 +541,19 @@ int report_end(void)
     in_report = 0;
     out_mode = OUT_PRINT;
     if (!report_exit_status) abort(); /* libFuzzer keeps the input */
+    /* ASMDIFF_MAX_FINDINGS=N: the run ends at its Nth distinct finding (the mutants runners
+     * time the first catch), with the finding's record and saved input already written */
+    static long max_findings = -1;
+    if (max_findings < 0) {
+        const char *e = getenv("ASMDIFF_MAX_FINDINGS");
+        max_findings = e && *e ? strtol(e, NULL, 10) : 0;
+        if (max_findings < 0) max_findings = 0;
+    }
+    if (max_findings && n_findings >= (unsigned long long)max_findings) {
+        fprintf(stderr, "asmdiff: stopped at finding %llu (ASMDIFF_MAX_FINDINGS)\n", n_findings);
+        fflush(stderr);
+        _exit(report_exit_status);
+    }
     return 1;
 }
 
