@@ -101,8 +101,24 @@ def minsec(seconds):
     return f"{m}m{s:02d}s" if m else f"{s}s"
 
 
+def linux_sources(sets):
+    """The slow set reads Linux's crypto sources (tests never download): its setup unpacks them
+    from Debian's package into the lib cache, unless ASMDIFF_LINUX_SRC names a tree.  A failure
+    is said here; the tests that need the files then skip (fail under ASMDIFF_STRICT=1)."""
+    readers = {SLOW, "check", "libgcrypt-1.12"}
+    if os.environ.get("ASMDIFF_LINUX_SRC") or not any(readers & set(s) for _, s, _ in sets):
+        return
+    cache = os.path.join(builds.BUILD, "lib-cache")
+    p = subprocess.run([os.path.join(builds.TOP, "tools", "get_linux_source"), cache],
+                       stdout=subprocess.DEVNULL)
+    if p.returncode:
+        print("test: Linux's sources could not be unpacked (tools/get_linux_source, above): "
+              "the tests that check Linux's kernels will skip", flush=True)
+
+
 def cmd_test(args):
     sets = test_sets(args.slow, args.all, args.suites)
+    linux_sources(sets)
     if sets[0][0] == "named":
         known = {s for b in configured_builds() for t in introspect_tests(b) for s in t["suites"]}
         for s in sets[0][1]:
