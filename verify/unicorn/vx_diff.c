@@ -158,6 +158,8 @@ struct enc {
     unsigned rexw;
     int force_rex;
     int c5;          /* the 2-byte VEX prefix */
+    unsigned free_b; /* REX/VEX/EVEX.B where no base register reads it (RIP-relative, SIB
+                      * without base): the CPU ignores it, so may the encoder set it */
     uint8_t pfx[4];  /* legacy prefixes in front */
     unsigned npfx;
     int rex_emitted; /* set by encode */
@@ -205,7 +207,7 @@ static size_t encode(const struct vx_form *f, struct enc *e, uint8_t *o)
     size_t n = 0;
     unsigned R = (e->reg >> 3) & 1, R2 = (e->reg >> 4) & 1, B, X;
     if (e->mem) {
-        B = e->base >= 0 && e->base < 16 ? ((unsigned)e->base >> 3) & 1 : 0;
+        B = e->base >= 0 && e->base < 16 ? ((unsigned)e->base >> 3) & 1 : e->free_b;
         X = e->index >= 0 ? ((unsigned)e->index >> 3) & 1 : 0;
     } else {
         B = (e->rm >> 3) & 1;
@@ -603,6 +605,7 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
         case VXP_SIB_ABS:
             break;
         }
+        if ((e.base == 16 || e.base < 0) && !e.c5) e.free_b = pick(&r, 2);
         if (p_modrm == VXP_SIB_ABS) {
             e.disp = (int32_t)target;
         } else if (p_modrm == VXP_SIB_I) {
