@@ -1,7 +1,9 @@
 /* backend_unicorn.c — the Unicorn modes (emu/ucheck.h), for x86-64 kernels of ours on any
  * x86-64 host: every kernel call runs inside Unicorn and the vector executor, each placed
  * buffer mapped alone and the program's .rodata the only other memory it may read besides its
- * stack; libraries do not run; one placement per case.
+ * stack, each read of it inside one constant table (the sized object, ELF .size, that its first
+ * byte falls in; where a kernel's tables have no size, the whole section, and the summary says
+ * so); libraries do not run; one placement per case.
  *   bounds: an access outside every buffer, byte-exact, is a finding (check "bounds"), as are
  *     the ABI and, for IMPL_CLEAN kernels, data left in vector and opmask registers.
  *   ct-trace: the same, and then every case runs again with other secrets of the same shape
@@ -33,6 +35,10 @@ static int trace_phase;   /* 0: record, 1: compare */
 static size_t call_no;    /* calls of the current implementation in this run */
 static struct uc_region rodata;
 static unsigned long long vary_seed;
+/* Reads of .rodata that no sized object holds, over the run, and the first of them. */
+static unsigned long long untabled_reads;
+static size_t unsized_objects;
+static char untabled_first[256];
 
 static int tracing(void)
 {
@@ -92,7 +98,7 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
     for (size_t i = 0; i < F->nbufs; i++)
         if (drv.use[i].placed)
             call.regions[call.nregions++] = (struct uc_region){
-                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL};
+                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL, 0};
     if (rodata.len) call.regions[call.nregions++] = rodata;
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
@@ -105,6 +111,12 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
                  ? " (and more accesses outside its buffers)" : "");
         uc_report_at(FINDING_BOUNDS, w, res.bounds_pc, res.bounds_region, res.bounds_offset);
     }
+    if (res.untabled_reads) {
+        if (!untabled_reads)
+            snprintf(untabled_first, sizeof untabled_first, "%s", res.untabled_msg);
+        untabled_reads += res.untabled_reads;
+    }
+    unsized_objects = res.unsized_objects;
     if (rc) {
         uc_report(FINDING_EMULATOR, res.error, res.error_pc);
         drv.abandoned = 1; /* it did not return: its outputs and trace mean nothing */
@@ -198,6 +210,23 @@ int drv_emulator_linked(const char **why)
 #endif
 }
 
+/* For the summary's info record: "" when every read of .rodata in the bounds and ct-trace
+ * modes fell inside a sized table, else what was not judged per table. */
+const char *drv_bounds_untabled(void)
+{
+#if ARCH_X86_64
+    static char msg[512];
+    if (!untabled_reads) return "";
+    snprintf(msg, sizeof msg, "bounds per table not established: %zu unsized object%s in "
+             ".rodata; %llu read%s of it outside every sized object, judged against the whole "
+             "section (the first: %s)", unsized_objects, unsized_objects == 1 ? "" : "s",
+             untabled_reads, untabled_reads == 1 ? "" : "s", untabled_first);
+    return msg;
+#else
+    return "";
+#endif
+}
+
 const char *drv_kernels_only(const struct impl *im)
 {
     return im->flags & IMPL_KERNEL ? NULL : "a library (the emulator modes run our kernels)";
@@ -210,7 +239,8 @@ static int uc_setup(const char **why)
     elfsym_load();
     uint64_t lo, size;
     if (!elfsec_lookup(".rodata", &lo, &size))
-        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0};
+        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0,
+                                    .per_table = 1};
 #endif
     return 0;
 }
