@@ -44,7 +44,7 @@ struct span {
     uint64_t map_lo, map_hi; /* the mapping around it (red zones included); 0 when none */
     int writable;
     int in_image;
-    int per_table; /* reads judged per sized object (uc_region.per_table) */
+    int per_table; /* reads judged per sized object (uc_call.per_table) */
 };
 
 /* The sized objects of the per_table region, read from the symbol table once per region. */
@@ -280,11 +280,13 @@ static void table_check(uint64_t addr, uint64_t size)
     }
     struct uc_result *res = run.res;
     if (!res->untabled_reads++) {
-        char insn[96];
+        char insn[96], where[96];
         elfsym_format(run.insn_addr, insn, sizeof insn);
-        snprintf(res->untabled_msg, sizeof res->untabled_msg, "read of %llu byte%s at 0x%llx "
-                 "by instruction at %s", (unsigned long long)size, plural(size),
-                 (unsigned long long)addr, insn);
+        elfsym_format(addr, where, sizeof where); /* the label before it, if any */
+        snprintf(res->untabled_msg, sizeof res->untabled_msg, "read of %llu byte%s at %s "
+                 "(in no sized table of .rodata) by instruction at %s", (unsigned long long)size,
+                 plural(size), where, insn);
+        res->untabled_pc = run.insn_addr;
     }
 }
 
@@ -598,7 +600,7 @@ static int map_regions(const struct uc_call *call, struct uc_result *res)
             s->start = h;
             s->end = h + r->len;
             s->in_image = 1;
-            s->per_table = r->per_table;
+            s->per_table = call->per_table;
             if (s->per_table) {
                 if (tables.lo != s->start || tables.hi != s->end) {
                     tables.n = elfsym_objects_in(s->start, s->end, &tables.obj, &tables.unsized);

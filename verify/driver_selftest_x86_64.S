@@ -154,8 +154,9 @@ FUNC st_table_overread
         ret
         .size st_table_overread, . - st_table_overread
 
-/* bounds per table, not established: a read of a table without .size is no finding, and the
- * summary says (info bounds-per-table) that its bounds were the whole .rodata */
+/* bounds per table: a read of a table without .size is a finding for our kernels, which size
+ * every table (an outside kernel's would be judged against the whole .rodata, with an info
+ * record saying so) */
 FUNC st_unsized_table
         XOR_BODY
         movl    st_unsized+4(%rip), %eax

@@ -2,7 +2,8 @@
  * x86-64 host: every kernel call runs inside Unicorn and the vector executor, each placed
  * buffer mapped alone and the program's .rodata the only other memory it may read besides its
  * stack, each read of it inside one constant table (the sized object, ELF .size, that its first
- * byte falls in; where a kernel's tables have no size, the whole section, and the summary says
+ * byte falls in: a read in no sized table is a finding for our kernels; for an outside kernel,
+ * whose tables may have no size, it is judged against the whole section and the summary says
  * so); libraries do not run; one placement per case.
  *   bounds: an access outside every buffer, byte-exact, is a finding (check "bounds"), as are
  *     the ABI and, for IMPL_CLEAN kernels, data left in vector and opmask registers.
@@ -85,7 +86,8 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
 {
     const struct family *F = drv_family;
     struct uc_call call = {.fn = fn, .nargs = argc,
-                           .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0};
+                           .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0,
+                           .per_table = 1};
     if (argc > UC_MAX_ARGS) {
         char w[160];
         snprintf(w, sizeof w, "a call with %zu arguments: the Unicorn modes pass at most %d",
@@ -98,7 +100,7 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
     for (size_t i = 0; i < F->nbufs; i++)
         if (drv.use[i].placed)
             call.regions[call.nregions++] = (struct uc_region){
-                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL, 0};
+                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL};
     if (rodata.len) call.regions[call.nregions++] = rodata;
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
@@ -111,10 +113,18 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
                  ? " (and more accesses outside its buffers)" : "");
         uc_report_at(FINDING_BOUNDS, w, res.bounds_pc, res.bounds_region, res.bounds_offset);
     }
-    if (res.untabled_reads) {
+    if (res.untabled_reads && (drv.cur->flags & IMPL_OUTSIDE)) {
+        /* an author's file may leave its tables unsized: judged against the whole section,
+         * and the summary says so */
         if (!untabled_reads)
             snprintf(untabled_first, sizeof untabled_first, "%s", res.untabled_msg);
         untabled_reads += res.untabled_reads;
+    } else if (res.untabled_reads) {
+        /* ours give every constant table a .size: a read in none is out of bounds */
+        char w[400];
+        snprintf(w, sizeof w, "%s: every constant table of our kernels has a .size",
+                 res.untabled_msg);
+        uc_report_at(FINDING_BOUNDS, w, res.untabled_pc, "program .rodata", 0);
     }
     unsized_objects = res.unsized_objects;
     if (rc) {
@@ -239,8 +249,7 @@ static int uc_setup(const char **why)
     elfsym_load();
     uint64_t lo, size;
     if (!elfsec_lookup(".rodata", &lo, &size))
-        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0,
-                                    .per_table = 1};
+        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0};
 #endif
     return 0;
 }
