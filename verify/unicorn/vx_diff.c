@@ -589,6 +589,7 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
             break;
         case VXP_SIB_B:
             e.sib = 1;
+            e.scale = pick(&r, 4); /* ignored without an index: the CPU must ignore it */
             rsp_base = pick(&r, 3) == 0;
             if (rsp_base) {
                 e.base = VX_RSP;
@@ -603,6 +604,7 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
             e.scale = pick(&r, 4);
             break;
         case VXP_SIB_ABS:
+            e.scale = pick(&r, 4);
             break;
         }
         if ((e.base == 16 || e.base < 0) && !e.c5) e.free_b = pick(&r, 2);
