@@ -44,7 +44,15 @@ struct span {
     uint64_t map_lo, map_hi; /* the mapping around it (red zones included); 0 when none */
     int writable;
     int in_image;
+    int per_table; /* reads judged per sized object (uc_call.per_table) */
 };
+
+/* The sized objects of the per_table region, read from the symbol table once per region. */
+static struct tables {
+    uint64_t lo, hi;
+    const struct elfsym_object *obj;
+    size_t n, unsized;
+} tables;
 
 /* Memory accesses of one instruction, merged while they are contiguous: Unicorn reports a
  * 16-byte SSE access as two 8-byte ones, and the check and the trace want the real access. */
@@ -212,6 +220,76 @@ static void emit(int kind, int region, uint64_t size, int64_t offset)
         .insn = (int64_t)(run.insn_addr - run.fn), .offset = offset};
 }
 
+/* A read of a per_table region that leaves the sized object it starts in, or runs from outside
+ * every object into one: "read of 16 bytes at st_small+1 (1 byte past its end, into st_next)
+ * by instruction at f+0x4". */
+static void table_violation(uint64_t addr, uint64_t size, const struct elfsym_object *o,
+                            const struct elfsym_object *into)
+{
+    struct uc_result *res = run.res;
+    if (res->bounds_violation++) return;
+    char insn[96], why[160];
+    elfsym_format(run.insn_addr, insn, sizeof insn);
+    uint64_t past = addr + size - (o->addr + o->size);
+    if (addr >= o->addr) {
+        int n = snprintf(why, sizeof why, "%llu byte%s past the end of the table",
+                         (unsigned long long)past, plural(past));
+        if (into && n > 0 && (size_t)n < sizeof why)
+            snprintf(why + n, sizeof why - (size_t)n, ", into %s", into->name);
+    } else {
+        snprintf(why, sizeof why, "%llu byte%s before the start of the table, outside every "
+                 "sized object", (unsigned long long)(o->addr - addr), plural(o->addr - addr));
+    }
+    res->bounds_pc = run.insn_addr;
+    res->bounds_region = o->name;
+    res->bounds_offset = (int64_t)(addr - o->addr);
+    snprintf(res->bounds_msg, sizeof res->bounds_msg, "read of %llu byte%s at %s%c%llu (%s) by "
+             "instruction at %s", (unsigned long long)size, plural(size), o->name,
+             addr >= o->addr ? '+' : '-', (unsigned long long)(addr >= o->addr ? addr - o->addr
+                                                               : o->addr - addr),
+             why, insn);
+}
+
+/* Bounds per table: a read of a per_table region must stay in the sized object it starts in.
+ * A read that touches no sized object (a table without .size) is counted, not judged. */
+static void table_check(uint64_t addr, uint64_t size)
+{
+    size_t lo = 0, hi = tables.n; /* first object starting above addr */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (tables.obj[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    const struct elfsym_object *next = lo < tables.n ? &tables.obj[lo] : NULL;
+    const struct elfsym_object *holder = NULL;
+    /* the innermost object holding addr: the nearest below it, or one of the few before */
+    for (size_t k = lo; k > 0 && k + 8 > lo; k--)
+        if (addr < tables.obj[k - 1].addr + tables.obj[k - 1].size) {
+            holder = &tables.obj[k - 1];
+            break;
+        }
+    if (holder) {
+        if (addr + size > holder->addr + holder->size)
+            table_violation(addr, size, holder,
+                            next && next->addr < addr + size ? next : NULL);
+        return;
+    }
+    if (next && next->addr < addr + size) {
+        table_violation(addr, size, next, NULL);
+        return;
+    }
+    struct uc_result *res = run.res;
+    if (!res->untabled_reads++) {
+        char insn[96], where[96];
+        elfsym_format(run.insn_addr, insn, sizeof insn);
+        elfsym_format(addr, where, sizeof where); /* the label before it, if any */
+        snprintf(res->untabled_msg, sizeof res->untabled_msg, "read of %llu byte%s at %s "
+                 "(in no sized table of .rodata) by instruction at %s", (unsigned long long)size,
+                 plural(size), where, insn);
+        res->untabled_pc = run.insn_addr;
+    }
+}
+
 /* Classifies one whole access of the current instruction: a trace event, and a violation when
  * it leaves every region. */
 static void flush_pending(void)
@@ -226,6 +304,7 @@ static void flush_pending(void)
         int is_stack = i == nregions;
         if (p->kind == UC_EV_WRITE && !s->writable)
             bounds_violation(p->kind, p->addr, p->size, "%s is read-only");
+        if (s->per_table && p->kind == UC_EV_READ) table_check(p->addr, p->size);
         if (is_stack) {
             uint64_t depth = run.entry_rsp - p->addr;
             if (p->addr < run.entry_rsp && depth > run.res->stack_bytes)
@@ -521,6 +600,15 @@ static int map_regions(const struct uc_call *call, struct uc_result *res)
             s->start = h;
             s->end = h + r->len;
             s->in_image = 1;
+            s->per_table = call->per_table;
+            if (s->per_table) {
+                if (tables.lo != s->start || tables.hi != s->end) {
+                    tables.n = elfsym_objects_in(s->start, s->end, &tables.obj, &tables.unsized);
+                    tables.lo = s->start;
+                    tables.hi = s->end;
+                }
+                res->unsized_objects = tables.unsized;
+            }
             res->region_addr[i] = h;
             continue;
         }

@@ -67,6 +67,11 @@ struct uc_call {
     int check_vectors; /* 1: zmm0-31 and k0-7 start as a marker, and after the call each
                         * 128-bit lane of every zmm (each k) must hold the marker or zero:
                         * anything else is data left behind ("zmm5 lane 2 not cleared") */
+    int per_table;     /* 1: a read of a region in the program image (.rodata) must also stay
+                        * inside the sized object (ELF .size) its first byte falls in, and may
+                        * not run from outside every sized object into one; a read that touches
+                        * no sized object is allowed (bounds per table not established there)
+                        * and counted in uc_result.untabled_reads */
 };
 
 /* One trace event.  Instruction offsets are relative to call->fn, region offsets to the
@@ -114,6 +119,11 @@ struct uc_result {
     uint64_t stack_bytes;    /* deepest stack byte touched below the return address */
     uint64_t nanoseconds;    /* wall time of the whole ucheck_run */
     uint64_t region_addr[UC_MAX_REGIONS]; /* where each region was in the emulator */
+    uint64_t untabled_reads; /* reads of a per_table region outside every sized object */
+    char untabled_msg[256];  /* the first of them: "read of 16 bytes at tab+0x10 (in no sized
+                              * table of .rodata) by instruction at f+0x1c" */
+    uint64_t untabled_pc;    /* its instruction */
+    size_t unsized_objects;  /* symbols without a size in the per_table region */
     uint64_t vexec_insns;   /* instructions run by the vector executor */
     uint64_t unicorn_turns; /* times control went to Unicorn (legacy SSE and the like) */
 };

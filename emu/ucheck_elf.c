@@ -12,6 +12,7 @@ struct elfsym {
     uint64_t addr; /* run-time address: st_value + load bias */
     uint64_t size;
     const char *name;
+    int type; /* STT_FUNC, STT_OBJECT or STT_NOTYPE */
 };
 
 static struct elfsym *syms;
@@ -87,7 +88,7 @@ int elfsym_load(void)
             if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
             if (s[j].st_name >= st->sh_size || !strtab[s[j].st_name]) continue;
             syms[nsyms++] = (struct elfsym){s[j].st_value + bias, s[j].st_size,
-                                            strtab + s[j].st_name};
+                                            strtab + s[j].st_name, type};
         }
         break;
     }
@@ -125,6 +126,37 @@ const char *elfsym_format(uint64_t addr, char *buf, size_t len)
     else
         snprintf(buf, len, "0x%llx", (unsigned long long)addr);
     return buf;
+}
+
+size_t elfsym_objects_in(uint64_t lo, uint64_t hi, const struct elfsym_object **objs,
+                         size_t *unsized)
+{
+    static struct elfsym_object *table;
+    size_t n = 0, none = 0;
+    elfsym_load();
+    free(table);
+    table = calloc(nsyms + 1, sizeof *table);
+    *objs = table;
+    if (!table) {
+        *unsized = 0;
+        return 0;
+    }
+    for (size_t i = 0; i < nsyms; i++) {
+        const struct elfsym *s = &syms[i];
+        if (s->addr < lo || s->addr >= hi || s->type == STT_FUNC) continue;
+        if (!s->size) {
+            none++;
+            continue;
+        }
+        /* syms is sorted by address: an alias of the previous object is the same table */
+        if (n && table[n - 1].addr == s->addr) {
+            if (s->size > table[n - 1].size) table[n - 1].size = s->size;
+            continue;
+        }
+        table[n++] = (struct elfsym_object){s->addr, s->size, s->name};
+    }
+    *unsized = none;
+    return n;
 }
 
 int elfsec_lookup(const char *name, uint64_t *addr, uint64_t *size)

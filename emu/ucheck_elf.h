@@ -24,6 +24,20 @@ int elfsym_lookup(const char *name, uint64_t *addr, uint64_t *size);
  * else the nearest one below it), or "0x..." when none is known.  Returns buf. */
 const char *elfsym_format(uint64_t addr, char *buf, size_t len);
 
+/* A sized data object of the program: a symbol with an ELF .size (functions excluded). */
+struct elfsym_object {
+    uint64_t addr, size;
+    const char *name;
+};
+
+/* The sized data objects that lie inside [lo, hi) (.rodata: the constant tables of kernels that
+ * declare them with .size), sorted by address, one per address; *objs points into a table of
+ * this module (valid until the next call).  *unsized gets how many symbols there have no size
+ * (a table's label without .size): where they are, a table's bounds are not known.  Returns
+ * the number of objects. */
+size_t elfsym_objects_in(uint64_t lo, uint64_t hi, const struct elfsym_object **objs,
+                         size_t *unsized);
+
 /* The run-time address and size of an allocated section of the program (".rodata").  0 when
  * found.  For kernels whose constant tables are local labels without symbols: their reads are
  * then judged against the section. */

@@ -31,6 +31,8 @@ void st_secret_branch(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_secret_index(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_rdtsc_xmm(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_rdtsc_rax(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_table_overread(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_unsized_table(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 
 static void c_reference(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16])
 {
@@ -62,6 +64,8 @@ CONTROL(secret_branch)
 CONTROL(secret_index)
 CONTROL(rdtsc_xmm)
 CONTROL(rdtsc_rax)
+CONTROL(table_overread)
+CONTROL(unsized_table)
 
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
@@ -86,6 +90,10 @@ static const struct impl impls[] = {
          .unavailable = sel_secret_branch),
     IMPL("secret_index", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_secret_index,
          .unavailable = sel_secret_index),
+    IMPL("table_overread", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_table_overread,
+         .unavailable = sel_table_overread),
+    IMPL("unsized_table", CPU_X86_64, IMPL_KERNEL | IMPL_CLEAN, st_unsized_table,
+         .unavailable = sel_unsized_table),
     /* for emu-diff: not clean, so only the comparison with the emulator sees xmm3 */
     IMPL("rdtsc_xmm", CPU_X86_64, IMPL_KERNEL, st_rdtsc_xmm, .unavailable = sel_rdtsc_xmm),
     IMPL("rdtsc_rax", CPU_X86_64, IMPL_KERNEL, st_rdtsc_rax, .unavailable = sel_rdtsc_rax),

@@ -144,7 +144,40 @@ FUNC st_rdtsc_rax
         ret
         .size st_rdtsc_rax, . - st_rdtsc_rax
 
+/* bounds per table (the Unicorn modes): a 4-byte read at st_small+13, one byte past the
+ * 16-byte table into st_next, both in .rodata; every native check misses it, and so did the
+ * bounds mode while .rodata was one region */
+FUNC st_table_overread
+        XOR_BODY
+        movl    st_small+13(%rip), %eax
+        xorl    %eax, %eax
+        ret
+        .size st_table_overread, . - st_table_overread
+
+/* bounds per table: a read of a table without .size is a finding for our kernels, which size
+ * every table (an outside kernel's would be judged against the whole .rodata, with an info
+ * record saying so) */
+FUNC st_unsized_table
+        XOR_BODY
+        movl    st_unsized+4(%rip), %eax
+        xorl    %eax, %eax
+        ret
+        .size st_unsized_table, . - st_unsized_table
+
         .section .rodata
+        .p2align 4
+        .type st_small, @object
+st_small:
+        .fill   16, 1, 0x3c
+        .size st_small, 16
+        .type st_next, @object
+st_next:
+        .fill   16, 1, 0xc3
+        .size st_next, 16
+st_unsized:                             /* no .size: its bounds are unknown */
+        .fill   16, 1, 0x69
+        .p2align 4
+        .type st_table, @object
 st_table:
         .fill   256, 1, 0x5a
         .size st_table, 256

@@ -61,6 +61,9 @@ void drv_check_placements(void *c, const void *want);
  * *why; and their unavailable(): a library does not run. */
 int drv_emulator_linked(const char **why);
 const char *drv_kernels_only(const struct impl *im);
+/* The Unicorn modes: "" when every read of .rodata fell inside a sized table (bounds per
+ * table), else the info line saying it was not established (backend_unicorn.c). */
+const char *drv_bounds_untabled(void);
 
 /* ---- the core's state, shared with the backends ---- */
 

@@ -1,7 +1,10 @@
 /* backend_unicorn.c — the Unicorn modes (emu/ucheck.h), for x86-64 kernels of ours on any
  * x86-64 host: every kernel call runs inside Unicorn and the vector executor, each placed
  * buffer mapped alone and the program's .rodata the only other memory it may read besides its
- * stack; libraries do not run; one placement per case.
+ * stack, each read of it inside one constant table (the sized object, ELF .size, that its first
+ * byte falls in: a read in no sized table is a finding for our kernels; for an outside kernel,
+ * whose tables may have no size, it is judged against the whole section and the summary says
+ * so); libraries do not run; one placement per case.
  *   bounds: an access outside every buffer, byte-exact, is a finding (check "bounds"), as are
  *     the ABI and, for IMPL_CLEAN kernels, data left in vector and opmask registers.
  *   ct-trace: the same, and then every case runs again with other secrets of the same shape
@@ -33,6 +36,10 @@ static int trace_phase;   /* 0: record, 1: compare */
 static size_t call_no;    /* calls of the current implementation in this run */
 static struct uc_region rodata;
 static unsigned long long vary_seed;
+/* Reads of .rodata that no sized object holds, over the run, and the first of them. */
+static unsigned long long untabled_reads;
+static size_t unsized_objects;
+static char untabled_first[256];
 
 static int tracing(void)
 {
@@ -79,7 +86,8 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
 {
     const struct family *F = drv_family;
     struct uc_call call = {.fn = fn, .nargs = argc,
-                           .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0};
+                           .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0,
+                           .per_table = 1};
     if (argc > UC_MAX_ARGS) {
         char w[160];
         snprintf(w, sizeof w, "a call with %zu arguments: the Unicorn modes pass at most %d",
@@ -105,14 +113,32 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
                  ? " (and more accesses outside its buffers)" : "");
         uc_report_at(FINDING_BOUNDS, w, res.bounds_pc, res.bounds_region, res.bounds_offset);
     }
+    if (res.untabled_reads && (drv.cur->flags & IMPL_OUTSIDE)) {
+        /* an author's file may leave its tables unsized: judged against the whole section,
+         * and the summary says so */
+        if (!untabled_reads)
+            snprintf(untabled_first, sizeof untabled_first, "%s", res.untabled_msg);
+        untabled_reads += res.untabled_reads;
+    } else if (res.untabled_reads) {
+        /* ours give every constant table a .size: a read in none is out of bounds */
+        char w[400];
+        snprintf(w, sizeof w, "%s: every constant table of our kernels has a .size",
+                 res.untabled_msg);
+        uc_report_at(FINDING_BOUNDS, w, res.untabled_pc, "program .rodata", 0);
+    }
+    unsized_objects = res.unsized_objects;
     if (rc) {
         uc_report(FINDING_EMULATOR, res.error, res.error_pc);
         drv.abandoned = 1; /* it did not return: its outputs and trace mean nothing */
         return 0;
     }
-    if (res.abi_violation)
-        uc_report(res.abi_kind == UC_ABI_RESIDUE ? FINDING_RESIDUE : FINDING_ABI, res.abi_msg,
-                  0);
+    if (res.abi_violation) {
+        enum finding k = res.abi_kind == UC_ABI_RESIDUE ? FINDING_RESIDUE : FINDING_ABI;
+        /* leftovers an outside kernel's convention allows: noted for the summary, as in the
+         * native modes (drv_on_abi_violation) */
+        if (!((drv.cur->flags & IMPL_OUTSIDE) && outside_allows(k, res.abi_msg)))
+            uc_report(k, res.abi_msg, 0);
+    }
     if (tracing() && drv.no_ct_claim) {
         drv_note_unjudged();
         call_no++;
@@ -195,6 +221,23 @@ int drv_emulator_linked(const char **why)
 #else
     *why = "the Unicorn modes run x86-64 kernels: this is not an x86-64 build";
     return -1;
+#endif
+}
+
+/* For the summary's info record: "" when every read of .rodata in the bounds and ct-trace
+ * modes fell inside a sized table, else what was not judged per table. */
+const char *drv_bounds_untabled(void)
+{
+#if ARCH_X86_64
+    static char msg[512];
+    if (!untabled_reads) return "";
+    snprintf(msg, sizeof msg, "bounds per table not established: %zu unsized object%s in "
+             ".rodata; %llu read%s of it outside every sized object, judged against the whole "
+             "section (the first: %s)", unsized_objects, unsized_objects == 1 ? "" : "s",
+             untabled_reads, untabled_reads == 1 ? "" : "s", untabled_first);
+    return msg;
+#else
+    return "";
 #endif
 }
 

@@ -157,6 +157,10 @@ static int summary(const char *mode, const char *what_checked, int own_failures)
                 drv_ct_unjudged());
         info_record("ct-unjudged", drv_ct_unjudged(), NULL);
     }
+    if (*drv_bounds_untabled()) {
+        fprintf(human, "%s %s: info: %s\n", F->name, mode, drv_bounds_untabled());
+        info_record("bounds-per-table", drv_bounds_untabled(), NULL);
+    }
     for (size_t i = 0; i < drv_nimpls(); i++)
         if (!(drv_impl_at(i)->flags & IMPL_REFERENCE)) drv_record_impl(i, 1);
 

@@ -88,31 +88,55 @@
 
         .section .rodata
         .p2align 5
+        .type aria_avx2_gfni_s1, @object
+aria_avx2_gfni_s1:
 .Lgfni_s1:
         .quad ARIA_GFNI_S1_MATRIX, ARIA_GFNI_S1_MATRIX, ARIA_GFNI_S1_MATRIX, ARIA_GFNI_S1_MATRIX
+        .size aria_avx2_gfni_s1, . - aria_avx2_gfni_s1
+        .type aria_avx2_gfni_s2, @object
+aria_avx2_gfni_s2:
 .Lgfni_s2:
         .quad ARIA_GFNI_S2_MATRIX, ARIA_GFNI_S2_MATRIX, ARIA_GFNI_S2_MATRIX, ARIA_GFNI_S2_MATRIX
+        .size aria_avx2_gfni_s2, . - aria_avx2_gfni_s2
+        .type aria_avx2_gfni_s1_pre, @object
+aria_avx2_gfni_s1_pre:
 .Lgfni_s1_pre:
         .quad ARIA_GFNI_S1_INV_PRE_MATRIX, ARIA_GFNI_S1_INV_PRE_MATRIX
         .quad ARIA_GFNI_S1_INV_PRE_MATRIX, ARIA_GFNI_S1_INV_PRE_MATRIX
+        .size aria_avx2_gfni_s1_pre, . - aria_avx2_gfni_s1_pre
+        .type aria_avx2_gfni_s2_pre, @object
+aria_avx2_gfni_s2_pre:
 .Lgfni_s2_pre:
         .quad ARIA_GFNI_S2_INV_PRE_MATRIX, ARIA_GFNI_S2_INV_PRE_MATRIX
         .quad ARIA_GFNI_S2_INV_PRE_MATRIX, ARIA_GFNI_S2_INV_PRE_MATRIX
+        .size aria_avx2_gfni_s2_pre, . - aria_avx2_gfni_s2_pre
+        .type aria_avx2_gfni_identity, @object
+aria_avx2_gfni_identity:
 .Lgfni_identity:
         .quad ARIA_GFNI_IDENTITY_MATRIX, ARIA_GFNI_IDENTITY_MATRIX
         .quad ARIA_GFNI_IDENTITY_MATRIX, ARIA_GFNI_IDENTITY_MATRIX
+        .size aria_avx2_gfni_identity, . - aria_avx2_gfni_identity
 /* What row r of counter blocks adds to the running counter, lane by lane, as qwords [low,
  * high]: blocks 2r and 2r+1 of the pass.  A table, so that each row comes from the running
  * counter directly, with no chain from row to row. */
+        .type aria_avx2_ctr_offsets, @object
+aria_avx2_ctr_offsets:
 .Lctr_offsets:
 .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         .quad 2 * \r, 0, 2 * \r + 1, 0
 .endr
+        .size aria_avx2_ctr_offsets, . - aria_avx2_ctr_offsets
+        .type aria_avx2_sign_bit, @object
+aria_avx2_sign_bit:
 .Lsign_bit:                             /* flips unsigned order into signed order */
         .quad 0x8000000000000000, 0x8000000000000000, 0x8000000000000000, 0x8000000000000000
+        .size aria_avx2_sign_bit, . - aria_avx2_sign_bit
+        .type aria_avx2_byte_reverse, @object
+aria_avx2_byte_reverse:
 .Lbyte_reverse:                         /* each lane's 16 bytes in reverse order */
         .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
         .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+        .size aria_avx2_byte_reverse, . - aria_avx2_byte_reverse
 
         .text
 

@@ -96,16 +96,31 @@
         .p2align 6
 /* The counter offset tables (kernels/x86_64-common/bytesliced-avx512.h). */
         CTR_OFFSET_TABLES
+        .type aria_avx512_gfni_s1, @object
+aria_avx512_gfni_s1:
 .Lgfni_s1:
         .quad ARIA_GFNI_S1_MATRIX
+        .size aria_avx512_gfni_s1, . - aria_avx512_gfni_s1
+        .type aria_avx512_gfni_s2, @object
+aria_avx512_gfni_s2:
 .Lgfni_s2:
         .quad ARIA_GFNI_S2_MATRIX
+        .size aria_avx512_gfni_s2, . - aria_avx512_gfni_s2
+        .type aria_avx512_gfni_s1_pre, @object
+aria_avx512_gfni_s1_pre:
 .Lgfni_s1_pre:
         .quad ARIA_GFNI_S1_INV_PRE_MATRIX
+        .size aria_avx512_gfni_s1_pre, . - aria_avx512_gfni_s1_pre
+        .type aria_avx512_gfni_s2_pre, @object
+aria_avx512_gfni_s2_pre:
 .Lgfni_s2_pre:
         .quad ARIA_GFNI_S2_INV_PRE_MATRIX
+        .size aria_avx512_gfni_s2_pre, . - aria_avx512_gfni_s2_pre
+        .type aria_avx512_gfni_identity, @object
+aria_avx512_gfni_identity:
 .Lgfni_identity:
         .quad ARIA_GFNI_IDENTITY_MATRIX
+        .size aria_avx512_gfni_identity, . - aria_avx512_gfni_identity
 
         .text
 

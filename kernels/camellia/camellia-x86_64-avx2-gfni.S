@@ -69,18 +69,36 @@
 
         .section .rodata
         .p2align 3
+        .type camellia_avx2_c2_pre, @object
+camellia_avx2_c2_pre:
 .Lc2_pre:
         .quad CAMELLIA_GFNI_S1_PRE_MATRIX
+        .size camellia_avx2_c2_pre, . - camellia_avx2_c2_pre
+        .type camellia_avx2_c2_pre4, @object
+camellia_avx2_c2_pre4:
 .Lc2_pre4:
         .quad CAMELLIA_GFNI_S4_PRE_MATRIX
+        .size camellia_avx2_c2_pre4, . - camellia_avx2_c2_pre4
+        .type camellia_avx2_c2_post1, @object
+camellia_avx2_c2_post1:
 .Lc2_post1:
         .quad CAMELLIA_GFNI_S1_MATRIX
+        .size camellia_avx2_c2_post1, . - camellia_avx2_c2_post1
+        .type camellia_avx2_c2_post2, @object
+camellia_avx2_c2_post2:
 .Lc2_post2:
         .quad CAMELLIA_GFNI_S2_MATRIX
+        .size camellia_avx2_c2_post2, . - camellia_avx2_c2_post2
+        .type camellia_avx2_c2_post3, @object
+camellia_avx2_c2_post3:
 .Lc2_post3:
         .quad CAMELLIA_GFNI_S3_MATRIX
+        .size camellia_avx2_c2_post3, . - camellia_avx2_c2_post3
+        .type camellia_avx2_c2_shr7, @object
+camellia_avx2_c2_shr7:
 .Lc2_shr7:
         .quad CAMELLIA_GFNI_SHR7_MATRIX
+        .size camellia_avx2_c2_shr7, . - camellia_avx2_c2_shr7
 
         .text
 

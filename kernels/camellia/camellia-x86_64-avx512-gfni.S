@@ -138,30 +138,57 @@
         CTR_OFFSET_TABLES
 /* Where each block of a pass sits in a sliced register: byte r of lane L holds block 4r + L
  * (zmm) or 2r + L (ymm). */
+        .type camellia_avx512_ctr_lanes_zmm, @object
+camellia_avx512_ctr_lanes_zmm:
 .Lctr_lanes_zmm:
 .irp L, 0, 1, 2, 3
         .byte 4*0+\L, 4*1+\L, 4*2+\L, 4*3+\L, 4*4+\L, 4*5+\L, 4*6+\L, 4*7+\L
         .byte 4*8+\L, 4*9+\L, 4*10+\L, 4*11+\L, 4*12+\L, 4*13+\L, 4*14+\L, 4*15+\L
 .endr
+        .size camellia_avx512_ctr_lanes_zmm, . - camellia_avx512_ctr_lanes_zmm
+        .type camellia_avx512_ctr_lanes_ymm, @object
+camellia_avx512_ctr_lanes_ymm:
 .Lctr_lanes_ymm:
 .irp L, 0, 1
         .byte 2*0+\L, 2*1+\L, 2*2+\L, 2*3+\L, 2*4+\L, 2*5+\L, 2*6+\L, 2*7+\L
         .byte 2*8+\L, 2*9+\L, 2*10+\L, 2*11+\L, 2*12+\L, 2*13+\L, 2*14+\L, 2*15+\L
 .endr
+        .size camellia_avx512_ctr_lanes_ymm, . - camellia_avx512_ctr_lanes_ymm
+        .type camellia_avx512_cam_spread, @object
+camellia_avx512_cam_spread:
 .Lcam_spread:                                   /* vpshufb: byte 0 of each dword to all four */
         .byte 0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12
+        .size camellia_avx512_cam_spread, . - camellia_avx512_cam_spread
+        .type camellia_avx512_cam_pre, @object
+camellia_avx512_cam_pre:
 .Lcam_pre:
         .quad CAMELLIA_GFNI_S1_PRE_MATRIX
+        .size camellia_avx512_cam_pre, . - camellia_avx512_cam_pre
+        .type camellia_avx512_cam_pre4, @object
+camellia_avx512_cam_pre4:
 .Lcam_pre4:
         .quad CAMELLIA_GFNI_S4_PRE_MATRIX
+        .size camellia_avx512_cam_pre4, . - camellia_avx512_cam_pre4
+        .type camellia_avx512_cam_post1, @object
+camellia_avx512_cam_post1:
 .Lcam_post1:
         .quad CAMELLIA_GFNI_S1_MATRIX
+        .size camellia_avx512_cam_post1, . - camellia_avx512_cam_post1
+        .type camellia_avx512_cam_post2, @object
+camellia_avx512_cam_post2:
 .Lcam_post2:
         .quad CAMELLIA_GFNI_S2_MATRIX
+        .size camellia_avx512_cam_post2, . - camellia_avx512_cam_post2
+        .type camellia_avx512_cam_post3, @object
+camellia_avx512_cam_post3:
 .Lcam_post3:
         .quad CAMELLIA_GFNI_S3_MATRIX
+        .size camellia_avx512_cam_post3, . - camellia_avx512_cam_post3
+        .type camellia_avx512_cam_shr7, @object
+camellia_avx512_cam_shr7:
 .Lcam_shr7:
         .quad CAMELLIA_GFNI_SHR7_MATRIX         /* FL: x >> 7 in every byte */
+        .size camellia_avx512_cam_shr7, . - camellia_avx512_cam_shr7
 
         .text
 

@@ -33,6 +33,7 @@
 
         .section .rodata
 /* RFC 3713 section 2.4.4, SBOX1. */
+        .type camellia_setkey_sbox1, @object
 camellia_setkey_sbox1:
         .byte 0x70, 0x82, 0x2c, 0xec, 0xb3, 0x27, 0xc0, 0xe5, 0xe4, 0x85, 0x57, 0x35, 0xea, 0x0c, 0xae, 0x41
         .byte 0x23, 0xef, 0x6b, 0x93, 0x45, 0x19, 0xa5, 0x21, 0xed, 0x0e, 0x4f, 0x4e, 0x1d, 0x65, 0x92, 0xbd
@@ -50,9 +51,12 @@ camellia_setkey_sbox1:
         .byte 0x78, 0x98, 0x06, 0x6a, 0xe7, 0x46, 0x71, 0xba, 0xd4, 0x25, 0xab, 0x42, 0x88, 0xa2, 0x8d, 0xfa
         .byte 0x72, 0x07, 0xb9, 0x55, 0xf8, 0xee, 0xac, 0x0a, 0x36, 0x49, 0x2a, 0x68, 0x3c, 0x38, 0xf1, 0xa4
         .byte 0x40, 0x28, 0xd3, 0x7b, 0xbb, 0xc9, 0x43, 0xc1, 0x15, 0xe3, 0xad, 0xf4, 0x77, 0xc7, 0x80, 0x9e
+        .size camellia_setkey_sbox1, . - camellia_setkey_sbox1
 
 /* Section 2.2's subkey table, in order of use: per subkey the frame offset of its source
  * (0 KL, 16 KR, 32 KA, 48 KB), the rotation, and 0 for the high or 1 for the low half. */
+        .type camellia_setkey_sched_128, @object
+camellia_setkey_sched_128:
 .Lsched_128:
         .byte  0,   0, 0,   0,   0, 1                        /* kw1 kw2 */
         .byte 32,   0, 0,  32,   0, 1,   0,  15, 0,   0,  15, 1,  32,  15, 0,  32,  15, 1   /* k1-k6 */
@@ -61,6 +65,9 @@ camellia_setkey_sbox1:
         .byte  0,  77, 0,   0,  77, 1                        /* ke3 ke4 */
         .byte  0,  94, 0,   0,  94, 1,  32,  94, 0,  32,  94, 1,   0, 111, 0,   0, 111, 1   /* k13-k18 */
         .byte 32, 111, 0,  32, 111, 1                        /* kw3 kw4 */
+        .size camellia_setkey_sched_128, . - camellia_setkey_sched_128
+        .type camellia_setkey_sched_256, @object
+camellia_setkey_sched_256:
 .Lsched_256:
         .byte  0,   0, 0,   0,   0, 1                        /* kw1 kw2 */
         .byte 48,   0, 0,  48,   0, 1,  16,  15, 0,  16,  15, 1,  32,  15, 0,  32,  15, 1   /* k1-k6 */
@@ -71,6 +78,7 @@ camellia_setkey_sbox1:
         .byte 32,  77, 0,  32,  77, 1                        /* ke5 ke6 */
         .byte 16,  94, 0,  16,  94, 1,  32,  94, 0,  32,  94, 1,   0, 111, 0,   0, 111, 1   /* k19-k24 */
         .byte 48, 111, 0,  48, 111, 1                        /* kw3 kw4 */
+        .size camellia_setkey_sched_256, . - camellia_setkey_sched_256
 
         .text
 

@@ -28,14 +28,20 @@
  * blocks 4r+L (zmm) or 2r+L (ymm) of the pass.  A table, so that every register's counters
  * come from the running counter directly, with no chain from one register to the next. */
 .macro CTR_OFFSET_TABLES
+        .type ctr_offsets_zmm, @object
+ctr_offsets_zmm:
 .Lctr_offsets_zmm:
 .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         .quad 4 * \r + 0, 0, 4 * \r + 1, 0, 4 * \r + 2, 0, 4 * \r + 3, 0
 .endr
+        .size ctr_offsets_zmm, . - ctr_offsets_zmm
+        .type ctr_offsets_ymm, @object
+ctr_offsets_ymm:
 .Lctr_offsets_ymm:
 .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         .quad 2 * \r + 0, 0, 2 * \r + 1, 0
 .endr
+        .size ctr_offsets_ymm, . - ctr_offsets_ymm
 .endm
 
 /* ---- Transpose ---- */

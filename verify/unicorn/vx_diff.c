@@ -33,6 +33,7 @@ extern char vxn_back_fall[], vxn_back_taken[];
 #define TAKEN_OFF 64        /* branch target stub, from the instruction */
 
 static uint8_t *code, *data, *snapshot, *native_data;
+static int absolute_ok; /* the data area lies below 2 GiB */
 
 /* A fault of the native instruction (a masked-off element the CPU does not suppress, on the
  * guard page) comes back here; the handler runs on its own stack, not on the test's. */
@@ -94,8 +95,14 @@ int vxd_init(char *why, size_t len)
         }
     /* code page, then the data area right after it: RIP-relative operands reach it */
     /* ... and a PROT_NONE guard page after the data: masked-off elements are placed there */
-    uint8_t *p = mmap(NULL, CODE_SIZE + DATA_SIZE + 4096, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* ... below 2 GiB when the kernel allows it, so that a SIB operand with neither base nor
+     * index (disp32 alone, sign-extended) reaches it too */
+    size_t total = CODE_SIZE + DATA_SIZE + 4096;
+    uint8_t *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+                      -1, 0);
+    if (p == MAP_FAILED)
+        p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    absolute_ok = p != MAP_FAILED && (uintptr_t)p + total < 0x7fffffffu;
     if (p == MAP_FAILED || mprotect(p, CODE_SIZE, PROT_READ | PROT_WRITE | PROT_EXEC) ||
         mprotect(p + CODE_SIZE + DATA_SIZE, 4096, PROT_NONE)) {
         snprintf(why, len, "cannot map an executable page");
@@ -143,11 +150,19 @@ struct enc {
     unsigned l, w, reg, vvvv, rm, mem, aaa, z, bc;
     int base, index; /* -1 none, 16 rip */
     unsigned scale;
+    unsigned mod;    /* memory operands: 0 (no displacement, or disp32 without base), 1, 2 */
+    int sib;         /* 1: a SIB byte even where none is needed */
     int disp8;       /* 1: disp8 (already divided by N) */
     int32_t disp;
     uint64_t imm;
     unsigned rexw;
     int force_rex;
+    int c5;          /* the 2-byte VEX prefix */
+    unsigned free_b; /* REX/VEX/EVEX.B where no base register reads it (RIP-relative, SIB
+                      * without base): the CPU ignores it, so may the encoder set it */
+    uint8_t pfx[4];  /* legacy prefixes in front */
+    unsigned npfx;
+    int rex_emitted; /* set by encode */
 };
 
 static size_t imm_bytes(const struct vx_form *f, const struct enc *e)
@@ -170,38 +185,43 @@ static size_t emit_modrm(const struct enc *e, uint8_t *o)
         memcpy(o + n, &e->disp, 4);
         return n + 4;
     }
-    unsigned mod = e->disp8 ? 1 : 2;
-    if (e->index < 0 && (e->base & 7) != 4) {
+    unsigned mod = e->base < 0 ? 0 : e->mod;
+    if (!e->sib && e->index < 0 && e->base >= 0 && (e->base & 7) != 4) {
         o[n++] = (uint8_t)(mod << 6 | (e->reg & 7) << 3 | (e->base & 7));
     } else {
         o[n++] = (uint8_t)(mod << 6 | (e->reg & 7) << 3 | 4);
         unsigned idx = e->index < 0 ? 4 : (unsigned)e->index & 7;
-        o[n++] = (uint8_t)(e->scale << 6 | idx << 3 | (e->base & 7));
+        o[n++] = (uint8_t)(e->scale << 6 | idx << 3 | (e->base < 0 ? 5 : e->base & 7));
     }
-    if (e->disp8) {
+    if (mod == 1) {
         o[n++] = (uint8_t)(int8_t)e->disp;
-    } else {
+    } else if (mod == 2 || e->base < 0) {
         memcpy(o + n, &e->disp, 4);
         n += 4;
     }
     return n;
 }
 
-static size_t encode(const struct vx_form *f, const struct enc *e, uint8_t *o)
+static size_t encode(const struct vx_form *f, struct enc *e, uint8_t *o)
 {
     size_t n = 0;
     unsigned R = (e->reg >> 3) & 1, R2 = (e->reg >> 4) & 1, B, X;
     if (e->mem) {
-        B = e->base >= 0 && e->base < 16 ? ((unsigned)e->base >> 3) & 1 : 0;
+        B = e->base >= 0 && e->base < 16 ? ((unsigned)e->base >> 3) & 1 : e->free_b;
         X = e->index >= 0 ? ((unsigned)e->index >> 3) & 1 : 0;
     } else {
         B = (e->rm >> 3) & 1;
         X = (e->rm >> 4) & 1;
     }
+    for (unsigned i = 0; i < e->npfx; i++) o[n++] = e->pfx[i];
+    e->rex_emitted = 0;
     if (f->enc == VX_ENC_LEG) {
         if (f->pp == 2) o[n++] = 0xf3;
         unsigned rex = 0x40 | e->rexw << 3 | R << 2 | X << 1 | B;
-        if (rex != 0x40 || e->force_rex) o[n++] = (uint8_t)rex;
+        if (rex != 0x40 || e->force_rex) {
+            o[n++] = (uint8_t)rex;
+            e->rex_emitted = 1;
+        }
         if (f->map >= 1) o[n++] = 0x0f;
         if (f->map == 2) o[n++] = 0x38;
         if (f->map == 3) o[n++] = 0x3a;
@@ -212,9 +232,14 @@ static size_t encode(const struct vx_form *f, const struct enc *e, uint8_t *o)
         o[n++] = (uint8_t)op;
     } else if (f->enc == VX_ENC_VEX) {
         unsigned pp = f->pp >= 0xfe ? (e->imm >> 48) & 1 : f->pp;
-        o[n++] = 0xc4;
-        o[n++] = (uint8_t)((!R) << 7 | (!X) << 6 | (!B) << 5 | f->map);
-        o[n++] = (uint8_t)(e->w << 7 | (~e->vvvv & 15) << 3 | e->l << 2 | pp);
+        if (e->c5) { /* map 0F, W0, no X or B: R, vvvv, L, pp in one byte */
+            o[n++] = 0xc5;
+            o[n++] = (uint8_t)((!R) << 7 | (~e->vvvv & 15) << 3 | e->l << 2 | pp);
+        } else {
+            o[n++] = 0xc4;
+            o[n++] = (uint8_t)((!R) << 7 | (!X) << 6 | (!B) << 5 | f->map);
+            o[n++] = (uint8_t)(e->w << 7 | (~e->vvvv & 15) << 3 | e->l << 2 | pp);
+        }
         o[n++] = f->op;
     } else {
         o[n++] = 0x62;
@@ -228,6 +253,86 @@ static size_t encode(const struct vx_form *f, const struct enc *e, uint8_t *o)
     size_t ib = imm_bytes(f, e);
     memcpy(o + n, &e->imm, ib);
     return n + ib;
+}
+
+/* ---- encoding paths ----------------------------------------------------------------------- */
+
+const char *const vxd_path_name[VXP_N] = {
+    [VXP_VEX_C4] = "VEX C4 (3-byte)", [VXP_VEX_C5] = "VEX C5 (2-byte)", [VXP_EVEX] = "EVEX",
+    [VXP_LEGACY] = "legacy opcode", [VXP_NOPFX] = "no legacy prefix",
+    [VXP_SEG] = "segment prefix 2E/3E/26/36", [VXP_66] = "66 prefix", [VXP_F3] = "F3 prefix",
+    [VXP_F2] = "F2 prefix", [VXP_NOMODRM] = "no ModRM", [VXP_REG] = "ModRM register",
+    [VXP_MOD00] = "mod 00 [base]", [VXP_MOD01] = "mod 01 [base+disp8]",
+    [VXP_MOD10] = "mod 10 [base+disp32]", [VXP_SIB_BI] = "SIB base+index*scale",
+    [VXP_SIB_B] = "SIB base, no index", [VXP_SIB_I] = "SIB index*scale+disp32, no base",
+    [VXP_SIB_ABS] = "SIB disp32, no base or index", [VXP_RIP] = "RIP-relative",
+    [VXP_LNONE] = "no vector length", [VXP_L128] = "128-bit", [VXP_L256] = "256-bit",
+    [VXP_L512] = "512-bit", [VXP_DISP8N] = "EVEX disp8*N", [VXP_BCST] = "EVEX broadcast",
+    [VXP_REX] = "REX prefix",
+};
+
+static int is_branch_form(const struct vx_form *f)
+{
+    return f->enc == VX_ENC_LEG && (f->flags & VF_BRANCH) && strncmp(f->name, "push", 4) &&
+           strncmp(f->name, "pop", 3);
+}
+
+uint64_t vxd_paths(const struct vx_form *f)
+{
+    uint64_t p = 0;
+    int endbr = !strcmp(f->name, "endbr64");
+    if (f->enc == VX_ENC_VEX) {
+        p |= VXP_BIT(VXP_VEX_C4);
+        if (f->map == 1 && f->w != 1) p |= VXP_BIT(VXP_VEX_C5);
+    } else {
+        p |= VXP_BIT(f->enc == VX_ENC_EVEX ? VXP_EVEX : VXP_LEGACY);
+    }
+    p |= VXP_BIT(VXP_SEG);
+    if (!endbr) p |= VXP_BIT(VXP_NOPFX);
+    if (f->enc == VX_ENC_LEG) {
+        /* 66 changes nothing for an 8-bit operation and is the nopw of padding */
+        if ((f->flags & VF_BYTE) || !strcmp(f->name, "nop") || !strcmp(f->name, "nop r/m"))
+            p |= VXP_BIT(VXP_66);
+        if (endbr || !strcmp(f->name, "ret")) p |= VXP_BIT(VXP_F3); /* rep ret */
+        if (is_branch_form(f)) p |= VXP_BIT(VXP_F2);                 /* bnd */
+        if (!endbr) p |= VXP_BIT(VXP_REX);
+        p |= VXP_BIT(VXP_LNONE);
+    } else {
+        for (int l = 0; l < 3; l++)
+            if ((f->lm >> l) & 1) p |= VXP_BIT(VXP_L128 + l);
+    }
+    if (!(f->flags & VF_MODRM)) return p | VXP_BIT(VXP_NOMODRM);
+    if (!(f->flags & VF_MEMONLY)) p |= VXP_BIT(VXP_REG);
+    if (!(f->flags & VF_REGONLY)) {
+        for (int m = VXP_MOD00; m <= VXP_RIP; m++)
+            if (m != VXP_SIB_ABS || absolute_ok) p |= VXP_BIT(m);
+        if (f->enc == VX_ENC_EVEX) p |= VXP_BIT(VXP_DISP8N);
+        if (f->enc == VX_ENC_EVEX && f->bsz) p |= VXP_BIT(VXP_BCST);
+    }
+    return p;
+}
+
+/* One path of the group [first, last] that allowed has: the forced one, else the input's
+ * choice; -1 when the forced one is not allowed. */
+static int choose(struct src *r, uint64_t allowed, int first, int last, int forced)
+{
+    if (forced >= 0) return forced >= first && forced <= last && ((allowed >> forced) & 1)
+                            ? forced : -1;
+    int opts[16];
+    unsigned c = 0;
+    for (int p = first; p <= last; p++)
+        if ((allowed >> p) & 1) opts[c++] = p;
+    return c ? opts[pick(r, c)] : -1;
+}
+
+/* A general-purpose register of the set (bit i: register i); never rsp, which is the stack. */
+static unsigned gpr_in(struct src *r, unsigned set)
+{
+    unsigned opts[16], c = 0;
+    set &= ~(1u << VX_RSP);
+    for (unsigned g = 0; g < 16; g++)
+        if ((set >> g) & 1) opts[c++] = g;
+    return opts[pick(r, c)];
 }
 
 /* ---- one case ----------------------------------------------------------------------------- */
@@ -294,6 +399,13 @@ static void jmp_stub(uint8_t *p, const void *to)
 enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg, size_t len,
                          size_t *form_used)
 {
+    return vxd_case_plan(in, n, form_index, NULL, msg, len, form_used, NULL);
+}
+
+enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
+                              const struct vxd_plan *plan, char *msg, size_t len,
+                              size_t *form_used, uint64_t *paths)
+{
     size_t nforms;
     const struct vx_form *forms = vx_forms(&nforms);
     struct src r = {in, n, 0, 0x5eed};
@@ -307,12 +419,23 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
     memset(&e, 0, sizeof e);
     e.base = e.index = -1;
 
+    /* the encoding paths of this case */
+    static const struct vxd_plan none = {-1, -1, -1, -1};
+    if (!plan) plan = &none;
+    uint64_t allowed = vxd_paths(f);
+    int p_prefix = choose(&r, allowed, VXP_VEX_C4, VXP_LEGACY, plan->prefix);
+    int p_legacy = choose(&r, allowed, VXP_NOPFX, VXP_F2, plan->legacy);
+    int p_modrm = choose(&r, allowed, VXP_NOMODRM, VXP_RIP, plan->modrm);
+    int p_length = choose(&r, allowed, VXP_LNONE, VXP_L512, plan->length);
+    if (p_prefix < 0 || p_legacy < 0 || p_modrm < 0 || p_length < 0) return VXD_SKIP;
+    uint64_t took = VXP_BIT(p_prefix) | VXP_BIT(p_modrm) | VXP_BIT(p_length);
+    e.c5 = p_prefix == VXP_VEX_C5;
+    /* registers a C5 prefix can name in ModRM.rm, SIB base and index: no X or B bit */
+    unsigned gpr_ok = e.c5 ? 0x00ffu : 0xffffu;
+
     /* vector length, W */
-    unsigned lopts[3], nl = 0;
-    for (unsigned l = 0; l < 3; l++)
-        if ((f->lm >> l) & 1) lopts[nl++] = l;
-    e.l = f->enc == VX_ENC_LEG ? 0 : lopts[pick(&r, nl)];
-    e.w = f->w >= 0 ? (unsigned)f->w : pick(&r, 2);
+    e.l = p_length == VXP_LNONE ? 0 : (unsigned)(p_length - VXP_L128);
+    e.w = f->w >= 0 ? (unsigned)f->w : e.c5 ? 0 : pick(&r, 2);
     if (f->enc == VX_ENC_LEG) {
         e.rexw = (f->flags & VF_BYTE) ? pick(&r, 2) : pick(&r, 2);
         e.w = e.rexw;
@@ -323,16 +446,34 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         (f->op == 0x6e || f->op == 0x7e || (f->map == 3 && (f->op == 0x16 || f->op == 0x22))))
         e.w = pick(&r, 2);
 
+    /* legacy prefixes in front */
+    static const uint8_t segs[4] = {0x2e, 0x3e, 0x26, 0x36};
+    if (p_legacy == VXP_SEG) {
+        e.pfx[e.npfx++] = segs[pick(&r, 4)];
+    } else if (p_legacy == VXP_66) {
+        /* padding's nopw: up to three 66 and a cs (66 66 2e 0f 1f 84 ...) */
+        unsigned k = !strcmp(f->name, "nop r/m") ? 1 + pick(&r, 3) : 1;
+        while (k--) e.pfx[e.npfx++] = 0x66;
+        if (!strcmp(f->name, "nop r/m") && pick(&r, 2)) e.pfx[e.npfx++] = 0x2e;
+    } else if (p_legacy == VXP_F3 && f->pp != 2) {
+        e.pfx[e.npfx++] = 0xf3;
+    } else if (p_legacy == VXP_F2) {
+        e.pfx[e.npfx++] = 0xf2;
+    }
+    if (p_legacy == VXP_SEG && f->pp == 2 && f->enc == VX_ENC_LEG) took |= VXP_BIT(VXP_F3);
+    for (unsigned i = 0; i < e.npfx; i++)
+        took |= VXP_BIT(e.pfx[i] == 0x66 ? VXP_66 : e.pfx[i] == 0xf3 ? VXP_F3
+                        : e.pfx[i] == 0xf2 ? VXP_F2 : VXP_SEG);
+    if (p_legacy == VXP_F3) took |= VXP_BIT(VXP_F3); /* endbr64's own */
+    if (!e.npfx && !(f->enc == VX_ENC_LEG && f->pp == 2)) took |= VXP_BIT(VXP_NOPFX);
+
     /* operands */
     int has_modrm = (f->flags & VF_MODRM) != 0;
     if (has_modrm) {
         e.reg = roles[0] == 'x' ? (unsigned)f->reg : role_pick(&r, f, roles[0]);
         if (!strncmp(f->name, "rol/ror", 7)) e.reg = (const unsigned[]){0, 1, 4, 5, 7}[pick(&r, 5)];
         e.vvvv = roles[1] == '-' ? 0 : role_pick(&r, f, roles[1]);
-        int mem;
-        if (f->flags & VF_MEMONLY) mem = 1;
-        else if (f->flags & VF_REGONLY) mem = 0;
-        else mem = pick(&r, 2);
+        int mem = p_modrm != VXP_REG;
         if (f->enc == VX_ENC_LEG && (f->flags & VF_BYTE) && !e.force_rex && !e.rexw) {
             /* without REX, 8-bit registers 4-7 are ah..bh: fine, but keep the REX-free
              * encodings to registers 0-7 */
@@ -340,6 +481,7 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         }
         e.mem = (unsigned)mem;
         if (!mem) e.rm = role_pick(&r, f, roles[2] == '-' ? 'v' : roles[2]);
+        if (e.c5 && !mem) e.rm &= 7;
         if (f->enc == VX_ENC_LEG && !e.rexw && !e.force_rex) {
             if (roles[0] != 'x') e.reg &= 7;
             e.rm &= 7;
@@ -364,6 +506,7 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
             e.z = 1;
     }
     if (e.mem && f->bsz && f->enc == VX_ENC_EVEX && pick(&r, 3) == 0) e.bc = 1;
+    if (e.bc) took |= VXP_BIT(VXP_BCST);
     e.imm = next64(&r);
     /* (its bytes 4-6 also choose the ALU operation, condition code or prefix of the rows
      * that stand for several opcodes: see encode) */
@@ -390,8 +533,9 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         memcpy(data + i, &v, 8);
     }
 
-    /* the memory operand: a target inside the data area, reached by base + index*scale +
-     * disp (disp8*N under EVEX), or RIP-relative */
+    /* the memory operand: a target inside the data area, reached by the ModRM mode of the
+     * case: base, base + disp8 (disp8*N under EVEX) or disp32, SIB with base and index*scale,
+     * base alone, index*scale without base, disp32 alone, or RIP-relative */
     uint64_t target = 0;
     unsigned vl = 16u << e.l;
     if (e.mem) {
@@ -415,35 +559,82 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
             st.k[e.aaa] &= t >= 64 ? ~0ull : (1ull << t) - 1;
         }
         target = (uint64_t)(uintptr_t)data + off;
-        unsigned how = pick(&r, 4);
-        if (how == 0) {
+        unsigned N = e.bc ? f->bsz : vx_mem_size(f, vl);
+        if (f->enc != VX_ENC_EVEX) N = 1;
+        if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX)
+            N = f->op == 0x6e || f->op == 0x7e || (f->map == 3 && (f->op == 0x16 ||
+                f->op == 0x22)) ? (e.w ? 8 : 4) : f->op == 0x64 || f->op == 0x66 ?
+                (e.bc ? f->bsz : vl) : f->msz ? f->msz : 1;
+        /* rbp and r13 as a base need a displacement; rsp and r12 need a SIB byte */
+        const unsigned no_sib = 0xffffu & ~(1u << 4 | 1u << 12), no_mod0 = ~(1u << 5 | 1u << 13);
+        int rsp_base = 0;
+        switch (p_modrm) {
+        case VXP_RIP:
             e.base = 16;
-        } else {
-            e.base = (int)gpr_pick(&r);
-            if (how == 1) {
-                e.index = (int)gpr_pick(&r);
-                if (e.index == e.base) e.index = -1;
-                e.scale = pick(&r, 4);
+            break;
+        case VXP_MOD00:
+            e.base = (int)gpr_in(&r, gpr_ok & no_sib & no_mod0);
+            e.mod = 0;
+            break;
+        case VXP_MOD01:
+        case VXP_MOD10:
+            e.base = (int)gpr_in(&r, gpr_ok & no_sib);
+            e.mod = p_modrm == VXP_MOD01 ? 1 : 2;
+            break;
+        case VXP_SIB_BI:
+            e.base = (int)gpr_in(&r, gpr_ok);
+            e.index = (int)gpr_in(&r, gpr_ok & ~(1u << e.base));
+            e.scale = pick(&r, 4);
+            e.mod = ((e.base & 7) == 5 ? 1 : 0) + pick(&r, (e.base & 7) == 5 ? 2 : 3);
+            break;
+        case VXP_SIB_B:
+            e.sib = 1;
+            e.scale = pick(&r, 4); /* ignored without an index: the CPU must ignore it */
+            rsp_base = pick(&r, 3) == 0;
+            if (rsp_base) {
+                e.base = VX_RSP;
+                e.mod = 2;
+            } else {
+                e.base = (int)gpr_in(&r, gpr_ok);
+                e.mod = ((e.base & 7) == 5 ? 1 : 0) + pick(&r, (e.base & 7) == 5 ? 2 : 3);
             }
-            unsigned N = e.bc ? f->bsz : vx_mem_size(f, vl);
-            if (f->enc != VX_ENC_EVEX) N = 1;
-            if (f->kind == VK_SPEC && f->enc == VX_ENC_EVEX)
-                N = f->op == 0x6e || f->op == 0x7e || (f->map == 3 && (f->op == 0x16 ||
-                    f->op == 0x22)) ? (e.w ? 8 : 4) : f->op == 0x64 || f->op == 0x66 ?
-                    (e.bc ? f->bsz : vl) : f->msz ? f->msz : 1;
-            if (pick(&r, 2)) {
+            break;
+        case VXP_SIB_I:
+            e.index = (int)gpr_in(&r, gpr_ok);
+            e.scale = pick(&r, 4);
+            break;
+        case VXP_SIB_ABS:
+            e.scale = pick(&r, 4);
+            break;
+        }
+        if ((e.base == 16 || e.base < 0) && !e.c5) e.free_b = pick(&r, 2);
+        if (p_modrm == VXP_SIB_ABS) {
+            e.disp = (int32_t)target;
+        } else if (p_modrm == VXP_SIB_I) {
+            /* index*scale + disp32 = target: the disp takes what the scale cannot */
+            e.disp = (int32_t)(next64(&r) & 0xfffff) - 0x80000;
+            uint64_t rest = target - (uint64_t)(int64_t)e.disp;
+            e.disp += (int32_t)(rest & ((1u << e.scale) - 1));
+            st.gpr[e.index] = (target - (uint64_t)(int64_t)e.disp) >> e.scale;
+        } else if (rsp_base) {
+            e.disp = (int32_t)(target - st.gpr[VX_RSP]);
+        } else if (e.base != 16) {
+            uint64_t idxv = 0;
+            if (e.index >= 0) {
+                idxv = next64(&r) & (e.mod == 1 ? 0xff : 0xffff);
+                st.gpr[e.index] = idxv;
+            }
+            int64_t full = 0;
+            if (e.mod == 1) {
                 e.disp8 = 1;
                 e.disp = (int8_t)pick(&r, 256);
-                int64_t full = (int64_t)e.disp * N;
-                uint64_t idxv = e.index >= 0 ? (next64(&r) & 0xff) : 0;
-                if (e.index >= 0) st.gpr[e.index] = idxv;
-                st.gpr[e.base] = target - (uint64_t)full - (idxv << e.scale);
-            } else {
+                full = (int64_t)e.disp * N;
+                if (f->enc == VX_ENC_EVEX) took |= VXP_BIT(VXP_DISP8N);
+            } else if (e.mod == 2) {
                 e.disp = (int32_t)(next64(&r) & 0xfffff) - 0x80000;
-                uint64_t idxv = e.index >= 0 ? (next64(&r) & 0xffff) : 0;
-                if (e.index >= 0) st.gpr[e.index] = idxv;
-                st.gpr[e.base] = target - (uint64_t)(int64_t)e.disp - (idxv << e.scale);
+                full = e.disp;
             }
+            st.gpr[e.base] = target - (uint64_t)full - (idxv << e.scale);
         }
     }
     if ((f->flags & VF_STACK) && !strcmp(f->name, "ret")) {
@@ -477,6 +668,9 @@ enum vxd_result vxd_case(const uint8_t *in, size_t n, long form_index, char *msg
         jmp_stub((uint8_t *)(uintptr_t)taken, vxn_back_taken);
     }
     __builtin___clear_cache((char *)code, (char *)code + CODE_SIZE);
+
+    if (e.rex_emitted) took |= VXP_BIT(VXP_REX);
+    if (paths) *paths = took;
 
     /* the executor must decode what we encoded as this very form */
     struct vx_insn di;

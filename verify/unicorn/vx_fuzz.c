@@ -1,8 +1,10 @@
 /* vx_fuzz.c — libFuzzer target: the vector executor against the real CPU.
  *
- * Each input chooses a form of the executor's table (vexec.h), its operands (registers, opmask
- * with merge or zero masking, memory operand with disp8*N or RIP-relative, broadcast), an
- * immediate and the whole register file and memory (vx_diff.h); the instruction runs natively
+ * Each input chooses a form of the executor's table (vexec.h), its encoding path (VEX C4 or C5,
+ * the ModRM mode: register, mod 00/01/10, SIB with and without base or index, disp32 alone,
+ * RIP-relative, disp8*N; the legacy prefixes the form takes; the vector length: vx_diff.h), its
+ * operands (registers, opmask with merge or zero masking, broadcast), an immediate and the
+ * whole register file and memory; the instruction runs natively
  * and in the executor and every zmm, k, GPR, defined flag, branch outcome and memory byte must
  * agree.  A difference aborts with the form, the instruction bytes and the first differing
  * register or byte.  On a CPU without the forms' features there is nothing to compare with:
