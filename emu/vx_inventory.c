@@ -5,9 +5,9 @@
  *
  * FILE: an ELF x86-64 relocatable object, shared object or executable, or an ar archive (every
  * member).  The code of each executable section is walked with LLVM's disassembler: the
- * ranges of its function symbols (STT_FUNC with a size: tables of constants that hand-written
- * assembly keeps in .text lie outside them and are not read as code), or the whole section
- * when it has none.  A form is the mnemonic, the encoding (VEX/EVEX), the vector length (the
+ * ranges of its function symbols (STT_FUNC, or untyped with a size; a function without a
+ * size runs to the next one): tables of constants that hand-written assembly keeps in .text
+ * lie outside them and are not read as code; the whole section when it has none.  A form is the mnemonic, the encoding (VEX/EVEX), the vector length (the
  * L bits) and the operands' shape as LLVM prints them, each register by its class (xmm, ymm,
  * zmm, k, r64, r32), memory as m, an embedded broadcast as m{1toN}, masking as {k} and {z}.
  * The executor supports an instruction when vx_decode finds a row of its table that takes
@@ -288,16 +288,29 @@ static void elf_object(const char *name, const uint8_t *img, size_t size)
         uint64_t base = eh->e_type == ET_REL ? 0 : sh[s].sh_addr;
         uint64_t *ranges = NULL;
         size_t nr = 0;
-        for (size_t k = 0; k < nsyms; k++)
-            if (ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC && syms[k].st_shndx == s &&
-                syms[k].st_size && syms[k].st_value - base < sh[s].sh_size) {
-                ranges = realloc(ranges, (nr + 1) * 2 * sizeof *ranges);
-                if (!ranges) die2("%s%s", "out of memory", "");
-                uint64_t lo = syms[k].st_value - base, hi = lo + syms[k].st_size;
-                ranges[2 * nr] = lo;
-                ranges[2 * nr + 1] = hi > sh[s].sh_size ? sh[s].sh_size : hi;
-                nr++;
+        for (size_t k = 0; k < nsyms; k++) {
+            unsigned t = ELF64_ST_TYPE(syms[k].st_info);
+            if (syms[k].st_shndx != s || syms[k].st_value - base >= sh[s].sh_size ||
+                !(t == STT_FUNC || (t == STT_NOTYPE && syms[k].st_size)))
+                continue;
+            uint64_t lo = syms[k].st_value - base, hi = lo + syms[k].st_size;
+            if (!syms[k].st_size) {
+                /* a function without .size: up to the next function */
+                hi = sh[s].sh_size;
+                for (size_t j = 0; j < nsyms; j++) {
+                    unsigned tj = ELF64_ST_TYPE(syms[j].st_info);
+                    uint64_t a = syms[j].st_value - base;
+                    if (syms[j].st_shndx == s && a > lo && a < hi &&
+                        (tj == STT_FUNC || (tj == STT_NOTYPE && syms[j].st_size)))
+                        hi = a;
+                }
             }
+            ranges = realloc(ranges, (nr + 1) * 2 * sizeof *ranges);
+            if (!ranges) die2("%s%s", "out of memory", "");
+            ranges[2 * nr] = lo;
+            ranges[2 * nr + 1] = hi > sh[s].sh_size ? sh[s].sh_size : hi;
+            nr++;
+        }
         if (!nr) {
             walk(name, code, base, 0, sh[s].sh_size, &fs, &insns, &supported, &bad);
         } else {
