@@ -1509,7 +1509,7 @@ static int v_blendvb(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-/* ---- VEX-encoded general-purpose instructions: BMI1 andn, BMI2 bzhi, mulx, rorx ----------- */
+/* ---- VEX-encoded general-purpose instructions: BMI1 andn, BMI2 bzhi, mulx, rorx, shlx... -- */
 
 static unsigned vex_osize(const struct vx_insn *in) { return in->w ? 8 : 4; }
 
@@ -1553,6 +1553,17 @@ static int g_mulx(struct vx *x, const struct vx_insn *in)
                                                                   : (uint32_t)(p >> 32);
     sreg(x, in, in->vvvv, n, lo);
     sreg(x, in, in->reg, n, hi); /* the high half wins when both name one register */
+    return 0;
+}
+
+/* shlx / sarx / shrx (66 / F3 / F2): r/m shifted by vvvv modulo the operand size, no flags */
+static int g_shiftx(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = vex_osize(in), c = x->c->gpr[in->vvvv] & (8 * n - 1);
+    uint64_t v;
+    if (rd_rm(x, in, n, &v)) return -1;
+    uint64_t r = in->pp == 1 ? v << c : in->pp == 3 ? v >> c : (uint64_t)(esext(v, n) >> c);
+    sreg(x, in, in->reg, n, r & lowbits(8 * n));
     return 0;
 }
 
@@ -1943,6 +1954,9 @@ static const struct vx_form forms[] = {
     {"andn", VX_ENC_VEX, 2, 0, 0xf2, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_andn, "r32|64, r32|64, r/m32|64"},
     {"bzhi", VX_ENC_VEX, 2, 0, 0xf5, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_bzhi, "r32|64, r/m32|64, r32|64"},
     {"mulx", VX_ENC_VEX, 2, 3, 0xf6, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_mulx, "r32|64, r32|64, r/m32|64 (rdx)"},
+    {"shlx", VX_ENC_VEX, 2, 1, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
+    {"sarx", VX_ENC_VEX, 2, 2, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
+    {"shrx", VX_ENC_VEX, 2, 3, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
     {"rorx", VX_ENC_VEX, 3, 3, 0xf0, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M | I8, 0, (void *)g_rorx, "r32|64, r/m32|64, imm"},
     /* opmask registers (VEX-encoded) */
     {"kandw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x41, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
@@ -2399,7 +2413,9 @@ const char *vx_form_roles(const struct vx_form *f)
         fn == (void *)s_bcast_gpr)
         return "v-g";
     if (fn == (void *)s_pinsr) return "vvg";
-    if (fn == (void *)g_andn || fn == (void *)g_bzhi || fn == (void *)g_mulx) return "ggg";
+    if (fn == (void *)g_andn || fn == (void *)g_bzhi || fn == (void *)g_mulx ||
+        fn == (void *)g_shiftx)
+        return "ggg";
     if (fn == (void *)g_rorx) return "g-g";
     if (fn == (void *)s_pmovmskb) return "g-v";
     if (fn == (void *)s_movm2) return "v-k";

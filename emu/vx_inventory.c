@@ -7,7 +7,8 @@
  * member).  The code of each executable section is walked with LLVM's disassembler: the
  * ranges of its function symbols (STT_FUNC, or untyped with a size; a function without a
  * size runs to the next one): tables of constants that hand-written assembly keeps in .text
- * lie outside them and are not read as code; the whole section when it has none.  A form is the mnemonic, the encoding (VEX/EVEX), the vector length (the
+ * lie outside them and are not read as code; the whole section when it has none, or when the
+ * file has no .symtab (a stripped library: its .dynsym names only exported functions).  A form is the mnemonic, the encoding (VEX/EVEX), the vector length (the
  * L bits) and the operands' shape as LLVM prints them, each register by its class (xmm, ymm,
  * zmm, k, r64, r32), memory as m, an embedded broadcast as m{1toN}, masking as {k} and {z}.
  * The executor supports an instruction when vx_decode finds a row of its table that takes
@@ -43,6 +44,7 @@ struct forms {
 static struct forms total;
 static int opt_csv, opt_unsupported;
 static unsigned long n_objects, n_vector_objects, n_insns_total, n_supported_total;
+static unsigned long n_unsymbolled; /* objects without .symtab: sections walked whole */
 
 static void die2(const char *fmt, const char *a, const char *b)
 {
@@ -265,17 +267,19 @@ static void elf_object(const char *name, const uint8_t *img, size_t size)
         die2("%s: no readable section headers%s", name, "");
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     n_objects++;
-    /* function symbols, from .symtab (else .dynsym) */
+    /* function symbols, from .symtab; a stripped library's .dynsym names only its exported
+     * functions (its assembly is mostly internal), so without .symtab the sections are walked
+     * whole (a table kept in .text may then add a few garbage forms: noted below the table) */
     const Elf64_Sym *syms = NULL;
     size_t nsyms = 0;
-    for (int want = SHT_SYMTAB; want && !syms; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0)
-        for (unsigned i = 0; i < eh->e_shnum; i++)
-            if (sh[i].sh_type == (unsigned)want && sh[i].sh_offset + sh[i].sh_size <= size &&
-                sh[i].sh_entsize == sizeof(Elf64_Sym)) {
-                syms = (const Elf64_Sym *)(img + sh[i].sh_offset);
-                nsyms = sh[i].sh_size / sizeof(Elf64_Sym);
-                break;
-            }
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_offset + sh[i].sh_size <= size &&
+            sh[i].sh_entsize == sizeof(Elf64_Sym)) {
+            syms = (const Elf64_Sym *)(img + sh[i].sh_offset);
+            nsyms = sh[i].sh_size / sizeof(Elf64_Sym);
+            break;
+        }
+    if (!syms) n_unsymbolled++;
     struct forms fs = {0};
     unsigned long insns = 0, supported = 0, bad = 0;
     for (unsigned s = 0; s < eh->e_shnum; s++) {
@@ -479,6 +483,10 @@ int main(int argc, char **argv)
                n_objects, n_vector_objects, n_insns_total, n_supported_total, total.n, fsup,
                (unsigned long)total.n - fsup);
     }
+    if (n_unsymbolled && !opt_csv)
+        printf("inventory: %lu object(s) without a symbol table (stripped): their executable "
+               "sections were walked whole, so data kept in them may show as instructions\n",
+               n_unsymbolled);
     if (opt_unsupported && !opt_csv)
         for (size_t i = 0; i < total.n; i++)
             if (total.v[i].supported != total.v[i].insns)
