@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# inventory_test.sh VX_INVENTORY KNOWN.o LACKING.o ARCHIVE.a — the inventory (./asmdiff
+# inventory_test.sh VX_INVENTORY KNOWN.o LACKING.o ARCHIVE.a KNOWN.so — the inventory (./asmdiff
 # inventory, emu/vx_inventory.c) on objects of our own:
 #   known_x86_64.S: its exact counts (8 VEX/EVEX instructions, 7 forms, all supported; the
 #     vpxor bytes of its table outside any function not counted), --require-all passes;
 #   lacking_x86_64.S (the control): vpdpbusd listed as unsupported, --require-all exits 1;
-#   the archive of both: 2 objects, their forms merged; CSV: header, rows, the unsupported one;
+#   the archive of both: 2 objects, their forms merged; KNOWN.so (known_x86_64.S linked as a
+#   shared object): the same counts as the object; CSV: header, rows, the unsupported one;
 #   bad input: a missing file and a file that is not ELF exit 2 with a message, through the
 #   program and through ./asmdiff's CLI (python3 -m asmdiff inventory).
 set -u
-inv=$1 known=$2 lacking=$3 archive=$4
+inv=$1 known=$2 lacking=$3 archive=$4 shared=$5
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fails=0 checks=0
 ok() { checks=$((checks + 1)); echo "ok: $1"; }
@@ -33,6 +34,9 @@ expect "control: --require-all fails" 1 "1 form\(s\) the executor does not suppo
 expect "archive: both members" 1 \
   "2 objects read, 2 with VEX/EVEX code; 10 VEX/EVEX instructions \(9 the executor runs\); 8 forms: 7 supported, 1 unsupported" \
   -- "$inv" --require-all "$archive"
+expect "shared object: the object's counts" 0 \
+  "1 with VEX/EVEX code; 8 VEX/EVEX instructions \(8 the executor runs\); 7 forms: 7 supported, 0 unsupported" \
+  -- "$inv" "$shared"
 expect "CSV: the unsupported row" 0 "^TOTAL,vpdpbusd,EVEX,512,\"zmm, zmm, zmm\",1,0,no$" \
   -- "$inv" --csv "$lacking"
 rows=$("$inv" --csv "$known" | grep -c '^TOTAL,')
