@@ -242,7 +242,7 @@ static void csv_field(const char *s)
 
 static void csv_rows(const char *obj, struct forms *fs)
 {
-    qsort(fs->v, fs->n, sizeof *fs->v, cmp_form);
+    if (fs->n) qsort(fs->v, fs->n, sizeof *fs->v, cmp_form);
     for (size_t i = 0; i < fs->n; i++) {
         const struct form *f = &fs->v[i];
         if (opt_unsupported && f->supported == f->insns) continue;
@@ -256,13 +256,22 @@ static void csv_rows(const char *obj, struct forms *fs)
 /* One ELF image (a file, or an archive member). */
 static void elf_object(const char *name, const uint8_t *img, size_t size)
 {
+    /* an archive member starts at any even offset: the ELF structures are read from an aligned
+     * copy */
+    uint8_t *copy = NULL;
+    if ((uintptr_t)img & 7) {
+        copy = malloc(size ? size : 1);
+        if (!copy) die2("%s: %s", name, "out of memory");
+        memcpy(copy, img, size);
+        img = copy;
+    }
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
     if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG))
         die2("%s: not an ELF object, shared object or archive%s", name, "");
     if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64)
-        die2("%s: not x86-64 ELF (class %s)%s", name,
-             eh->e_ident[EI_CLASS] == ELFCLASS64 ? "64, another machine" : "32");
-    if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        die2("%s: not x86-64 ELF (%s)", name,
+             eh->e_ident[EI_CLASS] == ELFCLASS64 ? "64-bit, another machine" : "not 64-bit");
+    if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) || (eh->e_shoff & 7) ||
         eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
         die2("%s: no readable section headers%s", name, "");
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
@@ -273,7 +282,8 @@ static void elf_object(const char *name, const uint8_t *img, size_t size)
     const Elf64_Sym *syms = NULL;
     size_t nsyms = 0;
     for (unsigned i = 0; i < eh->e_shnum; i++)
-        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_offset + sh[i].sh_size <= size &&
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_offset <= size &&
+            sh[i].sh_size <= size - sh[i].sh_offset && !(sh[i].sh_offset & 7) &&
             sh[i].sh_entsize == sizeof(Elf64_Sym)) {
             syms = (const Elf64_Sym *)(img + sh[i].sh_offset);
             nsyms = sh[i].sh_size / sizeof(Elf64_Sym);
@@ -341,6 +351,7 @@ static void elf_object(const char *name, const uint8_t *img, size_t size)
         }
     }
     free(fs.v);
+    free(copy);
 }
 
 static uint8_t *read_file(const char *path, size_t *size)
@@ -472,7 +483,7 @@ int main(int argc, char **argv)
         free(img);
     }
     unsigned long fsup = forms_supported(&total);
-    qsort(total.v, total.n, sizeof *total.v, cmp_form);
+    if (total.n) qsort(total.v, total.n, sizeof *total.v, cmp_form);
     if (opt_csv) {
         csv_rows("TOTAL", &total);
     } else {
