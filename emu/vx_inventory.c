@@ -289,7 +289,6 @@ static void elf_object(const char *name, const uint8_t *img, size_t size)
             nsyms = sh[i].sh_size / sizeof(Elf64_Sym);
             break;
         }
-    if (!syms) n_unsymbolled++;
     struct forms fs = {0};
     unsigned long insns = 0, supported = 0, bad = 0;
     for (unsigned s = 0; s < eh->e_shnum; s++) {
@@ -340,6 +339,7 @@ static void elf_object(const char *name, const uint8_t *img, size_t size)
     }
     if (insns) {
         n_vector_objects++;
+        if (!syms) n_unsymbolled++;
         n_insns_total += insns;
         n_supported_total += supported;
         if (opt_csv) {
