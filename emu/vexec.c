@@ -1458,6 +1458,125 @@ static int g_xchg(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
+/* ---- forms of the real corpus: BITALG/VPOPCNTDQ, IFMA, AVX float moves and logic ---------- */
+
+/* vpopcntb/w/d/q: the number of bits set in each element */
+static int v_popcnt(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x; (void)d; (void)a;
+    unsigned es = in->f->esz;
+    FOR_E(es, vl) eset(o, es, i, (uint64_t)__builtin_popcountll(eget(b, es, i)));
+    return 0;
+}
+
+/* vpmadd52luq / vpmadd52huq: the 104-bit product of the low 52 bits of each qword of src1 and
+ * src2; its low (or high) 52 bits added to the destination's qword */
+static int v_madd52(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                    unsigned vl)
+{
+    (void)x;
+    const uint64_t m52 = (1ull << 52) - 1;
+    int high = in->op == 0xb5;
+    for (unsigned i = 0; i < vl / 8; i++) {
+        unsigned __int128 p = (unsigned __int128)(a->q[i] & m52) * (b->q[i] & m52);
+        o->q[i] = d->q[i] + ((uint64_t)(high ? p >> 52 : p) & m52);
+    }
+    return 0;
+}
+
+/* vmovddup: each even qword of the source into itself and the odd one above it */
+static int v_movddup(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                     unsigned vl)
+{
+    (void)x; (void)in; (void)d; (void)a;
+    for (unsigned i = 0; i < vl / 8; i += 2) o->q[i] = o->q[i + 1] = b->q[i];
+    return 0;
+}
+
+/* vpblendvb: byte i from src2 when bit 7 of byte i of the register named by imm8[7:4] is set,
+ * else from src1 */
+static int v_blendvb(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
+                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
+                     unsigned vl)
+{
+    (void)d;
+    const union vx_vreg *m = &x->c->z[(in->imm >> 4) & 15];
+    for (unsigned i = 0; i < vl; i++) o->b[i] = (m->b[i] & 0x80) ? b->b[i] : a->b[i];
+    return 0;
+}
+
+/* ---- VEX-encoded general-purpose instructions: BMI1 andn, BMI2 bzhi, mulx, rorx, shlx... -- */
+
+static unsigned vex_osize(const struct vx_insn *in) { return in->w ? 8 : 4; }
+
+/* SF and ZF from the result, CF and OF cleared (andn; bzhi sets CF itself) */
+static void logic_flags(struct vx *x, uint64_t r, unsigned n)
+{
+    x->c->rflags &= ~(uint64_t)(VX_CF | VX_OF);
+    set_szp(x, r, n);
+}
+
+static int g_andn(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = vex_osize(in);
+    uint64_t b;
+    if (rd_rm(x, in, n, &b)) return -1;
+    uint64_t r = ~x->c->gpr[in->vvvv] & b & lowbits(8 * n);
+    sreg(x, in, in->reg, n, r);
+    logic_flags(x, r, n);
+    return 0;
+}
+
+static int g_bzhi(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = vex_osize(in), idx = x->c->gpr[in->vvvv] & 0xff;
+    uint64_t v;
+    if (rd_rm(x, in, n, &v)) return -1;
+    if (idx < 8 * n) v &= lowbits(idx);
+    sreg(x, in, in->reg, n, v);
+    logic_flags(x, v, n);
+    if (idx > 8 * n - 1) x->c->rflags |= VX_CF;
+    return 0;
+}
+
+static int g_mulx(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = vex_osize(in);
+    uint64_t v;
+    if (rd_rm(x, in, n, &v)) return -1;
+    unsigned __int128 p = (unsigned __int128)(x->c->gpr[VX_RDX] & lowbits(8 * n)) * v;
+    uint64_t lo = n == 8 ? (uint64_t)p : (uint32_t)p, hi = n == 8 ? (uint64_t)(p >> 64)
+                                                                  : (uint32_t)(p >> 32);
+    sreg(x, in, in->vvvv, n, lo);
+    sreg(x, in, in->reg, n, hi); /* the high half wins when both name one register */
+    return 0;
+}
+
+/* shlx / sarx / shrx (66 / F3 / F2): r/m shifted by vvvv modulo the operand size, no flags */
+static int g_shiftx(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = vex_osize(in), c = x->c->gpr[in->vvvv] & (8 * n - 1);
+    uint64_t v;
+    if (rd_rm(x, in, n, &v)) return -1;
+    uint64_t r = in->pp == 1 ? v << c : in->pp == 3 ? v >> c : (uint64_t)(esext(v, n) >> c);
+    sreg(x, in, in->reg, n, r & lowbits(8 * n));
+    return 0;
+}
+
+static int g_rorx(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = vex_osize(in), c = (unsigned)in->imm & (8 * n - 1);
+    uint64_t v;
+    if (rd_rm(x, in, n, &v)) return -1;
+    uint64_t r = c ? ((v >> c) | (v << (8 * n - c))) & lowbits(8 * n) : v;
+    sreg(x, in, in->reg, n, r);
+    return 0;
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 #define L128 1
@@ -1808,6 +1927,37 @@ static const struct vx_form forms[] = {
     {"vaesdeclast", VX_ENC_EVEX, 2, 1, 0xdf, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
     VEX("vpclmulqdq", 3, 1, 0x44, -1, -1, LV, VK_RVM, 1, 0, I8, v_clmul, "v, v, v/m, imm")
     {"vpclmulqdq", VX_ENC_EVEX, 3, 1, 0x44, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M | I8, 0, (void *)v_clmul, "v, v, v/m, imm"},
+    /* forms of the real corpus (libgcrypt 1.12, Linux 6.12, OpenSSL 3.0: ./asmdiff inventory) */
+    VEX("vbroadcastss", 2, 1, 0x18, 0, -1, LV, VK_RM, 4, 4, 0, v_bcast, "v, xmm/m32")
+    VEX("vbroadcastsd", 2, 1, 0x19, 0, -1, L256, VK_RM, 8, 8, 0, v_bcast, "ymm, xmm/m64")
+    VEX("vbroadcastf128", 2, 1, 0x1a, 0, -1, L256, VK_RM, 1, 16, VF_MEMONLY, v_bcast, "ymm, m128")
+    VEX("vinsertf128", 3, 1, 0x18, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm")
+    VEX("vextractf128", 3, 1, 0x19, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm")
+    VEX("vperm2f128", 3, 1, 0x06, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm")
+    VEX("vmovddup", 1, 3, 0x12, -1, -1, L128, VK_RM, 8, 8, 0, v_movddup, "xmm, xmm/m64")
+    VEX("vmovddup", 1, 3, 0x12, -1, -1, L256, VK_RM, 8, 0, 0, v_movddup, "ymm, ymm/m256")
+    VEX("vandps", 1, 0, 0x54, -1, -1, LV, VK_RVM, 4, 0, 0, v_and, "v, v, v/m")
+    VEX("vandpd", 1, 1, 0x54, -1, -1, LV, VK_RVM, 8, 0, 0, v_and, "v, v, v/m")
+    VEX("vandnps", 1, 0, 0x55, -1, -1, LV, VK_RVM, 4, 0, 0, v_andn, "v, v, v/m")
+    VEX("vandnpd", 1, 1, 0x55, -1, -1, LV, VK_RVM, 8, 0, 0, v_andn, "v, v, v/m")
+    VEX("vorps", 1, 0, 0x56, -1, -1, LV, VK_RVM, 4, 0, 0, v_or, "v, v, v/m")
+    VEX("vorpd", 1, 1, 0x56, -1, -1, LV, VK_RVM, 8, 0, 0, v_or, "v, v, v/m")
+    VEX("vxorps", 1, 0, 0x57, -1, -1, LV, VK_RVM, 4, 0, 0, v_xor, "v, v, v/m")
+    VEX("vxorpd", 1, 1, 0x57, -1, -1, LV, VK_RVM, 8, 0, 0, v_xor, "v, v, v/m")
+    VEX("vpblendvb", 3, 1, 0x4c, 0, -1, LV, VK_RVM, 1, 0, I8, v_blendvb, "v, v, v/m, v (imm[7:4])")
+    EVX("vpopcntb", 2, 1, 0x54, 0, -1, VK_RM, 1, 0, 0, EW, v_popcnt, "v{k}{z}, v/m")
+    EVX("vpopcntw", 2, 1, 0x54, 1, -1, VK_RM, 2, 0, 0, EW, v_popcnt, "v{k}{z}, v/m")
+    EVX("vpopcntd", 2, 1, 0x55, 0, -1, VK_RM, 4, 4, 0, EW, v_popcnt, "v{k}{z}, v/m/m32bcst")
+    EVX("vpopcntq", 2, 1, 0x55, 1, -1, VK_RM, 8, 8, 0, EW, v_popcnt, "v{k}{z}, v/m/m64bcst")
+    EVX("vpmadd52luq", 2, 1, 0xb4, 1, -1, VK_RVM, 8, 8, 0, EW, v_madd52, "v{k}{z}, v, v/m/m64bcst")
+    EVX("vpmadd52huq", 2, 1, 0xb5, 1, -1, VK_RVM, 8, 8, 0, EW, v_madd52, "v{k}{z}, v, v/m/m64bcst")
+    {"andn", VX_ENC_VEX, 2, 0, 0xf2, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_andn, "r32|64, r32|64, r/m32|64"},
+    {"bzhi", VX_ENC_VEX, 2, 0, 0xf5, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_bzhi, "r32|64, r/m32|64, r32|64"},
+    {"mulx", VX_ENC_VEX, 2, 3, 0xf6, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_mulx, "r32|64, r32|64, r/m32|64 (rdx)"},
+    {"shlx", VX_ENC_VEX, 2, 1, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
+    {"sarx", VX_ENC_VEX, 2, 2, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
+    {"shrx", VX_ENC_VEX, 2, 3, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
+    {"rorx", VX_ENC_VEX, 3, 3, 0xf0, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M | I8, 0, (void *)g_rorx, "r32|64, r/m32|64, imm"},
     /* opmask registers (VEX-encoded) */
     {"kandw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x41, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
     {"kandnw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x42, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
@@ -2142,7 +2292,8 @@ disp_done:;
     }
     in->len = (uint8_t)i;
     if (!in->f) return 1;
-    if (in->seg || in->lock) { in->f = NULL; return 1; }
+    /* an address-size prefix changes nothing without a memory operand (OpenSSL pads with it) */
+    if ((in->seg && !(in->seg == 0x67 && !in->mem)) || in->lock) { in->f = NULL; return 1; }
     if (in->enc != VX_ENC_EVEX && (in->aaa || in->z || in->bc)) { in->f = NULL; return 1; }
     if (in->enc == VX_ENC_EVEX) {
         if ((in->aaa || in->z) && !(f->flags & VF_MASK)) { in->f = NULL; return 1; }
@@ -2262,6 +2413,10 @@ const char *vx_form_roles(const struct vx_form *f)
         fn == (void *)s_bcast_gpr)
         return "v-g";
     if (fn == (void *)s_pinsr) return "vvg";
+    if (fn == (void *)g_andn || fn == (void *)g_bzhi || fn == (void *)g_mulx ||
+        fn == (void *)g_shiftx)
+        return "ggg";
+    if (fn == (void *)g_rorx) return "g-g";
     if (fn == (void *)s_pmovmskb) return "g-v";
     if (fn == (void *)s_movm2) return "v-k";
     if (fn == (void *)s_mov2m) return "k-v";

@@ -22,10 +22,8 @@ static void hex(const uint8_t *b, size_t n, char *buf, size_t len)
         o += (size_t)snprintf(buf + o, len - o, " %02x", b[i]);
 }
 
-const char *vx_disasm(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, size_t len)
+static size_t llvm_text(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, size_t len)
 {
-    if (!len) return buf;
-    buf[0] = 0;
 #if VX_HAVE_LLVM
     if (!dis) {
         LLVMInitializeX86TargetInfo();
@@ -43,11 +41,30 @@ const char *vx_disasm(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, 
             snprintf(buf, len, "%s", p);
             for (char *q = buf; *q; q++)
                 if (*q == '\t') *q = ' ';
-            return buf;
+            return got;
         }
     }
 #endif
-    (void)addr;
+    (void)bytes; (void)n; (void)addr; (void)buf; (void)len;
+    return 0;
+}
+
+int vx_disasm_available(void)
+{
+    return VX_HAVE_LLVM;
+}
+
+size_t vx_disasm_len(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    return len ? llvm_text(bytes, n, addr, buf, len) : 0;
+}
+
+const char *vx_disasm(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, size_t len)
+{
+    if (!len) return buf;
+    buf[0] = 0;
+    if (llvm_text(bytes, n, addr, buf, len)) return buf;
     hex(bytes, n, buf, len);
     return buf;
 }

@@ -9,4 +9,11 @@
 
 const char *vx_disasm(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, size_t len);
 
+/* 1 when LLVM's disassembler is linked in (vx_disasm_len can walk code). */
+int vx_disasm_available(void);
+
+/* Disassembles the instruction at bytes[0..n): its length (0 when the bytes are not a valid
+ * instruction, or without LLVM), its AT&T text in buf (leading blanks and tabs removed). */
+size_t vx_disasm_len(const uint8_t *bytes, size_t n, uint64_t addr, char *buf, size_t len);
+
 #endif

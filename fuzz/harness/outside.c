@@ -62,8 +62,23 @@ void outside_setup(void)
             exit(2);
         }
     } else if (cv->nops > 1 && cv->identify) {
-        if (cpu_unavailable_reason(needs)) op = 0; /* cannot run it here: the summary skips */
-        else if ((op = cv->identify(k->fn)) < 0) {
+        /* the operation is found by running the kernel: in the emulator when the CPU (or the
+         * mask) cannot run it but the emulator can (without, a masked CTR kernel was judged as
+         * ECB: operation 0) */
+        struct impl probe = {.flags = IMPL_KERNEL, .needs = needs};
+        int emulate = cpu_unavailable_reason(needs) && emulated_runs(&probe);
+        if (cpu_unavailable_reason(needs) && !emulate) {
+            op = 0; /* cannot run it here: the summary skips */
+        } else {
+#if defined(__x86_64__)
+            if (emulate) abi_emulate(1);
+#endif
+            op = cv->identify(k->fn);
+#if defined(__x86_64__)
+            if (emulate) abi_emulate(0);
+#endif
+        }
+        if (op < 0) {
             /* wrong on the known answer: the operation its name says, when it says one, so
              * the checks show how it differs */
             for (size_t i = 0; i < cv->nops; i++)

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from . import bench, builds, check, corpus, fuzzing, library, premerge, testsets
+from . import bench, builds, check, corpus, fuzzing, inventory, library, premerge, testsets
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
@@ -120,6 +120,16 @@ def parsers():
     k.add_argument("action", choices=["merge"])
     k.add_argument("family", metavar="FAMILY")
     k.add_argument("dirs", nargs="+", metavar="DIR")
+
+    p["inventory"] = v = add("inventory", "the VEX/EVEX instruction forms of objects, archives "
+                                          "and shared objects, and which the vector executor "
+                                          "runs (docs/vector-executor.md)")
+    v.add_argument("--csv", action="store_true", help="one CSV row per form and object")
+    v.add_argument("--unsupported", action="store_true",
+                   help="list the forms the executor lacks (CSV: only those rows)")
+    v.add_argument("--require-all", action="store_true",
+                   help="exit 1 when any form is unsupported")
+    v.add_argument("files", nargs="+", metavar="FILE")
     return top, p
 
 
@@ -147,7 +157,7 @@ def cmd_check(a):
 
 COMMANDS = {"test": testsets.cmd_test, "list": builds.cmd_list, "fuzz": fuzzing.cmd_fuzz,
             "bench": bench.cmd_bench, "premerge": premerge.premerge, "check": cmd_check,
-            "corpus": corpus.cmd_corpus}
+            "corpus": corpus.cmd_corpus, "inventory": inventory.cmd_inventory}
 
 
 def parse(argv):

@@ -68,7 +68,7 @@ static int run_native(struct vxn_state *st)
 int vxd_init(char *why, size_t len)
 {
     unsigned a, b, c, d;
-    struct { const char *name; int ok; } need[10];
+    struct { const char *name; int ok; } need[16];
     int nn = 0;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
         snprintf(why, len, "CPUID leaf 7 missing");
@@ -83,6 +83,11 @@ int vxd_init(char *why, size_t len)
     need[nn++] = (typeof(need[0])){"GFNI", (c >> 8) & 1};
     need[nn++] = (typeof(need[0])){"VAES", (c >> 9) & 1};
     need[nn++] = (typeof(need[0])){"VPCLMULQDQ", (c >> 10) & 1};
+    need[nn++] = (typeof(need[0])){"AVX512IFMA", (b >> 21) & 1};
+    need[nn++] = (typeof(need[0])){"AVX512BITALG", (c >> 12) & 1};
+    need[nn++] = (typeof(need[0])){"AVX512VPOPCNTDQ", (c >> 14) & 1};
+    need[nn++] = (typeof(need[0])){"BMI1", (b >> 3) & 1};
+    need[nn++] = (typeof(need[0])){"BMI2", (b >> 8) & 1};
     __get_cpuid(1, &a, &b, &c, &d);
     unsigned lo = 0, hi = 0;
     if ((c >> 27) & 1) __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
