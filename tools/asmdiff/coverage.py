@@ -20,6 +20,7 @@ import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -145,8 +146,11 @@ def merge_records(recs, hits=None):
     return hits
 
 
-def analyse(k, hits):
-    """The kernel's numbers: instructions, blocks, branches (each with what reached it)."""
+def analyse(k, hits, why_branch=None):
+    """The kernel's numbers: instructions, blocks, branches (each with what reached it); a
+    branch that goes one way by design (why_branch: {(kernel, offset): reason}) is counted as
+    explained."""
+    why_branch = why_branch or {}
     body = [i for i in k.insns if not i.nop]
     leaders = {k.start}
     for i in k.insns:
@@ -181,8 +185,12 @@ def analyse(k, hits):
         "branches_both": sum(1 for _, t, f in branches if t and f),
         "branches_one": sum(1 for _, t, f in branches if bool(t) != bool(f)),
         "branches_never": sum(1 for _, t, f in branches if not t and not f),
+        "branches_explained": sum(1 for i, t, f in branches
+                                  if not (t and f) and (k.name, i.addr - k.start) in why_branch),
         "branch_list": [{"at": f"{k.name}+{i.addr - k.start:#x}", "source": f"{i.file}:{i.line}",
-                         "insn": i.text, "taken": t, "not_taken": f} for i, t, f in branches],
+                         "insn": i.text, "taken": t, "not_taken": f,
+                         "why": why_branch.get((k.name, i.addr - k.start))}
+                        for i, t, f in branches],
     }
 
 
@@ -191,12 +199,14 @@ def pct(a, b):
 
 
 def table_text(rows):
-    head = ("kernel", "instructions", "blocks", "branches both ways", "one way", "never")
+    head = ("kernel", "instructions", "blocks", "branches both ways", "one way", "never",
+            "by design")
     lines = []
     body = [(r["kernel"], f"{r['insns_hit']}/{r['insns']} {pct(r['insns_hit'], r['insns'])}",
              f"{r['blocks_hit']}/{r['blocks']} {pct(r['blocks_hit'], r['blocks'])}",
              f"{r['branches_both']}/{r['branches']} {pct(r['branches_both'], r['branches'])}",
-             str(r["branches_one"]), str(r["branches_never"])) for r in rows]
+             str(r["branches_one"]), str(r["branches_never"]),
+             str(r.get("explained", 0))) for r in rows]
     w = [max(len(x[c]) for x in body + [head]) for c in range(len(head))]
     for x in [head] + body:
         lines.append("  ".join(x[c].ljust(w[c]) if c == 0 else x[c].rjust(w[c])
@@ -212,12 +222,14 @@ def line_map(kernels, hits):
             if i.nop or not i.line:
                 continue
             ln = out.setdefault(i.file, {}).setdefault(i.line, {"insns": 0, "hit": 0, "max": 0,
-                                                                 "branches": []})
+                                                                 "branches": [], "missed": []})
             ln["insns"] += 1
             h = hits.get(i.addr)
             if h:
                 ln["hit"] += 1
                 ln["max"] = max(ln["max"], h["hits"])
+            else:
+                ln["missed"].append((k.name, i.addr - k.start, i.text, i.size))
             if i.cond and i.target is not None:
                 nxt = (h or {}).get("next", {})
                 t, f = nxt.get(i.target, 0), nxt.get(i.addr + i.size, 0)
@@ -235,11 +247,41 @@ def read_source(path):
         return None
 
 
+def missed_runs(ln):
+    """The unreached instructions of a partly reached line (a macro's expansion: the line is the
+    macro's invocation), as runs of consecutive ones: [(kernel, first, last, count, texts)]."""
+    runs = []
+    for name, off, text, size in ln["missed"]:
+        r = runs[-1] if runs else None
+        if r and r[0] == name and r[2] == off:
+            r[2], r[3] = off + size, r[3] + 1
+            r[4].append(text)
+        else:
+            runs.append([name, off, off + size, 1, [text]])
+    return runs
+
+
+def missed_notes(ln, limit=12):
+    notes = []
+    for name, first, end, n, texts in missed_runs(ln)[:limit]:
+        what = texts[0] if n == 1 else f"{texts[0]} ... {texts[-1]}"
+        notes.append(f"not reached: {name}+{first:#x}"
+                     + (f"..+{end:#x} ({n} instructions: {what})" if n > 1 else f": {what}"))
+    more = len(missed_runs(ln)) - limit
+    if more > 0:
+        notes.append(f"... and {more} more unreached runs")
+    return notes
+
+
+WHY = {}  # (kernel, offset) -> reason, of the report being made
+
+
 def branch_note(b):
     name, off, mnem, t, f = b
     what = "never reached" if not t and not f else \
         "never taken (always falls through)" if not t else "always taken (never falls through)"
-    return f"{mnem} at {name}+{off:#x}: {what}"
+    reason = WHY.get((name, off))
+    return f"{mnem} at {name}+{off:#x}: {what}" + (f"; by design: {reason}" if reason else "")
 
 
 def listing_text(lines, why):
@@ -268,6 +310,9 @@ def listing_text(lines, why):
                 reason = why.get((file, n))
                 if reason and ln["hit"] < ln["insns"]:
                     out.append(f"{'':>10} {'':5}  ^ not reachable from the seeds: {reason}")
+                if ln["hit"] and ln["hit"] < ln["insns"]:
+                    for note in missed_notes(ln):
+                        out.append(f"{'':>10} {'':5}  ^ {note}")
                 for b in ln["branches"]:
                     out.append(f"{'':>10} {'':5}  ^ branch {branch_note(b)}")
     return "\n".join(out) + "\n"
@@ -336,6 +381,10 @@ def html_page(title, rows, lines, why, meta):
             if ln and reason and ln["hit"] < ln["insns"]:
                 h.append(f"<div class='note'><span class='n'></span><span class='h'></span>"
                          f"not reachable from the seeds: {html.escape(reason)}</div>")
+            if ln and ln["hit"] and ln["hit"] < ln["insns"]:
+                for note in missed_notes(ln):
+                    h.append(f"<div class='note'><span class='n'></span><span class='h'></span>"
+                             f"{html.escape(note)}</div>")
             for b in (ln or {}).get("branches", []):
                 h.append(f"<div class='note'><span class='n'></span><span class='h'></span>"
                          f"branch {html.escape(branch_note(b))}</div>")
@@ -345,15 +394,41 @@ def html_page(title, rows, lines, why, meta):
 
 
 def load_why(baseline, family):
-    """{(file, line): reason} the baseline file gives for lines the seeds cannot reach."""
-    out = {}
+    """({(file, line): reason}, {(kernel, offset): reason}): what the baseline file says the
+    seeds cannot reach, by design — source lines, and branch directions (a kernel and the
+    branch's offset in it, as the listing names them)."""
+    lines, branches = {}, {}
     for w in baseline.get(family, {}).get("why", []):
-        out[(w["file"], int(w["line"]))] = w["reason"]
-    return out
+        if "line" in w:
+            lines[(w["file"], int(w["line"]))] = w["reason"]
+        else:
+            branches[(w["kernel"], int(w["branch"], 16))] = w["reason"]
+    return lines, branches
+
+
+def stale_why(rows, lines, why_lines, why_branches):
+    """Entries of the baseline's "why" that no longer describe a gap: each must be updated
+    with the code (an offset moved, or the gap was closed)."""
+    stale = []
+    for (f, n), _ in why_lines.items():
+        ln = lines.get(f, {}).get(n)
+        if not ln or ln["hit"] == ln["insns"]:
+            stale.append(f"{f}:{n}: the line has no unreached instruction")
+    gaps = {b["at"] for r in rows for b in r["branch_list"] if not (b["taken"] and b["not_taken"])}
+    for (k, off), _ in why_branches.items():
+        if f"{k}+{off:#x}" not in gaps:
+            stale.append(f"{k}+{off:#x}: no conditional branch there goes one way only")
+    return stale
+
+
+class Skip(Exception):
+    pass
 
 
 def run_tool(tool, args, env=None):
     st = stage.run([tool] + args, env)
+    if st.rc == 77:
+        raise Skip(st.reason())
     if st.rc not in (0, 1) or st.summary is None:
         print(st.text[-3000:])
         die(f"{os.path.basename(tool)} {' '.join(args[:2])}: exit {st.rc}: {st.reason()}")
@@ -372,12 +447,18 @@ def collect(tool, inputs, env=None):
 
 
 def report(title, binary, wanted, hits, why=None, html_path=None, listing_path=None):
-    """(rows, lines): the kernels' numbers and the per-line map; writes the listing and HTML."""
+    """(rows, lines): the kernels' numbers and the per-line map; writes the listing and HTML.
+    why: load_why's pair."""
+    why, why_branch = why or ({}, {})
+    WHY.clear()
+    WHY.update(why_branch)
     kernels = kernel_functions(binary, wanted)
     disassemble(binary, kernels)
-    rows = [analyse(k, hits) for k in kernels]
+    rows = [analyse(k, hits, why_branch) for k in kernels]
     lines = line_map(kernels, hits)
-    why = why or {}
+    for k, r in zip(kernels, rows):
+        r["explained"] = r["branches_explained"] + sum(
+            1 for (f, n) in why if any(i.file == f and i.line == n for i in k.insns))
     meta = (f"{binary}; {len(hits)} distinct instructions reached; made by ./asmdiff coverage "
             f"on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     if listing_path:
@@ -392,7 +473,9 @@ def report(title, binary, wanted, hits, why=None, html_path=None, listing_path=N
 
 
 def compare(rows, base):
-    """Lines saying where a kernel reaches less than the baseline ([] when none)."""
+    """Lines saying where a kernel reaches less than the baseline ([] when none).  What is
+    compared is what was missed (instructions, blocks, branch directions not reached), so a
+    kernel that grows or shrinks keeps its baseline while it stays as well covered."""
     drops = []
     have = {r["kernel"]: r for r in rows}
     for name, b in sorted(base.items()):
@@ -400,10 +483,17 @@ def compare(rows, base):
         if r is None:
             drops.append(f"{name}: in the baseline, not in the build")
             continue
-        for key, what in (("insns_hit", "instructions"), ("blocks_hit", "blocks"),
-                          ("branches_both", "branches taken both ways")):
-            if r[key] < b[key]:
-                drops.append(f"{name}: {what} {r[key]}, the baseline has {b[key]}")
+        for total, hit, what, got in (
+                ("insns", "insns_hit", "instructions not reached", "reached"),
+                ("blocks", "blocks_hit", "basic blocks not reached", "reached"),
+                ("branches", "branches_both", "branches not taken both ways", "both ways")):
+            missed, was = r[total] - r[hit], b[total] - b[hit]
+            if missed > was:
+                drops.append(f"{name}: {what}: {missed} ({r[hit]} of {r[total]} {got}); the "
+                             f"baseline has {was}")
+    for name in sorted(set(have) - set(base)):
+        drops.append(f"{name}: not in the baseline (record it: ./asmdiff coverage FAMILY "
+                     "--write-baseline)")
     return drops
 
 
@@ -429,11 +519,20 @@ def cmd_coverage(a):
     for d in [seeds] + a.corpus:
         if not os.path.exists(d):
             die(f"coverage: no such corpus: {d}")
+    missing = [p for p in ("nm", "objdump") if not shutil.which(p)]
+    if missing:
+        print(f"coverage {a.family}: SKIP: {' and '.join(missing)} (binutils) not found: the "
+              "kernels are decoded with them")
+        return 77
     t0 = time.time()
     inputs = [[seeds]] + [[d] for d in a.corpus]
     if a.kat:
         inputs.append(["kat", TOP])
-    hits, stages = collect(tool, inputs)
+    try:
+        hits, stages = collect(tool, inputs)
+    except Skip as e:
+        print(f"coverage {a.family}: SKIP: {e}")
+        return 77
     out = a.out or os.path.join(builds.FINDINGS, "coverage")
     html_path = a.html or os.path.join(out, f"{a.family}.html")
     listing_path = os.path.join(out, f"{a.family}.txt")
@@ -442,25 +541,35 @@ def cmd_coverage(a):
             baseline = json.load(f)
     except (OSError, ValueError):
         baseline = {}
-    why = load_why(baseline, a.family)
+    why_lines, why_branches = load_why(baseline, a.family)
     srcs = ", ".join(os.path.relpath(d, TOP) if d.startswith(TOP) else d
                      for d in [seeds] + a.corpus) + (", kat" if a.kat else "")
     rows, lines = report(f"asmdiff coverage {a.family} ({srcs})", tool, family_wanted(a.family),
-                         hits, why, html_path, listing_path)
+                         hits, (why_lines, why_branches), html_path, listing_path)
     cases = sum((s.summary or {}).get("cases", 0) for s in stages)
     bad = [s for s in stages if s.rc]
     print(f"coverage {a.family}: {cases} cases from {srcs}, {len(rows)} kernels, "
           f"{time.time() - t0:.1f}s")
     print(table_text(rows))
     miss = unreached_lines(lines)
-    explained = [m for m in miss if m in why]
+    explained = [m for m in miss if m in why_lines]
     if miss:
-        print(f"\nlines no input reached: {len(miss)} ({len(explained)} explained in the "
-              "baseline file)")
+        print(f"\nlines no input reached: {len(miss)} ({len(explained)} by design, explained in "
+              "the baseline file)")
         for f, n in miss[:60]:
-            print(f"  {f}:{n}" + (f"  ({why[(f, n)]})" if (f, n) in why else ""))
+            print(f"  {f}:{n}" + (f"  (by design: {why_lines[(f, n)]})"
+                                  if (f, n) in why_lines else ""))
         if len(miss) > 60:
             print(f"  ... {len(miss) - 60} more (see the listing)")
+    one_way = [b for r in rows for b in r["branch_list"] if not (b["taken"] and b["not_taken"])]
+    if one_way:
+        print(f"\nbranches not taken both ways: {len(one_way)} "
+              f"({sum(1 for b in one_way if b['why'])} by design)")
+        for b in one_way[:60]:
+            what = "never reached" if not b["taken"] and not b["not_taken"] else \
+                "never taken" if not b["taken"] else "always taken"
+            print(f"  {b['at']} ({b['source']}): {b['insn'].split()[0]} {what}" +
+                  (f"  (by design: {b['why']})" if b["why"] else ""))
     for i in (i for s in stages for i in results.of_type(s.recs, "info")
               if i.get("kind") == "coverage-unfinished"):
         print(f"info: {i.get('message')}")
@@ -498,8 +607,10 @@ def cmd_coverage(a):
                   f"{a.baseline or BASELINE}")
             return 1
         drops = compare(rows, base)
+        drops += [f"stale \"why\" entry: {w}" for w in
+                  stale_why(rows, lines, why_lines, why_branches)]
         if drops:
-            print(f"\ncoverage {a.family}: FAIL: below the baseline:")
+            print(f"\ncoverage {a.family}: FAIL: below the baseline, or the baseline out of date:")
             for d in drops:
                 print(f"  {d}")
             return 1
