@@ -508,12 +508,15 @@ def family_wanted(family):
 def cmd_coverage(a):
     fams = builds.families()
     builds.check_family(a.family, fams)
-    fam = fams[a.family]
+    # this host's build first: a family with riscv64 kernels may have portable ones here
+    fam = builds.load_families(builds.BUILD).get(a.family) or fams[a.family]
+    rv_note = ("its riscv64 kernels: n/a: the observer is the x86-64 emulator (Unicorn and the "
+               "vector executor); qemu-riscv64 gives the suite no instruction trace")
     if fam["riscv64"]:
-        print(f"coverage {a.family}: n/a: its kernels are riscv64 code, and the observer is the "
-              "x86-64 emulator (Unicorn and the vector executor); qemu-riscv64 shows no "
-              "instruction trace to the suite")
+        print(f"coverage {a.family}: n/a: {rv_note}")
         return 77
+    if fams[a.family]["riscv64"]:
+        print(f"coverage {a.family}: {rv_note}; the kernels below are this host's")
     tool = os.path.join(fam["build"], "asmdiff-" + a.family)
     seeds = a.seeds or os.path.join(TOP, "corpus", a.family, "seeds")
     for d in [seeds] + a.corpus:
@@ -618,22 +621,25 @@ def cmd_coverage(a):
     return 0
 
 
-def check_outside_coverage(tool, kernel, family, corpora, budget_note=""):
-    """For ./asmdiff check: the outside kernel's coverage from the seeds, the random stage's
-    cases and the fuzzer's corpus (each as the check ran them), its table and the lines no
-    stage reached; the listing and HTML under findings/check/.  Returns the rows (printed)."""
+def check_outside_coverage(tool, kernel, family, corpora, env=None):
+    """For ./asmdiff check: the outside kernel's coverage from the stages' inputs — the seeds,
+    the random stage's cases, the published vectors and the fuzzer's corpus (the exhaustive
+    domain is not replayed: every call of it would be emulated) — its table and the lines none
+    reached; the listing and HTML beside the check's findings.  Returns the rows (printed)."""
     kernel = os.path.normpath(os.path.abspath(kernel))
     seeds = os.path.join(TOP, "corpus", family, "seeds")
     inputs = [[seeds], ["random", "3000", "1"], ["kat", TOP]] + \
         [[c] for c in corpora if os.path.isdir(c) and os.listdir(c)]
-    hits = {}
+    hits, infos = {}, []
     for args in inputs:
-        st = stage.run([tool, "coverage"] + args)
+        st = stage.run([tool, "coverage"] + args, env)
         if st.rc == 77:
             print(f"coverage: skip: {st.reason()}")
             return []
         merge_records(st.recs, hits)
-    out = os.path.join(builds.FINDINGS, "check", "coverage")
+        infos += [i.get("message") for i in results.of_type(st.recs, "info")
+                  if i.get("kind") == "coverage-unfinished"]
+    out = os.path.join((env or os.environ).get("ASMDIFF_FINDINGS", builds.FINDINGS), "coverage")
     base = os.path.splitext(os.path.basename(kernel))[0]
     rows, lines = report(f"asmdiff check coverage: {kernel}", tool,
                          lambda p: p == kernel, hits, None,
@@ -649,5 +655,7 @@ def check_outside_coverage(tool, kernel, family, corpora, budget_note=""):
             print(f"  {f}:{n}: {src[n - 1].strip() if n <= len(src) else ''}")
         if len(miss) > 40:
             print(f"  ... {len(miss) - 40} more")
+    for m in infos:
+        print(f"info: {m}")
     print(f"listing: {os.path.join(out, base + '.txt')}\nhtml: {os.path.join(out, base + '.html')}")
     return rows
