@@ -47,6 +47,8 @@ extern const struct backend backend_bounds;   /* backend_unicorn.c: each buffer 
 extern const struct backend backend_trace;    /* backend_unicorn.c: bounds, twice */
 extern const struct backend backend_emu_diff; /* backend_emu_diff.c: CPU vs emulator */
 extern const struct backend backend_coverage; /* backend_coverage.c: what the calls reached */
+extern const struct backend backend_guided;   /* backend_guided.c: native, with kernel features
+                                               * for libFuzzer (fuzz_main.c) */
 
 /* The emulated call (backend_emulated.c): a kernel the host lacks, run inside emu_call with
  * the checked call's contract.  Not a mode: the native and emu-diff backends use it for the

@@ -326,7 +326,7 @@ def unreached_lines(lines):
 
 CSS = """body{font-family:sans-serif;margin:1em 2em;color:#222}
 table.t{border-collapse:collapse;margin-bottom:1.5em}
-table.t td,table.t th{border:1px solid #bbb;padding:2px 8px;text-align:right}
+table.t td,table.t th{border:1px solid #bbb;padding:2px 8px;text-align:right;white-space:nowrap}
 table.t td:first-child,table.t th:first-child{text-align:left}
 .full{background:#d8f5d8}.part{background:#fff3c4}.none{background:#f8d0d0}
 pre{margin:0;font-size:12px;line-height:1.35}
@@ -344,7 +344,7 @@ def html_page(title, rows, lines, why, meta):
          f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",
          f"<p>{html.escape(meta)}</p>",
          "<table class='t'><tr><th>kernel</th><th>source</th><th>instructions</th><th>blocks</th>"
-         "<th>branches both ways</th><th>one way</th><th>never</th></tr>"]
+         "<th>branches both ways</th><th>one way</th><th>never</th><th>by design</th></tr>"]
 
     def cls(a, b):
         return "full" if a == b else "none" if not a else "part"
@@ -355,7 +355,7 @@ def html_page(title, rows, lines, why, meta):
                  f"<td class='{cls(r['blocks_hit'], r['blocks'])}'>{r['blocks_hit']}/{r['blocks']}"
                  f"</td><td class='{cls(r['branches_both'], r['branches'])}'>"
                  f"{r['branches_both']}/{r['branches']}</td><td>{r['branches_one']}</td>"
-                 f"<td>{r['branches_never']}</td></tr>")
+                 f"<td>{r['branches_never']}</td><td>{r.get('explained', 0)}</td></tr>")
     h.append("</table><p>Lines: <span class='l-hit'>reached</span> "
              "<span class='l-part'>partly reached</span> <span class='l-miss'>not reached</span> "
              "<span class='l-why'>not reachable, with the reason</span>; the number is the "

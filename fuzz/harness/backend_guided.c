@@ -1,0 +1,60 @@
+/* backend_guided.c — the native mode with guidance that sees the kernels, for fuzz_<family>.
+ * libFuzzer's coverage never sees inside a .S kernel, and the harness is left uninstrumented
+ * for speed, so nothing tells the fuzzer that an input reached a kernel's tail or loop count
+ * it had not reached before.  What a kernel branches on is mostly in its integer arguments
+ * (block and word counts, lengths, key sizes): each call of a kernel of ours sets counters in
+ * libFuzzer's extra-counters section for every small argument — the value mod 64 (n mod 4,
+ * blocks mod 64, the tail length) and its power-of-two bucket (the loop count) — per
+ * implementation and argument.  A pointer (any value of 2^20 or more) sets none.  libFuzzer
+ * clears the section before each input and keeps an input that sets a counter none before it
+ * did.  Calls run exactly as in the native mode.  ASMDIFF_GUIDANCE=0 turns it off (the
+ * before/after measurement in docs/coverage.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+#define GUIDE_IMPLS 16
+#define GUIDE_ARGS 6
+#define GUIDE_MOD 64
+#define GUIDE_LOG 21 /* 0, then [2^k, 2^(k+1)) for k < 20 */
+#define GUIDE_PER_ARG (GUIDE_MOD + GUIDE_LOG)
+
+/* libFuzzer reads the section __libfuzzer_extra_counters as features (Linux, x86-64). */
+__attribute__((section("__libfuzzer_extra_counters"), used))
+static unsigned char guide_counters[GUIDE_IMPLS * GUIDE_ARGS * GUIDE_PER_ARG];
+
+static void note(size_t impl, size_t arg, uint64_t v)
+{
+    unsigned char *c = &guide_counters[(impl * GUIDE_ARGS + arg) * GUIDE_PER_ARG];
+    unsigned log = 0;
+    if (v >= (1u << 20)) return;
+    c[v % GUIDE_MOD]++;
+    while (v >> log) log++;
+    c[GUIDE_MOD + log]++;
+}
+
+static uint64_t guided_call(const void *fn, const uint64_t *argv, size_t argc)
+{
+    if ((drv.cur->flags & IMPL_KERNEL) && drv.cur_index < GUIDE_IMPLS)
+        for (size_t i = 0; i < argc && i < GUIDE_ARGS; i++) note(drv.cur_index, i, argv[i]);
+    return backend_native.call(fn, argv, argc);
+}
+
+static int guided_setup(const char **why)
+{
+    const char *e = getenv("ASMDIFF_GUIDANCE");
+    if (e && !strcmp(e, "0")) {
+        *why = "ASMDIFF_GUIDANCE=0";
+        return -1;
+    }
+    return 0;
+}
+
+const struct backend backend_guided = {
+    .name = "native",
+    .setup = guided_setup,
+    .emulated = emulated_runs,
+    .call = guided_call,
+    .check_case = drv_check_placements,
+};
