@@ -655,6 +655,13 @@ def check_outside_coverage(tool, kernel, family, corpora, env=None):
             print(f"  {f}:{n}: {src[n - 1].strip() if n <= len(src) else ''}")
         if len(miss) > 40:
             print(f"  ... {len(miss) - 40} more")
+    one_way = [b for r in rows for b in r["branch_list"] if not (b["taken"] and b["not_taken"])]
+    if one_way:
+        print(f"branches no stage took both ways: {len(one_way)}")
+        for b in one_way[:40]:
+            what = "never reached" if not b["taken"] and not b["not_taken"] else \
+                "never taken" if not b["taken"] else "always taken"
+            print(f"  {b['at']} ({b['source']}): {b['insn'].split()[0]} {what}")
     for m in infos:
         print(f"info: {m}")
     print(f"listing: {os.path.join(out, base + '.txt')}\nhtml: {os.path.join(out, base + '.html')}")
