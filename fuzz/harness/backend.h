@@ -36,6 +36,8 @@ struct backend {
     void (*check_case)(void *c, const void *want);
     /* An input buffer of secrets was just placed (ct: undefined for Valgrind).  NULL: none. */
     void (*secret)(void *p, size_t len);
+    /* The run is over, before its summary: records of the mode's own (coverage).  NULL: none. */
+    void (*finish)(void);
 };
 
 /* The modes (one file each). */
@@ -44,6 +46,9 @@ extern const struct backend backend_valgrind; /* backend_valgrind.c: ct, under V
 extern const struct backend backend_bounds;   /* backend_unicorn.c: each buffer alone */
 extern const struct backend backend_trace;    /* backend_unicorn.c: bounds, twice */
 extern const struct backend backend_emu_diff; /* backend_emu_diff.c: CPU vs emulator */
+extern const struct backend backend_coverage; /* backend_coverage.c: what the calls reached */
+extern const struct backend backend_guided;   /* backend_guided.c: native, with kernel features
+                                               * for libFuzzer (fuzz_main.c) */
 
 /* The emulated call (backend_emulated.c): a kernel the host lacks, run inside emu_call with
  * the checked call's contract.  Not a mode: the native and emu-diff backends use it for the

@@ -163,6 +163,7 @@ static int summary(const char *mode, const char *what_checked, int own_failures)
         fprintf(human, "%s %s: info: %s\n", F->name, mode, drv_bounds_untabled());
         info_record("bounds-per-table", drv_bounds_untabled(), NULL);
     }
+    if (drv.backend && drv.backend->finish) drv.backend->finish();
     for (size_t i = 0; i < drv_nimpls(); i++)
         if (!(drv_impl_at(i)->flags & IMPL_REFERENCE)) drv_record_impl(i, 1);
 
@@ -530,6 +531,15 @@ static int cmd_checks(const struct mode *m, int argc, char **argv)
     return 0;
 }
 
+/* coverage: the emulator modes' inputs, or the cases kat and exhaustive build, each kernel call
+ * observed in the emulator (backend_coverage.c) */
+static int cmd_coverage(const struct mode *m, int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "kat")) return cmd_kat(m, argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "exhaustive")) return cmd_exhaustive(m, argc - 1, argv + 1);
+    return cmd_emulator(m, argc, argv);
+}
+
 static const struct mode modes[] = {
     {"replay", "PATH...", NULL, cmd_replay, NULL, NULL},
     {"random", "N [SEED]", NULL, cmd_random,
@@ -548,6 +558,9 @@ static const struct mode modes[] = {
     {"emu-diff", "(PATH... | random N [SEED])", &backend_emu_diff, cmd_emulator,
      "emu-diff takes input files or directories, or 'random N [SEED]'",
      "on the CPU and emulated"},
+    {"coverage", "(PATH... | random N [SEED] | kat [SRCDIR] | exhaustive)", &backend_coverage,
+     cmd_coverage, "coverage takes input files or directories, 'random N [SEED]', 'kat [SRCDIR]' "
+     "or 'exhaustive'", "in the emulator for coverage, then checked as in replay"},
     {"checks", "", NULL, cmd_checks, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

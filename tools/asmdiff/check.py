@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-from . import builds, fuzzing, results, sarif, stage
+from . import builds, coverage, fuzzing, results, sarif, stage
 from .builds import TOP, die
 
 # The properties every call of every stage is checked for: their rows, always printed.
@@ -241,6 +241,8 @@ def check_outside(a):
     if not judge_kernel(judge, tool, fuzzer if has_fuzzer else None, family, symbol,
                         fams[family].get("exhaustive"), budget, env):
         return v.print(title)
+    # what the stages reached of the kernel, and the lines none reached (docs/coverage.md)
+    coverage.check_outside_coverage(tool, kernel, family, [os.path.join(bdir, "corpus")], env)
     judge.properties(conv)
     if a.sarif:
         sarif.write(a.sarif, judge.findings, kernel=kernel)

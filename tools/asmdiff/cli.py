@@ -11,7 +11,8 @@ import argparse
 import os
 import sys
 
-from . import bench, builds, check, corpus, fuzzing, inventory, library, premerge, testsets
+from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, library, premerge,
+               testsets)
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
@@ -114,6 +115,21 @@ def parsers():
     c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
     c.add_argument("args", nargs="*", metavar="FAMILY | FILE")
 
+    p["coverage"] = v = add("coverage", "which instructions, blocks and branch directions of "
+                                        "each kernel the seeds (and CORPUS...) reached: table, "
+                                        "annotated listing, HTML page")
+    v.add_argument("family", metavar="FAMILY")
+    v.add_argument("corpus", nargs="*", metavar="CORPUS")
+    v.add_argument("--seeds", metavar="DIR", help="another seed corpus (default corpus/FAMILY/seeds)")
+    v.add_argument("--kat", action="store_true", help="the published vectors too")
+    v.add_argument("--html", metavar="FILE", help="the HTML page (default findings/coverage/FAMILY.html)")
+    v.add_argument("--out", metavar="DIR", help="folder of the listing and page (default findings/coverage)")
+    v.add_argument("--json", metavar="FILE", help="the per-kernel numbers as JSON")
+    v.add_argument("--baseline", metavar="FILE", help="the baseline file (default verify/coverage_baseline.json)")
+    v.add_argument("--check-baseline", action="store_true",
+                   help="fail when a kernel reaches less than the baseline records")
+    v.add_argument("--write-baseline", action="store_true", help="record the numbers as the baseline")
+
     p["corpus"] = k = add("corpus", "copy the inputs of DIR... that add coverage into "
                                     "corpus/FAMILY/seeds",
                           usage="./asmdiff corpus merge FAMILY DIR...")
@@ -157,7 +173,8 @@ def cmd_check(a):
 
 COMMANDS = {"test": testsets.cmd_test, "list": builds.cmd_list, "fuzz": fuzzing.cmd_fuzz,
             "bench": bench.cmd_bench, "premerge": premerge.premerge, "check": cmd_check,
-            "corpus": corpus.cmd_corpus, "inventory": inventory.cmd_inventory}
+            "corpus": corpus.cmd_corpus, "inventory": inventory.cmd_inventory,
+            "coverage": coverage.cmd_coverage}
 
 
 def parse(argv):

@@ -1,12 +1,18 @@
 """premerge.py — `./asmdiff premerge`: every test suite (fast, then slow), each family fuzzed
 for a budget, the bench tables, a summary table; also as Markdown, JUnit XML and SARIF 2.1.0
 when asked.  A fuzz row's verdict and findings come from the fuzzer's result stream; its
-speed from libFuzzer's own final stats."""
+speed from libFuzzer's own final stats.  Then each family's kernel coverage from the seeds and
+the corpus the fuzz run grew (./asmdiff coverage, checked against its baseline): one row per
+family, and in the Markdown one row per kernel; the HTML listings are under
+findings/coverage/."""
+import argparse
+import json
 import os
+import tempfile
 import time
 import xml.sax.saxutils as sx
 
-from . import bench, builds, fuzzing, sarif, stage, testsets
+from . import bench, builds, coverage, fuzzing, sarif, stage, testsets
 
 
 def fuzz_row(name, budget, st):
@@ -31,12 +37,43 @@ def fuzz_row(name, budget, st):
     return (name, what, "FAIL", f"exit {st.rc}"), []
 
 
-def write_markdown(path, rows, bad):
+def write_markdown(path, rows, bad, cov=()):
     with open(path, "w") as f:
         f.write(f"## asmdiff premerge: {'clean' if not bad else 'FINDINGS'}\n\n")
         f.write("| family | check | result | detail |\n|---|---|---|---|\n")
         for r in rows:
             f.write("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |\n")
+        if cov:
+            f.write("\n### Kernel coverage (seeds and this run's fuzz corpus, observed in the "
+                    "emulator; listings: findings/coverage/)\n\n"
+                    "| family | kernel | coverage: instructions | blocks | branches both ways | "
+                    "one way by design |\n|---|---|---|---|---|---|\n")
+            for r in cov:
+                f.write("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |\n")
+
+
+def coverage_rows(name, fam):
+    """(summary row, [Markdown rows per kernel]) of one family's kernel coverage."""
+    if fam["riscv64"]:
+        why = "riscv64 kernels: the observer is the x86-64 emulator"
+        return (name, "coverage", "n/a", why), [(name, "(riscv64 kernels)", "n/a", "", "", "")]
+    corpus = os.path.join(fam["build"], "corpus", name)
+    with tempfile.TemporaryDirectory(prefix="asmdiff-premerge-cov.") as tmp:
+        out = os.path.join(tmp, "coverage.json")
+        ns = argparse.Namespace(family=name, corpus=[corpus] if os.path.isdir(corpus) else [],
+                                seeds=None, kat=False, html=None, out=None, json=out,
+                                baseline=None, check_baseline=True, write_baseline=False)
+        rc = coverage.cmd_coverage(ns)
+        kernels = json.load(open(out))["kernels"] if os.path.exists(out) else []
+    md = [(name, k["kernel"], f"{k['insns_hit']}/{k['insns']} ({coverage.pct(k['insns_hit'], k['insns'])})",
+           f"{k['blocks_hit']}/{k['blocks']}", f"{k['branches_both']}/{k['branches']}",
+           str(k.get("branches_explained", 0))) for k in kernels]
+    full = sum(1 for k in kernels if k["insns_hit"] == k["insns"] and k["blocks_hit"] == k["blocks"])
+    detail = f"{full} of {len(kernels)} kernels reach every instruction and block"
+    result = "pass" if rc == 0 else "skip" if rc == 77 else "FAIL"
+    if rc not in (0, 77):
+        detail += "; below the baseline (verify/coverage_baseline.json), see above"
+    return (name, "coverage (seeds + fuzz corpus)", result, detail), md
 
 
 def write_junit(path, results, rows, chosen):
@@ -97,6 +134,14 @@ def premerge(args):
         findings += fs
         bad |= row[2] != "pass"
 
+    cov = []
+    for name in chosen:
+        print(f"\n== premerge: coverage {name}", flush=True)
+        row, md = coverage_rows(name, fams[name])
+        rows.append(row)
+        cov += md
+        bad |= row[2] == "FAIL"
+
     print("\n== premerge: bench", flush=True)
     bench.bench(list(chosen), fams=fams)
 
@@ -106,7 +151,7 @@ def premerge(args):
         print(f"{r[0]:<10} {r[1]:<34} {r[2]:<8} {r[3]}")
     print("premerge: clean" if not bad else "premerge: FINDINGS (see above)")
     if args.markdown:
-        write_markdown(args.markdown, rows, bad)
+        write_markdown(args.markdown, rows, bad, cov)
     if args.junit:
         write_junit(args.junit, results, rows, chosen)
     if args.sarif:
