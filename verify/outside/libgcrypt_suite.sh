@@ -12,6 +12,9 @@
 #   camellia-kernel-{enc,dec,ctr,avx2-enc,avx2-dec,avx2-ctr}: the library's Camellia GFNI
 #            AVX-512 file (seed 002's) and GFNI AVX2 file, each entry point clean;
 #            camellia-kernel-planted: the AVX-512 file with camellia_plant.sh's line, caught;
+#   polyval-kernel-{shipped,fraclmul}: cipher/cipher-gcm-riscv-zvkg.c as shipped and with the
+#            fractional-LMUL byte reversal (polyval_fraclmul_patch.py), each clean under
+#            qemu-riscv64 at VLEN 128, 256, 512 and 1024 (riscv_check.py);
 #   mpi-kernel-{add,sub}: mpi/amd64/mpih-add1.S and mpih-sub1.S, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is.
 # Without network or compilers for the library the test skips (77) naming what failed; under
@@ -41,6 +44,22 @@ fi
 rm -f "$log"
 echo "libgcrypt: $prefix"
 case $mode in
+  polyval-kernel-*)
+    # cipher/cipher-gcm-riscv-zvkg.c (RVV intrinsics) in a riscv64 check build, beside our
+    # stand-ins for the headers it includes with quotes (verify/outside/libgcrypt-riscv) and the
+    # tree's own simd-common-riscv.h; fraclmul: the post-patch copy made from it here
+    src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
+    file=$src/cipher/cipher-gcm-riscv-zvkg.c
+    if [ "$mode" = polyval-kernel-fraclmul ]; then
+      work=$(mktemp -d)
+      python3 "$here/polyval_fraclmul_patch.py" "$file" "$work/cipher-gcm-riscv-zvkg.c" || exit 1
+      file=$work/cipher-gcm-riscv-zvkg.c
+    fi
+    exec "$here/expect_clean.sh" "vlen128 kat +pass" "vlen1024 random +pass" "check: clean" -- \
+      python3 "$here/riscv_check.py" polyval --kernel "$file" --symbol _gcry_polyval_riscv_zvkg \
+      --convention libgcrypt --needs v,zvkg --include "$here/libgcrypt-riscv" \
+      --beside "$here/libgcrypt-riscv/cipher-internal.h" --beside "$here/libgcrypt-riscv/g10lib.h" \
+      --beside "$src/cipher/simd-common-riscv.h" ;;
   camellia-kernel-*|mpi-kernel-*)
     # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
     # fuzz/mpi.c: the libgcrypt conventions); FAMILY and BUDGET as for the others
