@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""polyval_fraclmul_patch.py IN OUT — the post-patch copy of libgcrypt's
+"""polyval_fraclmul_patch.py [--plant] IN OUT — the post-patch copy of libgcrypt's
 cipher/cipher-gcm-riscv-zvkg.c for the libgcrypt-1.12 suite: the file as 1.12 ships it, with its
 byte reversal (bswap128_u32m1: vrgather at e8, LMUL 1) replaced by one at the fractional LMUL
 that makes the register group 128 bits for the VLEN read at run time (mf8 from vlenb 128, mf4
@@ -7,6 +7,9 @@ from 64, mf2 from 32, else m1), the change seed 004's author proposes (on real c
 costs time in proportion to the group, even at vl = 16).  The replacement is asmdiff's own
 text, the same choice as kernels/polyval/polyval-riscv64-zvkg.S's fraclmul form; nothing else of
 the file changes.  Neither copy is committed: the test makes OUT from the library's tree.
+--plant: the same change with mf8 chosen one step too early (from vlenb 64, VLEN 512), where
+the e8 register group holds only 8 bytes: half of every block reversed, a bug that lives at
+VLEN 512 alone (the positive control of the riscv64 check: it must be caught there).
 Exit 2 when IN has no such function (another version of the file)."""
 import re
 import sys
@@ -50,17 +53,23 @@ bswap128_u32m1(vuint32m1_t vec, size_t vl_u32)
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    plant = args[:1] == ["--plant"]
+    if plant:
+        args = args[1:]
+    if len(args) != 2:
         print(__doc__.split("\n")[0], file=sys.stderr)
         return 2
-    text = open(sys.argv[1]).read()
+    text = open(args[0]).read()
     pat = re.compile(r"static ASM_FUNC_ATTR_INLINE vuint32m1_t\nbswap128_u32m1\(.*?\n}\n", re.S)
-    new, n = pat.subn(lambda m: REPLACEMENT, text, count=1)
+    body = REPLACEMENT.replace("if (vlenb >= 128)", "if (vlenb >= 64) /* planted: one step too small */") \
+        if plant else REPLACEMENT
+    new, n = pat.subn(lambda m: body, text, count=1)
     if n != 1:
-        print(f"{sys.argv[1]}: no bswap128_u32m1 of libgcrypt 1.12's form to replace",
+        print(f"{args[0]}: no bswap128_u32m1 of libgcrypt 1.12's form to replace",
               file=sys.stderr)
         return 2
-    open(sys.argv[2], "w").write(new)
+    open(args[1], "w").write(new)
     return 0
 
 
