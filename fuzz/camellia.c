@@ -233,7 +233,7 @@ static int outside_does(const struct impl *im, int op)
 }
 
 /* ECB in calls of width blocks (the last one shorter for a blk1_32 entry point); CTR in the
- * calls the case splits it into, each a multiple of width (outside_accepts). */
+ * calls the case splits it into, each a multiple of width (entry_accepts). */
 static void outside_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
                          const uint8_t *src, uint8_t *ctr)
 {
@@ -305,7 +305,7 @@ static int linux_identify(const void *fn)
  * fewer); CTR exactly 64 or 32 per call, as libgcrypt's ctr16be bulk interface: its caller
  * never lets the low 16 bits of the big-endian counter wrap inside a call, and the assembly
  * adds to those 16 bits only (vpaddw) on its fast path. */
-static int outside_accepts(const void *cv)
+static int entry_accepts(const void *cv)
 {
     const struct bc_case *c = cv;
     const struct outside_entry *e = the_outside.entry;
@@ -333,7 +333,7 @@ static const struct convention conventions[] = {
      .nops = sizeof gcry_ops / sizeof gcry_ops[0],
      .make_ops = gcry_make_ops,
      .identify = gcry_identify,
-     .accepts = outside_accepts},
+     .accepts = entry_accepts},
     {.name = "linux",
      .prototype = "asmlinkage void camellia_ecb_enc_32way(const void *ctx, u8 *dst, "
                   "const u8 *src) (and camellia_ecb_dec_32way): exactly 32 blocks; ctx = "
@@ -345,7 +345,7 @@ static const struct convention conventions[] = {
      .nops = sizeof linux_ops / sizeof linux_ops[0],
      .make_ops = linux_make_ops,
      .identify = linux_identify,
-     .accepts = outside_accepts},
+     .accepts = entry_accepts},
 };
 #define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
 #define CONVENTIONS .conventions = conventions, .nconventions = 2
