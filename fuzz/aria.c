@@ -184,7 +184,127 @@ static int gcry_accepts(const void *cv)
     return !gcry_outside_ops.ctr || low16 + c->nblocks < 0x10000;
 }
 
+/* ---- an outside kernel in Linux's convention (arch/x86/crypto/aria-*-asm_64.S) ----
+ *
+ * Linux's glue (aria_gfni_avx512_glue.c, aria_aesni_avx2_glue.c) declares three entry points
+ * per width: encrypt_Nway(ctx, dst, src) and decrypt_Nway, each exactly N blocks (N = 64 for
+ * the GFNI AVX-512 file, 32 for the AVX2 ones), and ctr_crypt_Nway(ctx, dst, src, keystream,
+ * iv): N blocks of CTR with iv a 128-bit big-endian counter carried across all 16 bytes (the
+ * assembly's carry path), advanced by N, and keystream a scratch buffer of N blocks the call
+ * writes.  ctx is struct aria_ctx (include/crypto/aria.h), the same layout as libgcrypt's
+ * ARIA_context for the fields the assembly reads (asm-offsets: enc_key 0, dec_key 272,
+ * rounds 544; verify/outside/linux-compat/asm/asm-offsets.h), so gcry_context builds it. */
+struct linux_outside {
+    const void *fn;
+    int op;       /* 0 encrypt, 1 decrypt, 2 ctr: the blockcipher.h operation */
+    size_t width; /* blocks per call */
+};
+static struct linux_outside linux_outside_ops;
+static const char *const linux_ops[] = {"encrypt_64way", "decrypt_64way", "ctr_crypt_64way",
+                                        "encrypt_32way", "decrypt_32way", "ctr_crypt_32way"};
+
+static const void *linux_make_ops(const void *fn, size_t op)
+{
+    linux_outside_ops.fn = fn;
+    linux_outside_ops.op = (int)(op % 3);
+    linux_outside_ops.width = op < 3 ? 64 : 32;
+    return &linux_outside_ops;
+}
+
+static int linux_does(const struct linux_outside *l, int op)
+{
+    return op == l->op;
+}
+
+/* Each operation in calls of exactly `width` blocks (linux_accepts); CTR through a placed
+ * keystream scratch of width blocks (the "computed schedule" buffer, which ARIA has no other
+ * use for), so a write past it is a guard-page finding. */
+static void linux_call(const struct linux_outside *l, const struct bc_case *c, int op,
+                       uint8_t *dst, const uint8_t *src, uint8_t *ctr)
+{
+    unsigned rounds;
+    size_t bytes;
+    uint8_t ctxbuf[GCRY_CTX_BYTES];
+    gcry_context(ctxbuf, bc_reference_schedule(0, &rounds, &bytes),
+                 bc_reference_schedule(1, &rounds, &bytes));
+    const uint8_t *ctx = drv_in(BC_BUF_SCHEDULE, ctxbuf, GCRY_CTX_BYTES);
+    size_t done = 0;
+    for (size_t i = 0; i <= (op == 2 ? c->nsplits : 0); i++) {
+        size_t n = op == 2 && i < c->nsplits ? c->split[i] : c->nblocks - done;
+        for (size_t b = 0; b < n; b += l->width, done += l->width) {
+            if (op == 2) {
+                uint8_t *keystream = drv_out(BC_BUF_SCHEDULE_OUT, 16 * l->width);
+                DRV_CALL(l->fn, ctx, dst + 16 * done, src + 16 * done, keystream, ctr);
+            } else {
+                DRV_CALL(l->fn, ctx, dst + 16 * done, src + 16 * done);
+            }
+        }
+    }
+}
+
+/* Which entry point and width: 64 blocks of zeros under a fixed key, the output buffer filled
+ * with a marker, against the reference's encryption, decryption and CTR from counter 0; a
+ * 32-way kernel leaves the second half of the marker alone.  Every probe passes all five
+ * arguments (an ECB entry point ignores the last two). */
+static int linux_identify(const void *fn)
+{
+    /* room past the scratch: a kernel that overruns it is the checks' to report, not a probe's crash */
+    static uint8_t in[16 * 64], out[16 * 64], want[3][16 * 64], keystream[16 * 128];
+    uint8_t ctx[GCRY_CTX_BYTES], key[16] = {1, 2, 3, 4}, ctr0[16] = {0}, iv[16];
+    struct aria_key ek, dk;
+    aria_set_encrypt_key(&ek, key, 16);
+    aria_set_decrypt_key(&dk, key, 16);
+    aria_ecb(&ek, want[0], in, 64);
+    aria_ecb(&dk, want[1], in, 64);
+    aria_ctr(&ek, want[2], in, 64, ctr0);
+    gcry_context(ctx, &ek, &dk);
+    memset(out, 0xa5, sizeof out);
+    memset(iv, 0, sizeof iv);
+    DRV_PROBE(fn, ctx, out, (const uint8_t *)in, keystream, iv);
+    for (int op = 0; op < 3; op++)
+        if (!memcmp(out, want[op], 16 * 32)) return op + 3 * !!memcmp(out, want[op], sizeof out);
+    return -1;
+}
+
+static int linux_accepts(const void *cv)
+{
+    const struct bc_case *c = cv;
+    size_t w = linux_outside_ops.width;
+    if (!c->nblocks || c->nblocks % w) return 0;
+    for (size_t i = 0; i < c->nsplits; i++)
+        if (c->split[i] % w) return 0;
+    return 1;
+}
+
+/* The two conventions' calls: an implementation's ops is one of the two static structs. */
+static int outside_does(const struct impl *im, int op)
+{
+    if (im->ops == &linux_outside_ops) return linux_does(im->ops, op);
+    return gcry_does(im, op);
+}
+
+static void outside_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
+                         const uint8_t *src, uint8_t *ctr)
+{
+    if (im->ops == &linux_outside_ops) linux_call(im->ops, c, op, dst, src, ctr);
+    else gcry_call(im, c, op, dst, src, ctr);
+}
+
 static const struct convention conventions[] = {
+    {.name = "linux",
+     .prototype = "asmlinkage void aria_gfni_avx512_encrypt_64way(const void *ctx, u8 *dst, "
+                  "const u8 *src), ..._decrypt_64way, ..._ctr_crypt_64way(ctx, dst, src, "
+                  "u8 *keystream, u8 *iv), and the 32way ones of aria-aesni-avx2-asm_64.S: "
+                  "exactly N blocks per call, ctx = struct aria_ctx (round keys at 0 and 272, "
+                  "rounds at 544), iv a 128-bit big-endian counter, keystream N blocks of scratch",
+     .clean = 0,
+     .leftovers = "kernel-mode SIMD runs between kernel_fpu_begin() and kernel_fpu_end(), and "
+                  "the stack is the kernel's own",
+     .ops = linux_ops,
+     .nops = 6,
+     .make_ops = linux_make_ops,
+     .identify = linux_identify,
+     .accepts = linux_accepts},
     {.name = "libgcrypt",
      .prototype = "unsigned int _gcry_aria_gfni_avx512_ecb_crypt_blk64(const void *ctx, "
                   "byte *out, const byte *in, const void *key) and ..._ctr_crypt_blk64(ctx, "
@@ -199,8 +319,8 @@ static const struct convention conventions[] = {
      .identify = gcry_identify,
      .accepts = gcry_accepts},
 };
-#define OUTSIDE_HOOKS .outside_does = gcry_does, .outside_call = gcry_call,
-#define CONVENTIONS .conventions = conventions, .nconventions = 1
+#define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
+#define CONVENTIONS .conventions = conventions, .nconventions = 2
 #else
 #define OUTSIDE_HOOKS
 #define CONVENTIONS .nconventions = 0

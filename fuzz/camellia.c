@@ -74,7 +74,7 @@ static int ref_ctr(const uint8_t *key, size_t keylen, uint8_t *out, const uint8_
 static void setkey_run(const struct impl *im, const void *cv)
 {
     const struct bc_case *c = cv;
-    if (!(im->flags & IMPL_KERNEL)) return;
+    if (!(im->flags & IMPL_KERNEL) || (im->flags & IMPL_OUTSIDE)) return; /* ours only */
     for (int decrypt = 0; decrypt < 2; decrypt++) {
         unsigned want_rounds;
         size_t bytes;
@@ -90,6 +90,268 @@ static void setkey_run(const struct impl *im, const void *cv)
         drv_expect_equal("key schedule", want, sk, bytes);
     }
 }
+
+/* ---- outside kernels in libgcrypt's and Linux's conventions (./asmdiff check) ----
+ *
+ * Both take a context whose first 272 bytes are a key table in the layout of NTT's reference
+ * code (libgcrypt cipher/camellia.c, Linux arch/x86/crypto/camellia_glue.c: the same layout),
+ * followed at 272 by the key length: libgcrypt's CAMELLIA_context.keybitlength in bits,
+ * Linux's struct camellia_ctx.key_length in bytes (camellia.h); the assembly compares it with
+ * 128 or 16 to choose 18 or 24 rounds.  Both directions read the encryption table.
+ *
+ * The table is the RFC's subkeys rearranged for a faster data path, which we derive here from
+ * our reference's schedule (whose order of use is the same index order as theirs):
+ *   1. kw2, XORed into the right half at the start, is carried instead as an offset in that
+ *      half: it reaches the F-function input of the even rounds, so those round keys absorb
+ *      it, and it passes each FL^-1 layer changed (fl_offset); kw3 absorbs what is left.
+ *      kw4 is carried backwards the same way through the odd rounds and the FL layers into kw1.
+ *   2. Each round key is XORed at the end of the previous F-function instead of at the start
+ *      of its own: the half that receives round j's output must then hold round j+1's key
+ *      and lose round j-1's, so entry j holds k(j-1) ^ k(j+1), where a key that crosses an
+ *      FL layer is moved through it by fl_offset.  Entry 0 is the pre-whitening (kw1 ^ k1),
+ *      entry 1 is unused, the FL keys keep their places, the last entry is kw3 ^ k(last).
+ * Each 64-bit entry is stored as the assembly loads it: the RFC's left 32-bit word first. */
+#define UPSTREAM_CTX_LENGTH 272
+#define UPSTREAM_CTX_BYTES 276
+
+static uint32_t rol32_1(uint32_t x)
+{
+    return x << 1 | x >> 31;
+}
+
+/* An offset d (left word in the high half, as the RFC writes 64-bit values) carried into an
+ * FL^-1 layer with key ke comes out as the value returned; the same map gives the offset that
+ * must go into an FL layer with key ke for d to come out of it. */
+static uint64_t fl_offset(uint64_t d, uint64_t ke)
+{
+    uint32_t l = (uint32_t)(d >> 32), r = (uint32_t)d;
+    l ^= r & ~(uint32_t)ke;
+    r ^= rol32_1(l & (uint32_t)(ke >> 32));
+    return (uint64_t)l << 32 | r;
+}
+
+/* Round j (1-based) of our schedule's order: kw1 kw2 | six rounds | two FL keys | ... */
+static size_t round_at(unsigned j)
+{
+    return 2 + (j - 1) + 2 * ((j - 1) / 6);
+}
+
+static void upstream_table(uint8_t table[UPSTREAM_CTX_LENGTH], const uint64_t *sk, unsigned rounds)
+{
+    unsigned groups = rounds / 6;
+    size_t n = CAMELLIA_SUBKEYS(rounds);
+    uint64_t k[CAMELLIA_MAX_SUBKEYS] = {0}, t[CAMELLIA_MAX_SUBKEYS] = {0};
+    memcpy(k, sk, n * sizeof *k);
+    /* 1: kw2 forward through the even rounds, kw4 backward through the odd ones */
+    uint64_t d = k[1];
+    for (unsigned g = 0; g < groups; g++) {
+        for (unsigned j = 6 * g + 2; j <= 6 * g + 6; j += 2) k[round_at(j)] ^= d;
+        if (g + 1 < groups) d = fl_offset(d, k[8 * (g + 1) + 1]);
+    }
+    k[n - 2] ^= d;
+    d = k[n - 1];
+    for (unsigned g = groups; g-- > 0;) {
+        for (unsigned j = 1; j <= 5; j += 2) k[round_at(6 * g + j)] ^= d;
+        if (g > 0) d = fl_offset(d, k[8 * g]);
+    }
+    k[0] ^= d;
+    /* 2: every key at the end of the F-function before its own */
+#define K(j) k[round_at(j)]
+    t[0] = k[0] ^ K(1);
+    for (unsigned j = 1; j <= rounds; j++) {
+        uint64_t v;
+        if (j == 1) v = K(2);
+        else if (j == rounds) v = K(rounds - 1);
+        else if (j % 6 == 0) v = K(j - 1) ^ fl_offset(K(j + 1), k[8 * (j / 6)]);
+        else if (j % 6 == 1) v = K(j + 1) ^ fl_offset(K(j - 1), k[8 * (j / 6) + 1]);
+        else v = K(j - 1) ^ K(j + 1);
+        t[round_at(j)] = v;
+    }
+#undef K
+    for (unsigned g = 1; g < groups; g++) t[8 * g] = k[8 * g], t[8 * g + 1] = k[8 * g + 1];
+    t[n - 2] = k[n - 2] ^ k[round_at(rounds)];
+    memset(table, 0, UPSTREAM_CTX_LENGTH);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t w[2] = {(uint32_t)(t[i] >> 32), (uint32_t)t[i]};
+        memcpy(table + 8 * i, w, 8);
+    }
+}
+
+/* sk and rounds: an encryption schedule of the reference (struct camellia_key's) */
+static void upstream_context(uint8_t ctx[UPSTREAM_CTX_BYTES], const uint64_t *sk, unsigned rounds,
+                             size_t keylen, int linux_ctx)
+{
+    upstream_table(ctx, sk, rounds);
+    uint32_t length = (uint32_t)(linux_ctx ? keylen : 8 * keylen);
+    memcpy(ctx + UPSTREAM_CTX_LENGTH, &length, sizeof length);
+}
+
+/* What an entry point is: its operation (blockcipher.h: 0 ECB encrypt, 1 ECB decrypt, 2 CTR),
+ * the blocks one call takes (exactly, or at most for libgcrypt's blk1_32 ones, which take the
+ * count as a fourth argument), and whose context it reads. */
+struct outside_entry {
+    const char *name;
+    int op;
+    size_t width;
+    int count_arg; /* takes the block count (1..width) as its fourth argument */
+    int linux_ctx;
+};
+static const struct outside_entry gcry_entries[] = {
+    {"enc_blk64", 0, 64, 0, 0},   {"dec_blk64", 1, 64, 0, 0},   {"ctr_enc (64 blocks)", 2, 64, 0, 0},
+    {"enc_blk1_32", 0, 32, 1, 0}, {"dec_blk1_32", 1, 32, 1, 0}, {"ctr_enc (32 blocks)", 2, 32, 0, 0},
+};
+static const struct outside_entry linux_entries[] = {
+    {"ecb_enc_32way", 0, 32, 0, 1},
+    {"ecb_dec_32way", 1, 32, 0, 1},
+};
+static const char *const gcry_ops[] = {"enc_blk64", "dec_blk64", "ctr_enc (64 blocks)",
+                                       "enc_blk1_32", "dec_blk1_32", "ctr_enc (32 blocks)"};
+static const char *const linux_ops[] = {"ecb_enc_32way", "ecb_dec_32way"};
+
+struct outside_ops {
+    const void *fn;
+    const struct outside_entry *entry;
+};
+static struct outside_ops the_outside;
+
+static const void *gcry_make_ops(const void *fn, size_t op)
+{
+    the_outside = (struct outside_ops){fn, &gcry_entries[op]};
+    return &the_outside;
+}
+
+static const void *linux_make_ops(const void *fn, size_t op)
+{
+    the_outside = (struct outside_ops){fn, &linux_entries[op]};
+    return &the_outside;
+}
+
+static int outside_does(const struct impl *im, int op)
+{
+    const struct outside_ops *o = im->ops;
+    return o->entry->op == op;
+}
+
+/* ECB in calls of width blocks (the last one shorter for a blk1_32 entry point); CTR in the
+ * calls the case splits it into, each a multiple of width (entry_accepts). */
+static void outside_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
+                         const uint8_t *src, uint8_t *ctr)
+{
+    const struct outside_ops *o = im->ops;
+    const struct outside_entry *e = o->entry;
+    unsigned rounds;
+    size_t bytes;
+    uint8_t ctxbuf[UPSTREAM_CTX_BYTES];
+    const uint64_t *sk = bc_reference_schedule(0, &rounds, &bytes);
+    upstream_context(ctxbuf, sk, rounds, c->keylen, e->linux_ctx);
+    const uint8_t *ctx = drv_in(BC_BUF_SCHEDULE, ctxbuf, UPSTREAM_CTX_BYTES);
+    size_t done = 0;
+    for (size_t i = 0; i <= (op == 2 ? c->nsplits : 0); i++) {
+        size_t n = op == 2 && i < c->nsplits ? c->split[i] : c->nblocks - done;
+        for (size_t left = n; left;) {
+            size_t now = left < e->width ? left : e->width;
+            if (op == 2) DRV_CALL(o->fn, ctx, dst + 16 * done, src + 16 * done, ctr);
+            else if (e->count_arg)
+                DRV_CALL(o->fn, ctx, dst + 16 * done, src + 16 * done, (unsigned)now);
+            else DRV_CALL(o->fn, ctx, dst + 16 * done, src + 16 * done);
+            done += now, left -= now;
+        }
+    }
+}
+
+/* Which entry point: 64 blocks of zeros under a fixed key, the output filled with a marker,
+ * against the reference's encryption, decryption and CTR from a zero counter; how much of the
+ * marker is left gives the width.  A CTR entry point takes a counter pointer where a blk1_32
+ * one takes a count, so the symbol's name decides which of the two is probed (libgcrypt's
+ * names all say "ctr" for CTR); an entry point of three arguments ignores the fourth. */
+static int identify(const void *fn, const struct outside_entry *entries, size_t nentries)
+{
+    static uint8_t in[16 * 64], out[16 * 64], want[3][16 * 64];
+    uint8_t ctx[UPSTREAM_CTX_BYTES], key[16] = {1, 2, 3, 4}, ctr0[16] = {0}, iv[16] = {0};
+    struct camellia_key ek, dk;
+    camellia_set_encrypt_key(&ek, key, 16);
+    camellia_set_decrypt_key(&dk, key, 16);
+    camellia_ecb(&ek, want[0], in, 64);
+    camellia_ecb(&dk, want[1], in, 64);
+    camellia_ctr(&ek, want[2], in, 64, ctr0);
+    upstream_context(ctx, ek.sk, ek.rounds, 16, entries[0].linux_ctx);
+    memset(out, 0xa5, sizeof out);
+    int ctr = asmdiff_outside.symbol && strstr(asmdiff_outside.symbol, "ctr");
+    if (ctr) DRV_PROBE(fn, ctx, out, (const uint8_t *)in, iv);
+    else DRV_PROBE(fn, ctx, out, (const uint8_t *)in, 32u);
+    for (size_t i = 0; i < nentries; i++) {
+        const struct outside_entry *e = &entries[i];
+        if ((e->op == 2) != ctr) continue;
+        size_t w = e->count_arg ? 32 : e->width;
+        if (!memcmp(out, want[e->op], 16 * w) &&
+            (w == 64 || memcmp(out + 16 * w, want[e->op] + 16 * w, 16 * w)))
+            return (int)i;
+    }
+    return -1;
+}
+
+static int gcry_identify(const void *fn)
+{
+    return identify(fn, gcry_entries, sizeof gcry_entries / sizeof gcry_entries[0]);
+}
+
+static int linux_identify(const void *fn)
+{
+    return identify(fn, linux_entries, sizeof linux_entries / sizeof linux_entries[0]);
+}
+
+/* Linux's ECB entry points take exactly 32 blocks.  libgcrypt's: blk64 exactly 64; blk1_32
+ * 2 to 32 (its glue calls the GFNI one from 2 blocks, the AES-NI one from 5; the C code does
+ * fewer); CTR exactly 64 or 32 per call, as libgcrypt's ctr16be bulk interface: its caller
+ * never lets the low 16 bits of the big-endian counter wrap inside a call, and the assembly
+ * adds to those 16 bits only (vpaddw) on its fast path. */
+static int entry_accepts(const void *cv)
+{
+    const struct bc_case *c = cv;
+    const struct outside_entry *e = the_outside.entry;
+    if (!c->nblocks) return 0;
+    if (e->count_arg) return c->nblocks % e->width != 1;
+    if (c->nblocks % e->width) return 0;
+    for (size_t i = 0; i < c->nsplits; i++)
+        if (c->split[i] % e->width) return 0;
+    size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
+    return e->op != 2 || low16 + c->nblocks < 0x10000;
+}
+
+static const struct convention conventions[] = {
+    {.name = "libgcrypt",
+     .prototype = "void _gcry_camellia_gfni_avx512_enc_blk64(const CAMELLIA_context *ctx, "
+                  "unsigned char *out, const unsigned char *in) (and dec_blk64, and "
+                  "ctr_enc(ctx, out, in, unsigned char *ctr): 64 blocks); the AVX2 files' "
+                  "_gcry_camellia_{aesni,vaes,gfni}_avx2_enc_blk1_32(ctx, out, in, "
+                  "unsigned int nblocks) (and dec_blk1_32: 2..32 blocks) and ctr_enc (32 "
+                  "blocks); ctx: the NTT key table (272 bytes), keybitlength at 272; CTR as "
+                  "ctr16be: the low 16 counter bits do not wrap inside a call",
+     .clean = CONV_CLEAN_VECTORS,
+     .leftovers = "the C caller wipes the stack depth the function returns (_gcry_burn_stack)",
+     .ops = gcry_ops,
+     .nops = sizeof gcry_ops / sizeof gcry_ops[0],
+     .make_ops = gcry_make_ops,
+     .identify = gcry_identify,
+     .accepts = entry_accepts},
+    {.name = "linux",
+     .prototype = "asmlinkage void camellia_ecb_enc_32way(const void *ctx, u8 *dst, "
+                  "const u8 *src) (and camellia_ecb_dec_32way): exactly 32 blocks; ctx = "
+                  "struct camellia_ctx (the NTT key table, key_length in bytes at 272)",
+     .clean = 0,
+     .leftovers = "kernel-mode SIMD runs between kernel_fpu_begin() and kernel_fpu_end(), and "
+                  "the stack is the kernel's own",
+     .ops = linux_ops,
+     .nops = sizeof linux_ops / sizeof linux_ops[0],
+     .make_ops = linux_make_ops,
+     .identify = linux_identify,
+     .accepts = entry_accepts},
+};
+#define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
+#define CONVENTIONS .conventions = conventions, .nconventions = 2
+#else
+#define OUTSIDE_HOOKS
+#define CONVENTIONS .nconventions = 0
 #endif
 
 const struct bc_cipher bc_cipher = {
@@ -103,6 +365,7 @@ const struct bc_cipher bc_cipher = {
 #if ARCH_X86_64
     .extra_run = setkey_run,
 #endif
+    OUTSIDE_HOOKS
 };
 
 static const struct bc_lib_ops reference = {ref_ecb, ref_ctr};
@@ -152,4 +415,4 @@ static const struct impl impls[] = {
 #endif
 };
 
-const struct family asmdiff_family = BC_FAMILY("camellia", "RFC 3713", impls);
+const struct family asmdiff_family = BC_FAMILY("camellia", "RFC 3713", impls, CONVENTIONS);

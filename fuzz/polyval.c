@@ -126,9 +126,83 @@ static const void *expect(const void *cv)
     return want;
 }
 
+/* ---- an outside kernel in libgcrypt's convention (./asmdiff check) ----
+ *
+ * libgcrypt's GCM-SIV (cipher/cipher-gcm-siv.c) keeps POLYVAL on its GHASH engine, RFC 8452
+ * Appendix A's way: the handle's GHASH key (c->u_mode.gcm.u_ghash_key.key) holds mulX_GHASH of
+ * the byte-reversed H, the running hash is the byte-reversed POLYVAL state, and polyval_fn
+ * byte-reverses each message block itself:
+ *   unsigned int _gcry_polyval_riscv_zvkg(gcry_cipher_hd_t c, byte *result, const byte *buf,
+ *                                         size_t nblocks);
+ * The kernel reads nothing of the handle but those 16 bytes, so the check compiles the file
+ * against a stand-in cipher-internal.h (verify/outside/libgcrypt-riscv/) whose handle is that
+ * member alone: the placed key buffer is the whole handle, and a read past it is a guard-page
+ * finding.  The conversions are polyval-portable-ghash.c's (its mulX_GHASH), redone here on
+ * bytes: ours, not libgcrypt's. */
+typedef unsigned int (*gcry_polyval_fn)(const void *c, uint8_t *result, const uint8_t *buf,
+                                        size_t nblocks);
+
+static void reverse16(uint8_t out[16], const uint8_t in[16])
+{
+    for (int i = 0; i < 16; i++) out[i] = in[15 - i];
+}
+
+/* mulX_GHASH (RFC 8452 Appendix A) of the GHASH-order string v: one place right in GCM's bit
+ * order, 0xe1 folded into byte 0 for the bit that falls out. */
+static void mulx_ghash(uint8_t v[16])
+{
+    int carry = v[15] & 1;
+    for (int i = 15; i > 0; i--) v[i] = (uint8_t)(v[i] >> 1 | v[i - 1] << 7);
+    v[0] >>= 1;
+    if (carry) v[0] ^= 0xe1;
+}
+
+static void gcry_run(const struct impl *im, const struct polyval_case *c, const uint8_t *want)
+{
+    uint8_t handle[16], rstate[16], got[16];
+    reverse16(handle, c->h);
+    mulx_ghash(handle);
+    reverse16(rstate, c->start);
+    const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
+    uint8_t *state = drv_inout(B_STATE, rstate, 16);
+    const uint8_t *key = drv_in(B_KEY, handle, 16);
+    size_t from = 0;
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t to = i < c->nsplits ? c->split[i] : c->nblocks;
+        DRV_CALL((gcry_polyval_fn)im->ops, key, state, msg + 16 * from, to - from);
+        from = to;
+    }
+    reverse16(got, state);
+    drv_expect_equal("final state", want, got, 16);
+}
+
+static const void *gcry_make_ops(const void *fn, size_t op)
+{
+    (void)op;
+    return fn;
+}
+
+static const char *const gcry_ops[] = {"polyval"};
+static const struct convention conventions[] = {
+    {.name = "libgcrypt",
+     .prototype = "unsigned int _gcry_polyval_riscv_zvkg(gcry_cipher_hd_t c, byte *result, "
+                  "const byte *buf, size_t nblocks): c->u_mode.gcm.u_ghash_key.key = "
+                  "mulX_GHASH(byterev(H)) (the whole handle under our stand-in "
+                  "cipher-internal.h), result = byterev(state), nblocks >= 0",
+     .clean = CONV_CLEAN_VECTORS,
+     .leftovers = "the C caller wipes the stack depth the function returns (_gcry_burn_stack)",
+     .ops = gcry_ops,
+     .nops = 1,
+     .make_ops = gcry_make_ops},
+};
+
 static void run(const struct impl *im, const void *cv, const void *want)
 {
     const struct polyval_case *c = cv;
+    if (im->flags & IMPL_OUTSIDE) {
+        gcry_run(im, c, want);
+        return;
+    }
     const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
     uint8_t *state = drv_inout(B_STATE, c->start, 16);
     const uint8_t *key = drv_in(B_KEY, c->h, 16);
@@ -275,4 +349,6 @@ const struct family asmdiff_family = {
     .nbench_ops = 1,
     .bench_run = bench_run,
     .list_extra = list_extra,
+    .conventions = conventions,
+    .nconventions = sizeof conventions / sizeof conventions[0],
 };

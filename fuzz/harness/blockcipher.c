@@ -137,8 +137,10 @@ void bc_run(const struct impl *im, const void *cv, const void *wv)
         uint8_t *out = one_op(im, c, (enum op)op, c->in, ctr);
         drv_expect_equal("output", w->out[op], out, bytes);
         if (op == OP_CTR) drv_expect_equal("final counter", w->ctr, ctr, 16);
-        if (op == OP_ECB_ENC && (im->flags & IMPL_KERNEL)) {
-            /* the round trip through the kernel itself */
+        if (op == OP_ECB_ENC && (im->flags & IMPL_KERNEL) &&
+            (!(im->flags & IMPL_OUTSIDE) || C->outside_does(im, OP_ECB_DEC))) {
+            /* the round trip through the kernel itself (an outside entry point that only
+             * encrypts, as Linux's encrypt_Nway, has none) */
             memcpy(ct, out, bytes);
             out = one_op(im, c, OP_ECB_DEC, ct, ctr);
             drv_op("ecb-decrypt of its own ciphertext");

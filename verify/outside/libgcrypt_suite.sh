@@ -12,7 +12,17 @@
 #   kernel-ecb-emulated, kernel-ctr-emulated: kernel-ecb/-ctr with ASMDIFF_CPU_MASK=
 #            -avx512f,-gfni, so the kernel can run only in the vector executor: the same verdict
 #            (clean) is required, then emu-diff on the check build's tool must compare its calls
-#            with the CPU (more than zero) without a finding.
+#            with the CPU (more than zero) without a finding;
+#   camellia-kernel-{enc,dec,ctr,avx2-enc,avx2-dec,avx2-ctr}: the library's Camellia GFNI
+#            AVX-512 file (seed 002's) and GFNI AVX2 file, each entry point clean;
+#            camellia-kernel-planted: the AVX-512 file with camellia_plant.sh's line, caught;
+#   polyval-kernel-{shipped,fraclmul}: cipher/cipher-gcm-riscv-zvkg.c as shipped and with the
+#            fractional-LMUL byte reversal (polyval_fraclmul_patch.py), each clean under
+#            qemu-riscv64 at VLEN 128, 256, 512 and 1024 (riscv_check.py);
+#            polyval-kernel-fraclmul-planted: that change with mf8 one step too early, which
+#            must be caught at VLEN 512 (and only there);
+#   mpi-kernel-{add,sub}: mpi/amd64/mpih-add1.S and mpih-sub1.S, whose latent bug (the int
+#            size counted in all of rcx) must be reported as the guard-page finding it is.
 # Without network or compilers for the library the test skips (77) naming what failed; under
 # ASMDIFF_STRICT=1 that is an error.
 set -u
@@ -21,7 +31,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${ASMDIFF_BUILD:?}/lib-cache
 log=$(mktemp)
-if [ "$mode" = planted ] || [ "$mode" = kernel-planted ]; then
+if [ "$mode" = camellia-kernel-planted ]; then
+  . "$here/camellia_plant.sh"
+  prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
+elif [ "$mode" = planted ] || [ "$mode" = kernel-planted ]; then
   . "$here/aria_plant.sh"
   prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
 else
@@ -37,6 +50,64 @@ fi
 rm -f "$log"
 echo "libgcrypt: $prefix"
 case $mode in
+  polyval-kernel-*)
+    # cipher/cipher-gcm-riscv-zvkg.c (RVV intrinsics) in a riscv64 check build, beside our
+    # stand-ins for the headers it includes with quotes (verify/outside/libgcrypt-riscv) and the
+    # tree's own simd-common-riscv.h; fraclmul: the post-patch copy made from it here
+    src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
+    file=$src/cipher/cipher-gcm-riscv-zvkg.c
+    if [ "$mode" != polyval-kernel-shipped ]; then
+      work=$(mktemp -d)
+      plant=""
+      [ "$mode" = polyval-kernel-fraclmul-planted ] && plant=--plant
+      python3 "$here/polyval_fraclmul_patch.py" $plant "$file" "$work/cipher-gcm-riscv-zvkg.c" || exit 1
+      file=$work/cipher-gcm-riscv-zvkg.c
+    fi
+    cmd=(python3 "$here/riscv_check.py" polyval --kernel "$file" --symbol _gcry_polyval_riscv_zvkg
+         --convention libgcrypt --needs v,zvkg --include "$here/libgcrypt-riscv"
+         --beside "$here/libgcrypt-riscv/cipher-internal.h" --beside "$here/libgcrypt-riscv/g10lib.h"
+         --beside "$src/cipher/simd-common-riscv.h")
+    if [ "$mode" = polyval-kernel-fraclmul-planted ]; then
+      # mf8 one step too early: wrong at VLEN 512 alone
+      exec "$top/verify/expect_finding.sh" "^vlen512 kat +FINDING +MISMATCH in polyval" \
+        "^vlen256 kat +pass" "^vlen1024 kat +pass" -- "${cmd[@]}"
+    fi
+    exec "$here/expect_clean.sh" "vlen128 kat +pass" "vlen1024 random +pass" "check: clean" -- \
+      "${cmd[@]}" ;;
+  camellia-kernel-*|mpi-kernel-*)
+    # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
+    # fuzz/mpi.c: the libgcrypt conventions); FAMILY and BUDGET as for the others
+    clean=$("$top/tools/build_libgcrypt" "$cache" 2>/dev/null)
+    src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
+    a512=avx512f,avx512bw,avx512vl,gfni
+    case ${mode#*-kernel-} in
+      enc)      file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_enc_blk64 needs=$a512 ;;
+      dec)      file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_dec_blk64 needs=$a512 ;;
+      ctr)      file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_ctr_enc needs=$a512 ;;
+      planted)  file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_enc_blk64 needs=$a512 ;;
+      avx2-enc) file=cipher/camellia-gfni-avx2-amd64.S sym=_gcry_camellia_gfni_avx2_enc_blk1_32 needs=avx2,gfni ;;
+      avx2-dec) file=cipher/camellia-gfni-avx2-amd64.S sym=_gcry_camellia_gfni_avx2_dec_blk1_32 needs=avx2,gfni ;;
+      avx2-ctr) file=cipher/camellia-gfni-avx2-amd64.S sym=_gcry_camellia_gfni_avx2_ctr_enc needs=avx2,gfni ;;
+      add)      file=mpi/amd64/mpih-add1.S sym=_gcry_mpih_add_n needs="" ;;
+      sub)      file=mpi/amd64/mpih-sub1.S sym=_gcry_mpih_sub_n needs="" ;;
+      *) echo "libgcrypt_suite.sh: no mode $mode" >&2; exit 2 ;;
+    esac
+    path=$src/$file
+    [ "$mode" = camellia-kernel-planted ] && path=$prefix.build/$file
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}" --kernel "$path" --symbol "$sym"
+         --include "$clean.build" --include "$clean.build/mpi" --include "$src/${file%/*}"
+         --include "$src/mpi" ${needs:+--needs "$needs"}
+         --budget "$budget")
+    case $mode in
+      camellia-kernel-planted)
+        exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in camellia: $sym" "${cmd[@]}" ;;
+      mpi-kernel-*)
+        # libgcrypt 1.12.4's latent bug (docs/check-your-patch.md): the int size counted in all
+        # of rcx, so the loop runs past the last limb when the caller leaves junk above it
+        exec "$top/verify/expect_finding.sh" "^kat +FINDING +GUARD PAGE in mpi: $sym" "${cmd[@]}" ;;
+    esac
+    exec "$here/expect_clean.sh" "^kat +pass" "^exhaustive +pass" "^vector leftovers +pass" \
+      "check: clean" -- "${cmd[@]}" ;;
   kernel-*)
     # the file as the library's tree has it, with that tree's headers and its build's config.h
     clean=$("$top/tools/build_libgcrypt" "$cache" 2>/dev/null)
