@@ -4,11 +4,14 @@
 #include "emu/ucheck_elf.h"
 #include "emu/vx_uc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <asm/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -100,8 +103,65 @@ static int read_vmas(void)
     return 0;
 }
 
+/* Linux 6.11's PROCMAP_QUERY ioctl on /proc/self/maps: the one VMA holding an address, without
+ * the kernel formatting every mapping's path as text (a read of the whole file was two thirds of
+ * an emulated call of 1 KiB).  The layout and numbers are the kernel's ABI (include/uapi/linux/
+ * fs.h, Linux 6.11+), written out here because older headers lack them; on an older kernel, or
+ * under qemu-user (whose /proc/self/maps is a file of its own), the ioctl fails and the text is
+ * read as before. */
+struct vma_query {
+    uint64_t size, query_flags, query_addr;
+    uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+    uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+    uint64_t vma_name_addr, build_id_addr;
+};
+#define VMA_QUERY_IOCTL _IOWR('f', 17, struct vma_query)
+#define VMA_QUERY_READ 1u
+#define VMA_QUERY_WRITE 2u
+#define VMA_QUERY_EXEC 4u
+
+static int maps_fd = -1;    /* open on /proc/self/maps of maps_pid; -2: the ioctl is missing */
+static pid_t maps_pid;
+
+/* 1 and *out when the ioctl answered (out->prot 0 with lo == hi: nothing mapped at a), 0 when
+ * this kernel cannot answer it. */
+static int query_vma(uint64_t a, struct vma *out)
+{
+    if (maps_fd == -2) return 0;
+    pid_t pid = getpid();
+    if (maps_fd >= 0 && maps_pid != pid) { /* a forked child: its own address space */
+        close(maps_fd);
+        maps_fd = -1;
+    }
+    if (maps_fd < 0) {
+        maps_fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+        if (maps_fd < 0) { maps_fd = -2; return 0; }
+        maps_pid = pid;
+    }
+    struct vma_query q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.query_addr = a;
+    if (ioctl(maps_fd, VMA_QUERY_IOCTL, &q) == 0) {
+        *out = (struct vma){q.vma_start, q.vma_end,
+                            (q.vma_flags & VMA_QUERY_READ ? UC_PROT_READ : 0) |
+                            (q.vma_flags & VMA_QUERY_WRITE ? UC_PROT_WRITE : 0) |
+                            (q.vma_flags & VMA_QUERY_EXEC ? UC_PROT_EXEC : 0)};
+        return 1;
+    }
+    if (errno == ENOENT) { /* no mapping holds a */
+        *out = (struct vma){a, a, 0};
+        return 1;
+    }
+    close(maps_fd); /* ENOTTY (no such ioctl), EINVAL (an older layout): the text from now on */
+    maps_fd = -2;
+    return 0;
+}
+
 static const struct vma *find_vma(uint64_t a)
 {
+    static struct vma answer;
+    if (query_vma(a, &answer)) return answer.hi > answer.lo ? &answer : NULL;
     if (!vmas_fresh && read_vmas()) return NULL;
     for (size_t i = 0; i < nvmas; i++)
         if (a >= vmas[i].lo && a < vmas[i].hi) return &vmas[i];
@@ -165,7 +225,8 @@ static void revalidate(void)
     int have_data = 0;
     for (size_t i = 0; i < E.nmaps; i++) have_data |= !E.maps[i].keep;
     if (!have_data) return;
-    if (read_vmas() || E.nmaps > MAX_MAPS - 8) {
+    struct vma probe;
+    if ((!query_vma(E.maps[0].lo, &probe) && read_vmas()) || E.nmaps > MAX_MAPS - 8) {
         for (size_t i = E.nmaps; i-- > 0;)
             if (!E.maps[i].keep) unmap_range(i);
         return;

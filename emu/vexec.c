@@ -255,6 +255,14 @@ static int v_bcast(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x; (void)d; (void)a;
     unsigned n = in->f->msz; /* the element or block, from the low bytes of the source */
+    if (n <= 8) { /* one 8-byte pattern, stored by words: no call per element */
+        uint64_t e = 0;
+        memcpy(&e, b->b, n);
+        uint64_t pat = n == 1 ? e * 0x0101010101010101ull : n == 2 ? e * 0x0001000100010001ull
+                       : n == 4 ? e | e << 32 : e;
+        for (unsigned i = 0; i < vl / 8; i++) o->q[i] = pat;
+        return 0;
+    }
     for (unsigned i = 0; i < vl; i += n) memcpy(o->b + i, b->b, n);
     return 0;
 }
