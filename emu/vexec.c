@@ -136,10 +136,45 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
 
 /* Writes a vector result: merge- or zero-masking per element, bytes past n cleared (VEX and
  * EVEX zero the destination up to the maximum vector length). */
+/* The byte lanes of 8-byte word q whose element (size es) has its bit set in mask m. */
+static uint64_t lane_bytes(unsigned es, uint64_t m, unsigned q)
+{
+    static uint64_t of_bits[256]; /* 8 mask bits -> 8 bytes of 0x00/0xff */
+    if (!of_bits[1])
+        for (unsigned v = 0; v < 256; v++)
+            for (unsigned i = 0; i < 8; i++)
+                if ((v >> i) & 1) of_bits[v] |= 0xffull << (8 * i);
+    unsigned per = 8 / es;
+    unsigned bits = (unsigned)(m >> (q * per)) & ((1u << per) - 1);
+    if (es == 1) return of_bits[bits];
+    uint64_t r = 0, lane = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+    for (unsigned i = 0; i < per; i++)
+        if ((bits >> i) & 1) r |= lane << (8 * es * i);
+    return r;
+}
+
 static void wb_vec(struct vx *x, const struct vx_insn *in, unsigned dst, union vx_vreg *out,
                    unsigned n)
 {
     union vx_vreg *d = &x->c->z[dst];
+    if (!masked(in)) { /* constant sizes: inline copies, no library calls */
+        switch (n) {
+        case 64: memcpy(d, out, 64); return;
+        case 32: memcpy(d, out, 32); memset(d->b + 32, 0, 32); return;
+        case 16: memcpy(d, out, 16); memset(d->b + 16, 0, 48); return;
+        default: break;
+        }
+    } else if (!(n & 7) && in->f->esz <= 8) { /* merge by 8-byte words with a byte mask */
+        unsigned nq = n / 8, es = in->f->esz;
+        uint64_t m = x->c->k[in->aaa];
+        for (unsigned q = 0; q < nq; q++) {
+            uint64_t keep = lane_bytes(es, m, q);
+            out->q[q] = (out->q[q] & keep) | (in->z ? 0 : d->q[q] & ~keep);
+        }
+        memset(out->b + n, 0, 64 - n);
+        memcpy(d, out, 64);
+        return;
+    }
     if (masked(in)) {
         unsigned es = in->f->esz;
         uint64_t m = x->c->k[in->aaa];
@@ -162,30 +197,36 @@ static int exec_vec(struct vx *x, const struct vx_insn *in)
     const struct vx_form *f = in->f;
     vec_fn fn = (vec_fn)f->fn;
     unsigned vl = vlen(in);
-    union vx_vreg out, b, a;
+    union vx_vreg out, bmem;
+    const union vx_vreg *b = &bmem;
     struct vx_cpu *c = x->c;
     memset(&out, 0, sizeof out);
+    /* Register sources are passed in place: handlers write only out, and the destination is
+     * written after they return. */
+    if (f->kind != VK_MR) {
+        if (in->mem) {
+            if (load_rm(x, in, &bmem, vl)) return -1;
+        } else {
+            b = &c->z[in->rm];
+        }
+    }
     switch (f->kind) {
     case VK_RVM:
-        if (load_rm(x, in, &b, vl)) return -1;
-        a = c->z[in->vvvv];
-        if (fn(x, in, &out, &c->z[in->reg], &a, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->reg], &c->z[in->vvvv], b, vl)) return -1;
         wb_vec(x, in, in->reg, &out, vl);
         return 0;
     case VK_RM:
-        if (load_rm(x, in, &b, vl)) return -1;
-        if (fn(x, in, &out, &c->z[in->reg], &b, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->reg], b, b, vl)) return -1;
         wb_vec(x, in, in->reg, &out, vl);
         return 0;
     case VK_VM:
-        if (load_rm(x, in, &b, vl)) return -1;
-        if (fn(x, in, &out, &c->z[in->vvvv], &b, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->vvvv], b, b, vl)) return -1;
         wb_vec(x, in, in->vvvv, &out, vl);
         return 0;
     case VK_MR: {
         unsigned n = f->msz ? f->msz : vl;
-        a = c->z[in->reg];
-        if (fn(x, in, &out, &a, &a, &a, vl)) return -1;
+        const union vx_vreg *a = &c->z[in->reg];
+        if (fn(x, in, &out, a, a, a, vl)) return -1;
         if (!in->mem) {
             wb_vec(x, in, in->rm, &out, n);
             return 0;
@@ -197,9 +238,8 @@ static int exec_vec(struct vx *x, const struct vx_insn *in)
         return wr(x, addr, out.b, n);
     }
     case VK_KVM: {
-        if (load_rm(x, in, &b, vl)) return -1;
-        a = c->z[in->vvvv];
-        if (fn(x, in, &out, &a, &a, &b, vl)) return -1;
+        const union vx_vreg *a = &c->z[in->vvvv];
+        if (fn(x, in, &out, a, a, b, vl)) return -1;
         uint64_t r = out.q[0] & lowbits(vl / f->esz);
         if (masked(in)) r &= c->k[in->aaa];
         c->k[in->reg & 7] = r;
