@@ -40,6 +40,8 @@ static struct emu {
     uint64_t entry_rsp;
     uint64_t image_lo[8], image_hi[8];
     size_t nimage;
+    uint64_t stack_dirty; /* the stack below this address holds only the poison (the
+                           * executor's writes are seen; a turn of Unicorn dirties it all) */
     char fault[200];  /* the first failed access of this call, in words */
     uint64_t fault_insn;
 } E;
@@ -48,8 +50,10 @@ static struct emu {
 
 static struct range *find_range(uint64_t a)
 {
+    static size_t last; /* accesses come in runs on one buffer: try the last hit first */
+    if (last < E.nmaps && a >= E.maps[last].lo && a < E.maps[last].hi) return &E.maps[last];
     for (size_t i = 0; i < E.nmaps; i++)
-        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[i];
+        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[last = i];
     return NULL;
 }
 
@@ -225,8 +229,7 @@ static void revalidate(void)
     int have_data = 0;
     for (size_t i = 0; i < E.nmaps; i++) have_data |= !E.maps[i].keep;
     if (!have_data) return;
-    struct vma probe;
-    if ((!query_vma(E.maps[0].lo, &probe) && read_vmas()) || E.nmaps > MAX_MAPS - 8) {
+    if (E.nmaps > MAX_MAPS - 8) {
         for (size_t i = E.nmaps; i-- > 0;)
             if (!E.maps[i].keep) unmap_range(i);
         return;
@@ -281,6 +284,7 @@ static int ex_write(void *ctx, uint64_t a, const void *src, size_t n)
 {
     (void)ctx;
     if (access_ok(a, n, 1)) return -1;
+    if (a < E.stack_dirty && a >= (uint64_t)(uintptr_t)E.stack) E.stack_dirty = a;
     memcpy((void *)(uintptr_t)a, src, n);
     return 0;
 }
@@ -386,6 +390,7 @@ static int setup(void)
     uint8_t *st = mmap(NULL, EMU_STACK_SIZE + PAGE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     E.stack = st == MAP_FAILED || mprotect(st, PAGE, PROT_NONE) ? MAP_FAILED : st + PAGE;
+    E.stack_dirty = (uint64_t)(uintptr_t)E.stack; /* not yet poisoned */
     static uint8_t hlt[PAGE];
     memset(hlt, 0xf4, sizeof hlt);
     uc_hook h;
@@ -410,6 +415,8 @@ static int setup(void)
         uc_reg_write(E.vx.uc, UC_X86_REG_FS_BASE, &fs);
     E.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
     E.vx.limit = INSN_LIMIT;
+    E.vx.final_state_vexec_only = 1; /* the result is read from E.vx.cpu; MXCSR and the x87
+                                      * control word, which only Unicorn runs, from Unicorn */
     E.ready = 1;
     return 0;
 }
@@ -463,8 +470,11 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
 
     /* stack: poisoned; the return address at entry_rsp (16-byte aligned + 8, as after a call),
      * stack arguments above it */
-    memset(E.stack, EMU_STACK_POISON, EMU_STACK_SIZE);
     uint64_t top = (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE;
+    /* Only what the last call may have written is poisoned again: 64 KiB each time was a
+     * tenth of an emulated 1 KiB call. */
+    if (E.stack_dirty < top)
+        memset((void *)(uintptr_t)E.stack_dirty, EMU_STACK_POISON, top - E.stack_dirty);
     E.entry_rsp = ((top - 256) & ~15ull) - 8;
     uint64_t ret = SENTINEL;
     memcpy((void *)(uintptr_t)E.entry_rsp, &ret, 8);
@@ -497,7 +507,9 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     uc_reg_write(E.vx.uc, UC_X86_REG_FPCW, &fpcw);
 
     char msg[300];
+    E.stack_dirty = E.entry_rsp; /* the return address and the stack arguments */
     enum vxu_status s = vxu_run(&E.vx, SENTINEL, msg, sizeof msg);
+    if (E.vx.unicorn_turns) E.stack_dirty = (uint64_t)(uintptr_t)E.stack; /* writes unseen */
     int rc = 0;
     if (s != VXU_DONE) {
         char where[128];

@@ -285,7 +285,9 @@ static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const
                  const union vx_vreg *a, const union vx_vreg *b, unsigned vl)
 {
     (void)x; (void)in; (void)d; (void)a;
-    memcpy(o->b, b->b, vl);
+    if (vl == 64) memcpy(o->b, b->b, 64); /* constant sizes: inline copies */
+    else if (vl == 32) memcpy(o->b, b->b, 32);
+    else memcpy(o->b, b->b, 16);
     return 0;
 }
 
@@ -296,8 +298,7 @@ static int v_bcast(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d; (void)a;
     unsigned n = in->f->msz; /* the element or block, from the low bytes of the source */
     if (n <= 8) { /* one 8-byte pattern, stored by words: no call per element */
-        uint64_t e = 0;
-        memcpy(&e, b->b, n);
+        uint64_t e = n == 8 ? b->q[0] : n == 4 ? b->d[0] : n == 2 ? b->w[0] : b->b[0];
         uint64_t pat = n == 1 ? e * 0x0101010101010101ull : n == 2 ? e * 0x0001000100010001ull
                        : n == 4 ? e | e << 32 : e;
         for (unsigned i = 0; i < vl / 8; i++) o->q[i] = pat;
@@ -814,10 +815,11 @@ static void gf_init(void)
 /* affine(A, x) bit i = parity(A.byte[7-i] AND x).  A kernel uses a handful of matrices (S-box
  * layers), each broadcast over the whole instruction, so a full 256-entry table per (matrix,
  * inverse-first) pair is built once and kept in a small cache. */
-#define AFFINE_CACHE 8
+#define AFFINE_CACHE 16
 static struct affine_tab {
     uint64_t A;
-    int inv1; /* inverse-first + 1; 0: empty slot */
+    int inv1;    /* inverse-first + 1; 0: empty slot */
+    uint8_t imm; /* the constant added (xor) after the product: part of the table */
     uint8_t t[256];
 } affine_cache[AFFINE_CACHE];
 static unsigned affine_next;
@@ -830,14 +832,18 @@ static uint8_t affine1(uint64_t A, uint8_t x)
     return r;
 }
 
-static const uint8_t *affine_table(uint64_t A, int inv)
+static const uint8_t *affine_table(uint64_t A, int inv, uint8_t imm)
 {
     for (unsigned i = 0; i < AFFINE_CACHE; i++)
-        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A) return affine_cache[i].t;
+        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A &&
+            affine_cache[i].imm == imm)
+            return affine_cache[i].t;
     struct affine_tab *e = &affine_cache[affine_next++ % AFFINE_CACHE];
-    for (unsigned v = 0; v < 256; v++) e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v);
+    for (unsigned v = 0; v < 256; v++)
+        e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v) ^ imm;
     e->A = A;
     e->inv1 = inv + 1;
+    e->imm = imm;
     return e->t;
 }
 
@@ -850,8 +856,8 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     uint8_t imm = (uint8_t)in->imm;
     const uint8_t *t = NULL;
     for (unsigned q = 0; q < vl / 8; q++) {
-        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv);
-        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]] ^ imm;
+        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv, imm);
+        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]];
     }
     return 0;
 }
@@ -2216,11 +2222,14 @@ disp_done:;
 
 /* ---- decode cache and run loop ------------------------------------------------------------ */
 
-#define CACHE_SIZE 4096
+/* Direct-mapped by the low bits of the address: instructions are at distinct addresses, and a
+ * family's kernels together (several unrolled ones of thousands of instructions each) missed a
+ * table of 4096 (measured: one decode in 30 instructions run). */
+#define CACHE_SIZE 16384
 static struct centry {
     uint64_t rip;
-    int valid;
-    int known;
+    uint8_t valid;
+    uint8_t known;
     struct vx_insn in;
 } cache[CACHE_SIZE];
 
@@ -2231,7 +2240,7 @@ void vx_flush_cache(void)
 
 static const struct centry *decode_at(const struct vx_env *env, uint64_t rip)
 {
-    struct centry *e = &cache[(rip ^ (rip >> 12)) & (CACHE_SIZE - 1)];
+    struct centry *e = &cache[(rip ^ (rip >> 14)) & (CACHE_SIZE - 1)];
     if (e->valid && e->rip == rip) return e;
     uint8_t buf[16];
     size_t got = env->fetch(env->ctx, rip, buf, 15);
