@@ -3,6 +3,7 @@
 #include "emu/vexec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- context ------------------------------------------------------------------------------ */
@@ -115,9 +116,11 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     if (in->bc) {
         unsigned es = f->bsz;
         if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
-        uint8_t e[8];
-        if (rd(x, a, e, es)) return -1;
-        for (unsigned i = 0; i < vl; i += es) memcpy(b->b + i, e, es);
+        uint64_t e = 0;
+        if (rd(x, a, &e, es)) return -1; /* little-endian: the element in the low bytes */
+        uint64_t pat = es == 4 ? e | e << 32 : es == 2 ? e * 0x0001000100010001ull
+                       : es == 1 ? e * 0x0101010101010101ull : e;
+        for (unsigned i = 0; i < vl / 8; i++) b->q[i] = pat;
         return 0;
     }
     unsigned n = vx_mem_size(f, vl);
@@ -2222,32 +2225,49 @@ disp_done:;
 
 /* ---- decode cache and run loop ------------------------------------------------------------ */
 
-/* Direct-mapped by the low bits of the address: instructions are at distinct addresses, and a
- * family's kernels together (several unrolled ones of thousands of instructions each) missed a
- * table of 4096 (measured: one decode in 30 instructions run). */
-#define CACHE_SIZE 16384
-static struct centry {
+/* Decoded instructions live in a pool, in the order they were first run, found through a
+ * direct-mapped index of pointers; straight-line code then runs through consecutive entries
+ * (the next one is tried before the index).  A table of whole entries indexed by address had
+ * them scattered over 1.3 MB: the lookup's cache misses were a fifth of an emulated Camellia
+ * call.  A flush is a new generation: entries of an older one never match (the reach test
+ * flushes once per generated case). */
+#define INDEX_SIZE 32768
+#define POOL_SIZE 65536
+struct centry {
     uint64_t rip;
-    uint8_t valid;
+    uint32_t gen;
     uint8_t known;
     struct vx_insn in;
-} cache[CACHE_SIZE];
+};
+static struct centry *pool;
+static size_t npool;
+static uint32_t generation = 1;
+static struct centry *cache_index[INDEX_SIZE];
 
 void vx_flush_cache(void)
 {
-    for (size_t i = 0; i < CACHE_SIZE; i++) cache[i].valid = 0;
+    generation++;
+    npool = 0;
 }
 
-static const struct centry *decode_at(const struct vx_env *env, uint64_t rip)
+static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
+                                      const struct centry *prev)
 {
-    struct centry *e = &cache[(rip ^ (rip >> 14)) & (CACHE_SIZE - 1)];
-    if (e->valid && e->rip == rip) return e;
+    if (prev && prev + 1 < pool + npool && prev[1].rip == rip && prev[1].gen == generation)
+        return prev + 1;
+    struct centry **slot = &cache_index[(rip ^ (rip >> 15)) & (INDEX_SIZE - 1)];
+    struct centry *e = *slot;
+    if (e && e->rip == rip && e->gen == generation) return e;
+    if (!pool && !(pool = malloc(POOL_SIZE * sizeof *pool))) return NULL;
+    if (npool == POOL_SIZE) vx_flush_cache(); /* full: start again */
+    e = &pool[npool++];
     uint8_t buf[16];
     size_t got = env->fetch(env->ctx, rip, buf, 15);
     e->rip = rip;
-    e->valid = 1;
+    e->gen = generation;
     e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
     if (!got) e->in.len = 0;
+    *slot = e;
     return e;
 }
 
@@ -2281,9 +2301,15 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
     enum vx_status st = VX_STOPPED;
     gf_init();
     if (msg && msglen) msg[0] = 0;
+    const struct centry *e = NULL;
     while (cpu->rip != stop_rip) {
         if (done >= max_insns) { st = VX_LIMIT; break; }
-        const struct centry *e = decode_at(env, cpu->rip);
+        e = decode_at(env, cpu->rip, e);
+        if (!e) { /* no memory for the decode cache */
+            if (msg && msglen) snprintf(msg, msglen, "out of memory for the decode cache");
+            st = VX_FAULT;
+            break;
+        }
         if (!e->known) { st = VX_UNKNOWN; break; }
         if (env->insn && env->insn(env->ctx, cpu->rip)) { st = VX_HALT; break; }
         x.next = cpu->rip + e->in.len;
