@@ -1490,6 +1490,35 @@ static int g_bswap(struct vx *x, const struct vx_insn *in)
 }
 
 /* 0F AF imul r, r/m (CF = OF = the product did not fit; SF ZF AF PF undefined) */
+/* shld/shrd r/m, r, imm8|cl (0F A4/A5, AC/AD): the destination shifted, the source's bits
+ * shifted in.  SDM: the count is masked to 5 bits (6 with REX.W); a zero count changes nothing,
+ * flags included; CF is the last bit shifted out of the destination; SF, ZF, PF follow the
+ * result; OF (a change of sign) is defined for a count of 1 only, AF never. */
+static int g_shxd(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in), w = 8 * n;
+    uint64_t cnt = (in->op & 1) ? x->c->gpr[VX_RCX] : (uint64_t)in->imm, a;
+    cnt &= n == 8 ? 63 : 31;
+    if (rd_rm(x, in, n, &a)) return -1;
+    if (!cnt) /* as the shifts: a 32-bit register destination is still zero-extended */
+        return (n == 4 && !in->mem) ? wr_rm(x, in, n, a) : 0;
+    uint64_t m = lowbits(w), b = greg(x, in, in->reg, n) & m, r, cf;
+    a &= m;
+    if (in->op == 0xa4 || in->op == 0xa5) {
+        r = ((a << cnt) | (b >> (w - cnt))) & m;
+        cf = (a >> (w - cnt)) & 1;
+    } else {
+        r = ((a >> cnt) | (b << (w - cnt))) & m;
+        cf = (a >> (cnt - 1)) & 1;
+    }
+    uint64_t f = x->c->rflags & ~(uint64_t)(VX_CF | VX_OF | VX_AF);
+    if (cf) f |= VX_CF;
+    if (((r ^ a) >> (w - 1)) & 1) f |= VX_OF;
+    x->c->rflags = f;
+    set_szp(x, r, n);
+    return wr_rm(x, in, n, r);
+}
+
 static int g_imul(struct vx *x, const struct vx_insn *in)
 {
     unsigned n = osize(in);
@@ -1919,6 +1948,15 @@ static const struct vx_form forms[] = {
     LEG("rol/ror/shl/shr/sar r/m8, imm8", 0, 0xff, 0xc0, 0xff, -1, -1, M | I8 | VF_BYTE, VX_OF | VX_AF, g_shift, "r/m8, imm8")
     LEG("rol/ror/shl/shr/sar r/m, 1", 0, 0xff, 0xd1, 0xff, -1, -1, M, VX_AF, g_shift, "r/m, 1")
     LEG("rol/ror/shl/shr/sar r/m, cl", 0, 0xff, 0xd3, 0xff, -1, -1, M, VX_OF | VX_AF, g_shift, "r/m, cl")
+    /* helper vxspeed: the byte forms by 1 and by cl (Camellia's key schedule rotates with
+     * `rolb %cl`: each call handed the rest of the schedule to Unicorn) */
+    LEG("rol/ror/shl/shr/sar r/m8, 1", 0, 0xff, 0xd0, 0xff, -1, -1, M | VF_BYTE, VX_AF, g_shift, "r/m8, 1")
+    LEG("rol/ror/shl/shr/sar r/m8, cl", 0, 0xff, 0xd2, 0xff, -1, -1, M | VF_BYTE, VX_OF | VX_AF, g_shift, "r/m8, cl")
+    /* helper vxspeed: shld/shrd (Camellia's key schedule: `shldq %cl`) */
+    LEG("shld r/m, r, imm8", 1, 0xff, 0xa4, 0xff, -1, -1, M | I8, VX_OF | VX_AF, g_shxd, "r/m, r, imm8")
+    LEG("shld r/m, r, cl", 1, 0xff, 0xa5, 0xff, -1, -1, M, VX_OF | VX_AF, g_shxd, "r/m, r, cl")
+    LEG("shrd r/m, r, imm8", 1, 0xff, 0xac, 0xff, -1, -1, M | I8, VX_OF | VX_AF, g_shxd, "r/m, r, imm8")
+    LEG("shrd r/m, r, cl", 1, 0xff, 0xad, 0xff, -1, -1, M, VX_OF | VX_AF, g_shxd, "r/m, r, cl")
     LEG("mov r/m8, r8", 0, 0xff, 0x88, 0xff, -1, -1, M | VF_BYTE, 0, g_mov, "r/m8, r8")
     LEG("mov r/m, r", 0, 0xff, 0x89, 0xff, -1, -1, M, 0, g_mov, "r/m, r")
     LEG("mov r8, r/m8", 0, 0xff, 0x8a, 0xff, -1, -1, M | VF_BYTE, 0, g_mov, "r8, r/m8")
