@@ -638,18 +638,22 @@ static int bench_table(int csv)
             }
             struct bench_ctx b = {im, op, buf};
             if (impl_emulated(im)) {
-                char err[320], label[200];
-                snprintf(label, sizeof label, "%s (emulated)", impl_name(im));
+                char err[320];
                 int rc = bench_emulated(&b, o->unit, err, sizeof err);
-                if (rc < 0) bench_table_na(human, F->name, label, o->name, err, csv);
-                if (rc) continue; /* failed, or no such operation */
+                bench_table_emulated(1);
+                if (rc < 0) bench_table_na(human, F->name, impl_name(im), o->name, err, csv);
+                if (rc) { /* failed, or no such operation */
+                    bench_table_emulated(0);
+                    continue;
+                }
                 /* one size, 1 KiB calls (or the unit's nearest multiple): the fuzzer's call
                  * size, per-call overhead included, and a row in a second, not minutes */
                 size_t call = o->unit >= EMULATED_BENCH_BYTES ? o->unit
                               : EMULATED_BENCH_BYTES / o->unit * o->unit;
                 if (call > o->max_bytes) call = o->max_bytes;
                 struct bench_result r = bench_slope(bench_thunk_emulated, &b, call, call);
-                bench_table_row(human, F->name, label, o->name, &r, csv);
+                bench_table_row(human, F->name, impl_name(im), o->name, &r, csv);
+                bench_table_emulated(0);
                 rows++;
                 continue;
             }
