@@ -4,11 +4,14 @@
 #include "emu/ucheck_elf.h"
 #include "emu/vx_uc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <asm/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,6 +40,8 @@ static struct emu {
     uint64_t entry_rsp;
     uint64_t image_lo[8], image_hi[8];
     size_t nimage;
+    uint64_t stack_dirty; /* the stack below this address holds only the poison (the
+                           * executor's writes are seen; a turn of Unicorn dirties it all) */
     char fault[200];  /* the first failed access of this call, in words */
     uint64_t fault_insn;
 } E;
@@ -45,8 +50,10 @@ static struct emu {
 
 static struct range *find_range(uint64_t a)
 {
+    static size_t last; /* accesses come in runs on one buffer: try the last hit first */
+    if (last < E.nmaps && a >= E.maps[last].lo && a < E.maps[last].hi) return &E.maps[last];
     for (size_t i = 0; i < E.nmaps; i++)
-        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[i];
+        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[last = i];
     return NULL;
 }
 
@@ -100,8 +107,65 @@ static int read_vmas(void)
     return 0;
 }
 
+/* Linux 6.11's PROCMAP_QUERY ioctl on /proc/self/maps: the one VMA holding an address, without
+ * the kernel formatting every mapping's path as text (a read of the whole file was two thirds of
+ * an emulated call of 1 KiB).  The layout and numbers are the kernel's ABI (include/uapi/linux/
+ * fs.h, Linux 6.11+), written out here because older headers lack them; on an older kernel, or
+ * under qemu-user (whose /proc/self/maps is a file of its own), the ioctl fails and the text is
+ * read as before. */
+struct vma_query {
+    uint64_t size, query_flags, query_addr;
+    uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+    uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+    uint64_t vma_name_addr, build_id_addr;
+};
+#define VMA_QUERY_IOCTL _IOWR('f', 17, struct vma_query)
+#define VMA_QUERY_READ 1u
+#define VMA_QUERY_WRITE 2u
+#define VMA_QUERY_EXEC 4u
+
+static int maps_fd = -1;    /* open on /proc/self/maps of maps_pid; -2: the ioctl is missing */
+static pid_t maps_pid;
+
+/* 1 and *out when the ioctl answered (out->prot 0 with lo == hi: nothing mapped at a), 0 when
+ * this kernel cannot answer it. */
+static int query_vma(uint64_t a, struct vma *out)
+{
+    if (maps_fd == -2) return 0;
+    pid_t pid = getpid();
+    if (maps_fd >= 0 && maps_pid != pid) { /* a forked child: its own address space */
+        close(maps_fd);
+        maps_fd = -1;
+    }
+    if (maps_fd < 0) {
+        maps_fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+        if (maps_fd < 0) { maps_fd = -2; return 0; }
+        maps_pid = pid;
+    }
+    struct vma_query q;
+    memset(&q, 0, sizeof q);
+    q.size = sizeof q;
+    q.query_addr = a;
+    if (ioctl(maps_fd, VMA_QUERY_IOCTL, &q) == 0) {
+        *out = (struct vma){q.vma_start, q.vma_end,
+                            (q.vma_flags & VMA_QUERY_READ ? UC_PROT_READ : 0) |
+                            (q.vma_flags & VMA_QUERY_WRITE ? UC_PROT_WRITE : 0) |
+                            (q.vma_flags & VMA_QUERY_EXEC ? UC_PROT_EXEC : 0)};
+        return 1;
+    }
+    if (errno == ENOENT) { /* no mapping holds a */
+        *out = (struct vma){a, a, 0};
+        return 1;
+    }
+    close(maps_fd); /* ENOTTY (no such ioctl), EINVAL (an older layout): the text from now on */
+    maps_fd = -2;
+    return 0;
+}
+
 static const struct vma *find_vma(uint64_t a)
 {
+    static struct vma answer;
+    if (query_vma(a, &answer)) return answer.hi > answer.lo ? &answer : NULL;
     if (!vmas_fresh && read_vmas()) return NULL;
     for (size_t i = 0; i < nvmas; i++)
         if (a >= vmas[i].lo && a < vmas[i].hi) return &vmas[i];
@@ -165,7 +229,7 @@ static void revalidate(void)
     int have_data = 0;
     for (size_t i = 0; i < E.nmaps; i++) have_data |= !E.maps[i].keep;
     if (!have_data) return;
-    if (read_vmas() || E.nmaps > MAX_MAPS - 8) {
+    if (E.nmaps > MAX_MAPS - 8) {
         for (size_t i = E.nmaps; i-- > 0;)
             if (!E.maps[i].keep) unmap_range(i);
         return;
@@ -220,6 +284,7 @@ static int ex_write(void *ctx, uint64_t a, const void *src, size_t n)
 {
     (void)ctx;
     if (access_ok(a, n, 1)) return -1;
+    if (a < E.stack_dirty && a >= (uint64_t)(uintptr_t)E.stack) E.stack_dirty = a;
     memcpy((void *)(uintptr_t)a, src, n);
     return 0;
 }
@@ -325,6 +390,7 @@ static int setup(void)
     uint8_t *st = mmap(NULL, EMU_STACK_SIZE + PAGE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     E.stack = st == MAP_FAILED || mprotect(st, PAGE, PROT_NONE) ? MAP_FAILED : st + PAGE;
+    E.stack_dirty = (uint64_t)(uintptr_t)E.stack; /* not yet poisoned */
     static uint8_t hlt[PAGE];
     memset(hlt, 0xf4, sizeof hlt);
     uc_hook h;
@@ -349,6 +415,8 @@ static int setup(void)
         uc_reg_write(E.vx.uc, UC_X86_REG_FS_BASE, &fs);
     E.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
     E.vx.limit = INSN_LIMIT;
+    E.vx.final_state_vexec_only = 1; /* the result is read from E.vx.cpu; MXCSR and the x87
+                                      * control word, which only Unicorn runs, from Unicorn */
     E.ready = 1;
     return 0;
 }
@@ -402,8 +470,11 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
 
     /* stack: poisoned; the return address at entry_rsp (16-byte aligned + 8, as after a call),
      * stack arguments above it */
-    memset(E.stack, EMU_STACK_POISON, EMU_STACK_SIZE);
     uint64_t top = (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE;
+    /* Only what the last call may have written is poisoned again: 64 KiB each time was a
+     * tenth of an emulated 1 KiB call. */
+    if (E.stack_dirty < top)
+        memset((void *)(uintptr_t)E.stack_dirty, EMU_STACK_POISON, top - E.stack_dirty);
     E.entry_rsp = ((top - 256) & ~15ull) - 8;
     uint64_t ret = SENTINEL;
     memcpy((void *)(uintptr_t)E.entry_rsp, &ret, 8);
@@ -436,7 +507,9 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     uc_reg_write(E.vx.uc, UC_X86_REG_FPCW, &fpcw);
 
     char msg[300];
+    E.stack_dirty = E.entry_rsp; /* the return address and the stack arguments */
     enum vxu_status s = vxu_run(&E.vx, SENTINEL, msg, sizeof msg);
+    if (E.vx.unicorn_turns) E.stack_dirty = (uint64_t)(uintptr_t)E.stack; /* writes unseen */
     int rc = 0;
     if (s != VXU_DONE) {
         char where[128];

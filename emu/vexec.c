@@ -3,6 +3,7 @@
 #include "emu/vexec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- context ------------------------------------------------------------------------------ */
@@ -115,9 +116,11 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     if (in->bc) {
         unsigned es = f->bsz;
         if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
-        uint8_t e[8];
-        if (rd(x, a, e, es)) return -1;
-        for (unsigned i = 0; i < vl; i += es) memcpy(b->b + i, e, es);
+        uint64_t e = 0;
+        if (rd(x, a, &e, es)) return -1; /* little-endian: the element in the low bytes */
+        uint64_t pat = es == 4 ? e | e << 32 : es == 2 ? e * 0x0001000100010001ull
+                       : es == 1 ? e * 0x0101010101010101ull : e;
+        for (unsigned i = 0; i < vl / 8; i++) b->q[i] = pat;
         return 0;
     }
     unsigned n = vx_mem_size(f, vl);
@@ -136,10 +139,45 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
 
 /* Writes a vector result: merge- or zero-masking per element, bytes past n cleared (VEX and
  * EVEX zero the destination up to the maximum vector length). */
+/* The byte lanes of 8-byte word q whose element (size es) has its bit set in mask m. */
+static uint64_t lane_bytes(unsigned es, uint64_t m, unsigned q)
+{
+    static uint64_t of_bits[256]; /* 8 mask bits -> 8 bytes of 0x00/0xff */
+    if (!of_bits[1])
+        for (unsigned v = 0; v < 256; v++)
+            for (unsigned i = 0; i < 8; i++)
+                if ((v >> i) & 1) of_bits[v] |= 0xffull << (8 * i);
+    unsigned per = 8 / es;
+    unsigned bits = (unsigned)(m >> (q * per)) & ((1u << per) - 1);
+    if (es == 1) return of_bits[bits];
+    uint64_t r = 0, lane = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+    for (unsigned i = 0; i < per; i++)
+        if ((bits >> i) & 1) r |= lane << (8 * es * i);
+    return r;
+}
+
 static void wb_vec(struct vx *x, const struct vx_insn *in, unsigned dst, union vx_vreg *out,
                    unsigned n)
 {
     union vx_vreg *d = &x->c->z[dst];
+    if (!masked(in)) { /* constant sizes: inline copies, no library calls */
+        switch (n) {
+        case 64: memcpy(d, out, 64); return;
+        case 32: memcpy(d, out, 32); memset(d->b + 32, 0, 32); return;
+        case 16: memcpy(d, out, 16); memset(d->b + 16, 0, 48); return;
+        default: break;
+        }
+    } else if (!(n & 7) && in->f->esz <= 8) { /* merge by 8-byte words with a byte mask */
+        unsigned nq = n / 8, es = in->f->esz;
+        uint64_t m = x->c->k[in->aaa];
+        for (unsigned q = 0; q < nq; q++) {
+            uint64_t keep = lane_bytes(es, m, q);
+            out->q[q] = (out->q[q] & keep) | (in->z ? 0 : d->q[q] & ~keep);
+        }
+        memset(out->b + n, 0, 64 - n);
+        memcpy(d, out, 64);
+        return;
+    }
     if (masked(in)) {
         unsigned es = in->f->esz;
         uint64_t m = x->c->k[in->aaa];
@@ -162,30 +200,36 @@ static int exec_vec(struct vx *x, const struct vx_insn *in)
     const struct vx_form *f = in->f;
     vec_fn fn = (vec_fn)f->fn;
     unsigned vl = vlen(in);
-    union vx_vreg out, b, a;
+    union vx_vreg out, bmem;
+    const union vx_vreg *b = &bmem;
     struct vx_cpu *c = x->c;
     memset(&out, 0, sizeof out);
+    /* Register sources are passed in place: handlers write only out, and the destination is
+     * written after they return. */
+    if (f->kind != VK_MR) {
+        if (in->mem) {
+            if (load_rm(x, in, &bmem, vl)) return -1;
+        } else {
+            b = &c->z[in->rm];
+        }
+    }
     switch (f->kind) {
     case VK_RVM:
-        if (load_rm(x, in, &b, vl)) return -1;
-        a = c->z[in->vvvv];
-        if (fn(x, in, &out, &c->z[in->reg], &a, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->reg], &c->z[in->vvvv], b, vl)) return -1;
         wb_vec(x, in, in->reg, &out, vl);
         return 0;
     case VK_RM:
-        if (load_rm(x, in, &b, vl)) return -1;
-        if (fn(x, in, &out, &c->z[in->reg], &b, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->reg], b, b, vl)) return -1;
         wb_vec(x, in, in->reg, &out, vl);
         return 0;
     case VK_VM:
-        if (load_rm(x, in, &b, vl)) return -1;
-        if (fn(x, in, &out, &c->z[in->vvvv], &b, &b, vl)) return -1;
+        if (fn(x, in, &out, &c->z[in->vvvv], b, b, vl)) return -1;
         wb_vec(x, in, in->vvvv, &out, vl);
         return 0;
     case VK_MR: {
         unsigned n = f->msz ? f->msz : vl;
-        a = c->z[in->reg];
-        if (fn(x, in, &out, &a, &a, &a, vl)) return -1;
+        const union vx_vreg *a = &c->z[in->reg];
+        if (fn(x, in, &out, a, a, a, vl)) return -1;
         if (!in->mem) {
             wb_vec(x, in, in->rm, &out, n);
             return 0;
@@ -197,9 +241,8 @@ static int exec_vec(struct vx *x, const struct vx_insn *in)
         return wr(x, addr, out.b, n);
     }
     case VK_KVM: {
-        if (load_rm(x, in, &b, vl)) return -1;
-        a = c->z[in->vvvv];
-        if (fn(x, in, &out, &a, &a, &b, vl)) return -1;
+        const union vx_vreg *a = &c->z[in->vvvv];
+        if (fn(x, in, &out, a, a, b, vl)) return -1;
         uint64_t r = out.q[0] & lowbits(vl / f->esz);
         if (masked(in)) r &= c->k[in->aaa];
         c->k[in->reg & 7] = r;
@@ -245,7 +288,9 @@ static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const
                  const union vx_vreg *a, const union vx_vreg *b, unsigned vl)
 {
     (void)x; (void)in; (void)d; (void)a;
-    memcpy(o->b, b->b, vl);
+    if (vl == 64) memcpy(o->b, b->b, 64); /* constant sizes: inline copies */
+    else if (vl == 32) memcpy(o->b, b->b, 32);
+    else memcpy(o->b, b->b, 16);
     return 0;
 }
 
@@ -255,6 +300,13 @@ static int v_bcast(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x; (void)d; (void)a;
     unsigned n = in->f->msz; /* the element or block, from the low bytes of the source */
+    if (n <= 8) { /* one 8-byte pattern, stored by words: no call per element */
+        uint64_t e = n == 8 ? b->q[0] : n == 4 ? b->d[0] : n == 2 ? b->w[0] : b->b[0];
+        uint64_t pat = n == 1 ? e * 0x0101010101010101ull : n == 2 ? e * 0x0001000100010001ull
+                       : n == 4 ? e | e << 32 : e;
+        for (unsigned i = 0; i < vl / 8; i++) o->q[i] = pat;
+        return 0;
+    }
     for (unsigned i = 0; i < vl; i += n) memcpy(o->b + i, b->b, n);
     return 0;
 }
@@ -766,10 +818,11 @@ static void gf_init(void)
 /* affine(A, x) bit i = parity(A.byte[7-i] AND x).  A kernel uses a handful of matrices (S-box
  * layers), each broadcast over the whole instruction, so a full 256-entry table per (matrix,
  * inverse-first) pair is built once and kept in a small cache. */
-#define AFFINE_CACHE 8
+#define AFFINE_CACHE 16
 static struct affine_tab {
     uint64_t A;
-    int inv1; /* inverse-first + 1; 0: empty slot */
+    int inv1;    /* inverse-first + 1; 0: empty slot */
+    uint8_t imm; /* the constant added (xor) after the product: part of the table */
     uint8_t t[256];
 } affine_cache[AFFINE_CACHE];
 static unsigned affine_next;
@@ -782,14 +835,18 @@ static uint8_t affine1(uint64_t A, uint8_t x)
     return r;
 }
 
-static const uint8_t *affine_table(uint64_t A, int inv)
+static const uint8_t *affine_table(uint64_t A, int inv, uint8_t imm)
 {
     for (unsigned i = 0; i < AFFINE_CACHE; i++)
-        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A) return affine_cache[i].t;
+        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A &&
+            affine_cache[i].imm == imm)
+            return affine_cache[i].t;
     struct affine_tab *e = &affine_cache[affine_next++ % AFFINE_CACHE];
-    for (unsigned v = 0; v < 256; v++) e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v);
+    for (unsigned v = 0; v < 256; v++)
+        e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v) ^ imm;
     e->A = A;
     e->inv1 = inv + 1;
+    e->imm = imm;
     return e->t;
 }
 
@@ -802,8 +859,8 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     uint8_t imm = (uint8_t)in->imm;
     const uint8_t *t = NULL;
     for (unsigned q = 0; q < vl / 8; q++) {
-        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv);
-        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]] ^ imm;
+        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv, imm);
+        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]];
     }
     return 0;
 }
@@ -1433,6 +1490,35 @@ static int g_bswap(struct vx *x, const struct vx_insn *in)
 }
 
 /* 0F AF imul r, r/m (CF = OF = the product did not fit; SF ZF AF PF undefined) */
+/* shld/shrd r/m, r, imm8|cl (0F A4/A5, AC/AD): the destination shifted, the source's bits
+ * shifted in.  SDM: the count is masked to 5 bits (6 with REX.W); a zero count changes nothing,
+ * flags included; CF is the last bit shifted out of the destination; SF, ZF, PF follow the
+ * result; OF (a change of sign) is defined for a count of 1 only, AF never. */
+static int g_shxd(struct vx *x, const struct vx_insn *in)
+{
+    unsigned n = osize(in), w = 8 * n;
+    uint64_t cnt = (in->op & 1) ? x->c->gpr[VX_RCX] : (uint64_t)in->imm, a;
+    cnt &= n == 8 ? 63 : 31;
+    if (rd_rm(x, in, n, &a)) return -1;
+    if (!cnt) /* as the shifts: a 32-bit register destination is still zero-extended */
+        return (n == 4 && !in->mem) ? wr_rm(x, in, n, a) : 0;
+    uint64_t m = lowbits(w), b = greg(x, in, in->reg, n) & m, r, cf;
+    a &= m;
+    if (in->op == 0xa4 || in->op == 0xa5) {
+        r = ((a << cnt) | (b >> (w - cnt))) & m;
+        cf = (a >> (w - cnt)) & 1;
+    } else {
+        r = ((a >> cnt) | (b << (w - cnt))) & m;
+        cf = (a >> (cnt - 1)) & 1;
+    }
+    uint64_t f = x->c->rflags & ~(uint64_t)(VX_CF | VX_OF | VX_AF);
+    if (cf) f |= VX_CF;
+    if (((r ^ a) >> (w - 1)) & 1) f |= VX_OF;
+    x->c->rflags = f;
+    set_szp(x, r, n);
+    return wr_rm(x, in, n, r);
+}
+
 static int g_imul(struct vx *x, const struct vx_insn *in)
 {
     unsigned n = osize(in);
@@ -2012,6 +2098,15 @@ static const struct vx_form forms[] = {
     LEG("rol/ror/shl/shr/sar r/m8, imm8", 0, 0xff, 0xc0, 0xff, -1, -1, M | I8 | VF_BYTE, VX_OF | VX_AF, g_shift, "r/m8, imm8")
     LEG("rol/ror/shl/shr/sar r/m, 1", 0, 0xff, 0xd1, 0xff, -1, -1, M, VX_AF, g_shift, "r/m, 1")
     LEG("rol/ror/shl/shr/sar r/m, cl", 0, 0xff, 0xd3, 0xff, -1, -1, M, VX_OF | VX_AF, g_shift, "r/m, cl")
+    /* helper vxspeed: the byte forms by 1 and by cl (Camellia's key schedule rotates with
+     * `rolb %cl`: each call handed the rest of the schedule to Unicorn) */
+    LEG("rol/ror/shl/shr/sar r/m8, 1", 0, 0xff, 0xd0, 0xff, -1, -1, M | VF_BYTE, VX_AF, g_shift, "r/m8, 1")
+    LEG("rol/ror/shl/shr/sar r/m8, cl", 0, 0xff, 0xd2, 0xff, -1, -1, M | VF_BYTE, VX_OF | VX_AF, g_shift, "r/m8, cl")
+    /* helper vxspeed: shld/shrd (Camellia's key schedule: `shldq %cl`) */
+    LEG("shld r/m, r, imm8", 1, 0xff, 0xa4, 0xff, -1, -1, M | I8, VX_OF | VX_AF, g_shxd, "r/m, r, imm8")
+    LEG("shld r/m, r, cl", 1, 0xff, 0xa5, 0xff, -1, -1, M, VX_OF | VX_AF, g_shxd, "r/m, r, cl")
+    LEG("shrd r/m, r, imm8", 1, 0xff, 0xac, 0xff, -1, -1, M | I8, VX_OF | VX_AF, g_shxd, "r/m, r, imm8")
+    LEG("shrd r/m, r, cl", 1, 0xff, 0xad, 0xff, -1, -1, M, VX_OF | VX_AF, g_shxd, "r/m, r, cl")
     LEG("mov r/m8, r8", 0, 0xff, 0x88, 0xff, -1, -1, M | VF_BYTE, 0, g_mov, "r/m8, r8")
     LEG("mov r/m, r", 0, 0xff, 0x89, 0xff, -1, -1, M, 0, g_mov, "r/m, r")
     LEG("mov r8, r/m8", 0, 0xff, 0x8a, 0xff, -1, -1, M | VF_BYTE, 0, g_mov, "r8, r/m8")
@@ -2319,29 +2414,49 @@ disp_done:;
 
 /* ---- decode cache and run loop ------------------------------------------------------------ */
 
-#define CACHE_SIZE 4096
-static struct centry {
+/* Decoded instructions live in a pool, in the order they were first run, found through a
+ * direct-mapped index of pointers; straight-line code then runs through consecutive entries
+ * (the next one is tried before the index).  A table of whole entries indexed by address had
+ * them scattered over 1.3 MB: the lookup's cache misses were a fifth of an emulated Camellia
+ * call.  A flush is a new generation: entries of an older one never match (the reach test
+ * flushes once per generated case). */
+#define INDEX_SIZE 32768
+#define POOL_SIZE 65536
+struct centry {
     uint64_t rip;
-    int valid;
-    int known;
+    uint32_t gen;
+    uint8_t known;
     struct vx_insn in;
-} cache[CACHE_SIZE];
+};
+static struct centry *pool;
+static size_t npool;
+static uint32_t generation = 1;
+static struct centry *cache_index[INDEX_SIZE];
 
 void vx_flush_cache(void)
 {
-    for (size_t i = 0; i < CACHE_SIZE; i++) cache[i].valid = 0;
+    generation++;
+    npool = 0;
 }
 
-static const struct centry *decode_at(const struct vx_env *env, uint64_t rip)
+static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
+                                      const struct centry *prev)
 {
-    struct centry *e = &cache[(rip ^ (rip >> 12)) & (CACHE_SIZE - 1)];
-    if (e->valid && e->rip == rip) return e;
+    if (prev && prev + 1 < pool + npool && prev[1].rip == rip && prev[1].gen == generation)
+        return prev + 1;
+    struct centry **slot = &cache_index[(rip ^ (rip >> 15)) & (INDEX_SIZE - 1)];
+    struct centry *e = *slot;
+    if (e && e->rip == rip && e->gen == generation) return e;
+    if (!pool && !(pool = malloc(POOL_SIZE * sizeof *pool))) return NULL;
+    if (npool == POOL_SIZE) vx_flush_cache(); /* full: start again */
+    e = &pool[npool++];
     uint8_t buf[16];
     size_t got = env->fetch(env->ctx, rip, buf, 15);
     e->rip = rip;
-    e->valid = 1;
+    e->gen = generation;
     e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
     if (!got) e->in.len = 0;
+    *slot = e;
     return e;
 }
 
@@ -2375,9 +2490,15 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
     enum vx_status st = VX_STOPPED;
     gf_init();
     if (msg && msglen) msg[0] = 0;
+    const struct centry *e = NULL;
     while (cpu->rip != stop_rip) {
         if (done >= max_insns) { st = VX_LIMIT; break; }
-        const struct centry *e = decode_at(env, cpu->rip);
+        e = decode_at(env, cpu->rip, e);
+        if (!e) { /* no memory for the decode cache */
+            if (msg && msglen) snprintf(msg, msglen, "out of memory for the decode cache");
+            st = VX_FAULT;
+            break;
+        }
         if (!e->known) { st = VX_UNKNOWN; break; }
         if (env->insn && env->insn(env->ctx, cpu->rip)) { st = VX_HALT; break; }
         x.next = cpu->rip + e->in.len;

@@ -38,10 +38,16 @@ static void pull_state(struct vxu *v)
     for (int i = 0; i < 16; i++) memcpy(v->cpu.z[i].b, x[i], 16);
 }
 
+/* Called on every instruction Unicorn runs: the prefix bytes only, no decode (c4, c5 and 62
+ * are VEX and EVEX in 64-bit mode, as vx_is_vector_insn says). */
 int vxu_unicorn_check(struct vxu *v, uint64_t addr)
 {
-    size_t len;
-    if (!vx_is_vector_insn(&v->env, addr, &len)) return 0;
+    uint8_t b[15];
+    size_t got = v->env.fetch(v->env.ctx, addr, b, sizeof b), i = 0;
+    while (i < got && (b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x36 ||
+                       b[i] == 0x64 || b[i] == 0x65 || b[i] == 0x67))
+        i++;
+    if (!(i < got && (b[i] == 0xc4 || b[i] == 0xc5 || b[i] == 0x62))) return 0;
     uc_emu_stop(v->uc);
     return 1;
 }
@@ -69,7 +75,7 @@ enum vxu_status vxu_run(struct vxu *v, uint64_t stop, char *msg, size_t len)
         v->vexec_insns += done;
         switch (s) {
         case VX_STOPPED:
-            push_state(v);
+            if (!v->final_state_vexec_only) push_state(v);
             return VXU_DONE;
         case VX_HALT:
             push_state(v);

@@ -32,6 +32,9 @@ struct vxu {
     int in_unicorn;
     int caller_stop;     /* set by the caller's Unicorn hooks when they stop it for a reason of
                           * their own (bounds, runaway): vxu_run then returns VXU_UC_ERROR */
+    int final_state_vexec_only; /* set by a caller that reads the final state from cpu alone:
+                                 * VXU_DONE then leaves Unicorn's copy as it was (writing it
+                                 * costs a batch of 34 registers per call) */
 };
 
 enum vxu_status {
@@ -42,7 +45,7 @@ enum vxu_status {
 };
 
 /* Runs from v->cpu.rip until rip == stop.  On return v->cpu holds the final state and Unicorn
- * holds the same GPRs, rflags and xmm0-15. */
+ * holds the same GPRs, rflags and xmm0-15 (unless final_state_vexec_only, on VXU_DONE). */
 enum vxu_status vxu_run(struct vxu *v, uint64_t stop, char *msg, size_t len);
 
 /* For the caller's UC_HOOK_CODE: 1 (and Unicorn is stopped) when addr holds a VEX or EVEX

@@ -56,6 +56,9 @@ extern const struct backend backend_guided;   /* backend_guided.c: native, with 
 int emulated_runs(const struct impl *im);
 uint64_t emulated_call(const char *name, int clean, const void *fn, const uint64_t *argv,
                        size_t argc);
+/* fn(argv) in the emulator without the checked call's verdicts: the bench's emulated rows. */
+int emulated_plain_call(const void *fn, const uint64_t *argv, size_t argc, uint64_t *ret,
+                        char *err, size_t errlen);
 /* The instruction the last emulated call stopped at, when it failed (0: unknown). */
 uint64_t emulated_last_pc(void);
 

@@ -1,6 +1,7 @@
 /* backend_emulated.c — the emulated call: a kernel whose ISA this CPU lacks (or the mask
  * hides) runs inside emu_call (emu/emu_call.h) with the checked call's contract, so the same
  * checks judge it.  Used by the native and emu-diff modes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,28 @@ uint64_t emulated_call(const char *name, int clean, const void *fn, const uint64
 #else
     (void)name, (void)clean, (void)fn, (void)argv, (void)argc;
     abort(); /* emulated_runs is 0 here */
+#endif
+}
+
+/* The bench's emulated row: fn(argv) in the emulator with no verdicts (the engine's own speed;
+ * bounds and faults still stop it).  0, or -1 with the reason in err. */
+int emulated_plain_call(const void *fn, const uint64_t *argv, size_t argc, uint64_t *ret,
+                        char *err, size_t errlen)
+{
+#if ARCH_X86_64
+    struct abi_state before, after;
+    memset(&before, 0, sizeof before);
+    before.vec_mode = ABI_VEC_AVX512;
+    before.mxcsr = 0x1f80;
+    before.x87cw = 0x37f;
+    uint64_t r = 0;
+    int rc = emu_call(fn, argv, argc, &before, &after, &r, err, errlen);
+    if (ret) *ret = r;
+    return rc;
+#else
+    (void)fn, (void)argv, (void)argc, (void)ret;
+    snprintf(err, errlen, "no emulator on this architecture");
+    return -1;
 #endif
 }
 

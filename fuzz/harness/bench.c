@@ -257,10 +257,25 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
+static int row_emulated;
+
+void bench_table_emulated(int on)
+{
+    row_emulated = on;
+}
+
+/* The implementation as the table and the CSV name it. */
+static const char *shown_impl(const char *impl, char *buf, size_t len)
+{
+    if (!row_emulated) return impl;
+    snprintf(buf, len, "%s (emulated)", impl);
+    return buf;
+}
+
 static void name_column(FILE *out, const char *impl, const char *op)
 {
-    char name[256];
-    snprintf(name, sizeof name, "%s %s", impl, op);
+    char name[256], shown[200];
+    snprintf(name, sizeof name, "%s %s", shown_impl(impl, shown, sizeof shown), op);
     fprintf(out, " %-*s | ", NAME_WIDTH, name);
 }
 
@@ -282,15 +297,17 @@ void bench_table_row(FILE *out, const char *family, const char *impl, const char
     jr_begin("bench"); /* the result stream's row (docs/results.md) */
     jr_str("impl", impl);
     jr_str("op", op);
+    if (row_emulated) jr_bool("emulated", 1);
     jr_num("ns_per_byte", r->ns_per_byte);
     jr_num("mib_per_s", r->mib_per_s);
     jr_num("cycles_per_byte", r->mhz > 0 ? r->cycles_per_byte : 0);
     jr_num("mhz", r->mhz);
     jr_end();
     if (csv) {
+        char shown[200];
         csv_field(out, family);
         fputc(',', out);
-        csv_field(out, impl);
+        csv_field(out, shown_impl(impl, shown, sizeof shown));
         fputc(',', out);
         csv_field(out, op);
         /* Fixed notation: no exponents for naive consumers, six decimals for sub-0.01 ns/B. */
@@ -319,6 +336,7 @@ void bench_table_na(FILE *out, const char *family, const char *impl, const char 
     jr_begin("bench");
     jr_str("impl", impl);
     jr_str("op", op);
+    if (row_emulated) jr_bool("emulated", 1);
     jr_bool("available", 0);
     jr_str("reason", why);
     jr_end();

@@ -38,5 +38,9 @@ void bench_table_row(FILE *out, const char *family, const char *impl, const char
 void bench_table_na(FILE *out, const char *family, const char *impl, const char *op,
                     const char *why, int csv);
 void bench_table_end(FILE *out, int csv);
+/* Rows printed while on are of an implementation run in the emulator: the result stream's
+ * record says `"emulated": true` (impl stays the implementation's name), the table and the
+ * CSV show the name followed by " (emulated)". */
+void bench_table_emulated(int on);
 
 #endif

@@ -617,6 +617,25 @@ static void bench_thunk(void *ctx, size_t bytes)
     F->bench_run(b->im, b->op, b->buf, bytes);
 }
 
+#define EMULATED_BENCH_BYTES 1024
+
+/* A kernel this CPU cannot run (or the mask hides): the family's bench_run itself runs in the
+ * emulator (it calls the kernel), so the row is the emulator's speed, never the CPU's. */
+static int bench_emulated(struct bench_ctx *b, size_t bytes, char *err, size_t errlen)
+{
+    uint64_t argv[4] = {(uint64_t)(uintptr_t)b->im, b->op, (uint64_t)(uintptr_t)b->buf, bytes};
+    uint64_t ret = 0;
+    if (emulated_plain_call((const void *)(uintptr_t)F->bench_run, argv, 4, &ret, err, errlen))
+        return -1;
+    return (int)(int32_t)ret < 0 ? 1 : 0;
+}
+
+static void bench_thunk_emulated(void *ctx, size_t bytes)
+{
+    char err[320];
+    (void)bench_emulated(ctx, bytes, err, sizeof err);
+}
+
 static int bench_table(int csv)
 {
     size_t max = 0;
@@ -636,8 +655,28 @@ static int bench_table(int csv)
                 bench_table_na(human, F->name, impl_name(im), o->name, why, csv);
                 continue;
             }
-            if (F->bench_run(im, op, buf, o->unit) < 0) continue; /* no such operation */
             struct bench_ctx b = {im, op, buf};
+            if (impl_emulated(im)) {
+                char err[320];
+                int rc = bench_emulated(&b, o->unit, err, sizeof err);
+                bench_table_emulated(1);
+                if (rc < 0) bench_table_na(human, F->name, impl_name(im), o->name, err, csv);
+                if (rc) { /* failed, or no such operation */
+                    bench_table_emulated(0);
+                    continue;
+                }
+                /* one size, 1 KiB calls (or the unit's nearest multiple): the fuzzer's call
+                 * size, per-call overhead included, and a row in a second, not minutes */
+                size_t call = o->unit >= EMULATED_BENCH_BYTES ? o->unit
+                              : EMULATED_BENCH_BYTES / o->unit * o->unit;
+                if (call > o->max_bytes) call = o->max_bytes;
+                struct bench_result r = bench_slope(bench_thunk_emulated, &b, call, call);
+                bench_table_row(human, F->name, impl_name(im), o->name, &r, csv);
+                bench_table_emulated(0);
+                rows++;
+                continue;
+            }
+            if (F->bench_run(im, op, buf, o->unit) < 0) continue; /* no such operation */
             struct bench_result r = bench_slope(bench_thunk, &b, o->unit, o->max_bytes);
             bench_table_row(human, F->name, impl_name(im), o->name, &r, csv);
             rows++;
