@@ -209,23 +209,26 @@ const char *cpu_feature_names(uint64_t set, char *buf, size_t buflen)
     return buf;
 }
 
-const char *cpu_unavailable_reason(uint64_t needs)
+/* The message, out of line: under ASan its name buffer would take a fake stack frame on every
+ * call, and the driver asks for every implementation on every input. */
+__attribute__((noinline)) static const char *unavailable_why(uint64_t lacking, uint64_t off)
 {
     static char why[256];
     char names[200];
-    init();
-    uint64_t lacking = needs & ~detected;
     if (lacking) {
         snprintf(why, sizeof why, "host lacks %s", cpu_feature_names(lacking, names, sizeof names));
         return why;
     }
-    uint64_t off = needs & masked;
-    if (off) {
-        snprintf(why, sizeof why, "masked by ASMDIFF_CPU_MASK: %s",
-                 cpu_feature_names(off, names, sizeof names));
-        return why;
-    }
-    return NULL;
+    snprintf(why, sizeof why, "masked by ASMDIFF_CPU_MASK: %s",
+             cpu_feature_names(off, names, sizeof names));
+    return why;
+}
+
+const char *cpu_unavailable_reason(uint64_t needs)
+{
+    init();
+    uint64_t lacking = needs & ~detected, off = needs & masked;
+    return lacking || off ? unavailable_why(lacking, off) : NULL;
 }
 
 #if defined(__riscv)

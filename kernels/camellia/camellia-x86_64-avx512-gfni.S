@@ -64,6 +64,36 @@
  * 2% of ECB.  The two forms differ by FL's rotate only (gfnishift: 3 operations per byte,
  * one of them GFNI; cmpmask: 4, none GFNI).
  *
+ * Where the cycles go (issue 21; ECB, 128-bit key, 16 KiB, this Zen 5 class machine, 2026-12-01):
+ * no hardware counters here (perf stat: "not supported"), so by ablation: variants of this
+ * file with one part removed (wrong output, timing only), timed in one process against
+ * aria_ecb_avx512_gfni_ternlog, 300 alternating trials of 8 calls, fastest kept:
+ *   as is                                        0.170 ns/B   1.06x ARIA (cmpmask 1.07x)
+ *   no background transposes (BG_SLOT empty)     0.166        -2.5%
+ *   S-box matrices in registers, not {1to8}      0.166        +-0 (against the line above)
+ *   no FL layers                                 0.158        -7%
+ *   one GFNI per S-box (144 of 304 removed)      0.141        -17%   113 cycles for 144 ops
+ *   P replaced by 8 XORs (13 ops fewer a round)  0.106        -37%   238 cycles for 234 ops
+ *   the last four together                       0.058        -66%
+ *   one GFNI per S-box but the s4 bytes' two     0.149        -12%   0.93x ARIA (256-bit 0.96x)
+ * A 64-block batch is about 930 vector operations (GFNI 304: 16 a round and 8 per FL layer;
+ * P with the keyed XOR into the other half 21 a round, 378; FL 80; key deltas 56; transposes
+ * 128 vpunpck) in about 640 cycles at 3.7 GHz: 1.45 per cycle, and each operation removed
+ * saves about a cycle whatever its kind.  The kernel is bound by its count of zmm operations
+ * (zmm XOR, vpternlogq and GFNI each measured at 1.0-1.4 per cycle here, independent chains),
+ * not by the rounds' latency, one port, the S-box matrices' loads or the transposes (hidden).
+ * ARIA-128 ternlog is about 1080 operations per batch in ~615 cycles (1.75 per cycle: its
+ * rounds have 16 independent S-boxes, ours 8), so the two families run at the same speed.
+ * 0.80x ARIA needs about 750 operations per batch, 20% fewer.  Known ways, none done yet:
+ * keeping the state in the S-box's input field (x -> A1 x, A1 the pre-affine map: P and the
+ * key XORs are linear, so they commute) makes each S-box one vgf2p8affineinvqb (two for the
+ * s4 bytes), 108 operations fewer (the last ablation: 0.93x); FL then runs in that field
+ * at its present 20 operations per half, since x & k = diag(k) x is linear too (one GFNI with the key-dependent matrix
+ * A1 shl1 diag(k1) A1^-1 per byte and half of the rotate); folding the 56 key-delta XORs
+ * into FL's vpternlog: about 40 fewer.  Estimated together about 0.89x ARIA: the 0.80 of
+ * libgcrypt's pair (0.71 against 0.90 c/B here) comes from a slower ARIA, not a faster
+ * Camellia (ours 0.61 c/B).
+ *
  * Calling convention: System V AMD64 (see camellia.h for the C prototypes).
  *   rdi sk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
  *   Clobbers rax, rcx, rdx, r8-r11, flags, zmm0-31, k4-k7, and k1 in the cmpmask form; all
