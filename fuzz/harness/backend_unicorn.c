@@ -98,6 +98,7 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
     int rc = ucheck_run(&call, &res);
     uint64_t rax = res.rax;
     drv_stats.calls++;
+    drv_stats.impl_calls[drv.cur_index]++;
     drv_stats.emulated_calls++;
     if (res.bounds_violation) {
         char w[700];
