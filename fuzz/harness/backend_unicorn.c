@@ -111,9 +111,12 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
         drv.abandoned = 1; /* it did not return: its outputs and trace mean nothing */
         return 0;
     }
-    if (res.abi_violation)
-        uc_report(res.abi_kind == UC_ABI_RESIDUE ? FINDING_RESIDUE : FINDING_ABI, res.abi_msg,
-                  0);
+    if (res.abi_violation) {
+        enum finding kind = res.abi_kind == UC_ABI_RESIDUE ? FINDING_RESIDUE : FINDING_ABI;
+        /* leftovers an outside kernel's convention allows: information, as natively */
+        if (!((drv.cur->flags & IMPL_OUTSIDE) && outside_allows(kind, res.abi_msg)))
+            uc_report(kind, res.abi_msg, 0);
+    }
     if (tracing() && drv.no_ct_claim) {
         drv_note_unjudged();
         call_no++;
