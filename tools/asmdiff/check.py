@@ -170,7 +170,10 @@ class Judge:
             stage.print_reports(st)
             unit = fuzzing.unit_written(st.text) if libfuzzer else None
             for f in fs:
-                f = dict(f, reproduce=self.reproduce(st, f, unit))
+                # a native stage's saved input reproduces through the check itself; another
+                # mode's (bounds, ct-trace, emu-diff, ct) with that mode's own line
+                f = dict(f, reproduce=self.reproduce(st, f, unit) if checked
+                         else f.get("reproduce") or "")
                 self.findings.append(f)
                 self.v.add(name, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
         elif counts is not None and not cases and s and s.get("cases") and \
