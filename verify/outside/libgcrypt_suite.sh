@@ -8,7 +8,12 @@
 #   kernel-ecb, kernel-ctr: the library's own ARIA AVX-512/GFNI file, taken from its source tree
 #            as an outside kernel (./asmdiff check aria --kernel ... in the libgcrypt
 #            convention), each entry point must come out clean;
-#   kernel-planted: the planted copy of that file must be caught the same way.
+#   kernel-planted: the planted copy of that file must be caught the same way;
+#   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
+#            runs (it computes CTR on the first known answer), never checked as ECB;
+#   mpi-planted: the library with one line of mpi/amd64/mpih-add1.S broken (mpi_plant.sh; the
+#            build compiles it as mpi/mpih-add1-asm.S) must be caught through its API (FAMILY
+#            mpi).
 # Without network or compilers for the library the test skips (77) naming what failed; under
 # ASMDIFF_STRICT=1 that is an error.
 set -u
@@ -17,8 +22,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${ASMDIFF_BUILD:?}/lib-cache
 log=$(mktemp)
-if [ "$mode" = planted ] || [ "$mode" = kernel-planted ]; then
-  . "$here/aria_plant.sh"
+if [ "$mode" = planted ] || [ "$mode" = kernel-planted ] || [ "$mode" = mpi-planted ]; then
+  if [ "$mode" = mpi-planted ]; then . "$here/mpi_plant.sh"; else . "$here/aria_plant.sh"; fi
   prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
 else
   prefix=$("$top/tools/build_libgcrypt" "$cache" 2>"$log")
@@ -40,10 +45,14 @@ case $mode in
     file=$src/cipher/aria-gfni-avx512-amd64.S
     [ "$mode" = kernel-planted ] && file=$prefix.build/cipher/aria-gfni-avx512-amd64.S
     sym=_gcry_aria_gfni_avx512_ecb_crypt_blk64
-    [ "$mode" = kernel-ctr ] && sym=_gcry_aria_gfni_avx512_ctr_crypt_blk64
+    case $mode in kernel-ctr*) sym=_gcry_aria_gfni_avx512_ctr_crypt_blk64 ;; esac
     cmd=(python3 "$top/tools/asmdiff_cmd.py" check aria --kernel "$file" --symbol "$sym"
          --include "$clean.build" --include "$src/cipher" --needs avx512f,avx512bw,avx512vl,gfni
          --budget "$budget")
+    if [ "$mode" = kernel-ctr-as-ecb ]; then
+      exec "$top/verify/expect_finding.sh" \
+        "^operations +FAIL .*computes ctr on the first known answer, not ecb" "${cmd[@]}" --op ecb
+    fi
     if [ "$mode" = kernel-planted ]; then
       exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in aria: $sym" "${cmd[@]}"
     fi
@@ -51,6 +60,10 @@ case $mode in
       "check: clean" -- "${cmd[@]}" ;;
 esac
 cmd=(python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" --budget "$budget")
+if [ "$mode" = mpi-planted ]; then
+  exec "$top/verify/expect_finding.sh" \
+    "^mpi libgcrypt every feature +FINDING +MISMATCH in mpi: libgcrypt" "${cmd[@]}"
+fi
 if [ "$mode" = planted ]; then
   exec "$top/verify/expect_finding.sh" \
     "^$family libgcrypt every feature +FINDING +MISMATCH in $family: libgcrypt-full" "${cmd[@]}"
