@@ -438,8 +438,8 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         if not emulated:
             over_seeds("emu-diff", "emu-diff")
         else:
-            v.add("emu-diff (seeds)", "n/a", "the CPU cannot run the kernel: nothing to compare "
-                                             "the emulator with")
+            v.add("emu-diff", "n/a", "the CPU cannot run the kernel: nothing to compare the "
+                                     "emulator with")
     mask = emulated_mask(needs)
     if mask and not emulated:
         # the whole set again as on a CPU without these features: in the emulator
