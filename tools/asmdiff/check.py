@@ -387,7 +387,8 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
     covers, missing = impl.get("covers") or [], impl.get("not_covered") or []
     emulated = bool(impl.get("emulated"))
     v.add("operations", "pass", f"covers {', '.join(covers) or 'nothing'}" +
-          (" (identified in the emulator: this CPU cannot run it)" if emulated else ""))
+          (" (identified in the emulator: this CPU cannot run it; every stage below runs "
+           "there)" if emulated else ""))
     if missing:
         v.add("  not covered", "n/a", f"{', '.join(missing)} (another symbol, or another file: "
               "check it with its own --symbol; not counted as passed)")
@@ -428,7 +429,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         run("random" + suffix, [tool, "random", randoms, "1"], env=env)
         fuzz(f"fuzz {budget}s" + suffix, env)
 
-    native_set(" (emulated)" if emulated else "", env, "3000")
+    native_set("", env, "3000")  # (in the emulator when the CPU cannot run it: said above)
     engines = [e for e in engines if e]
     if "unicorn" in engines:
         # Unicorn maps each buffer alone: byte-exact bounds over the seeds; the trace of
