@@ -401,7 +401,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         """An engine's mode over the seeds; when none of them is in the convention's domain
         (ARIA's 64-block calls), over random cases instead."""
         if run(f"{name} (seeds)", [tool, mode, seeds], checked=False) == "precondition":
-            run(f"{name} (random)", [tool, mode, "random", "1000", "1"], checked=False)
+            run(f"{name} (random)", [tool, mode, "random", "3000", "1"], checked=False)
 
     def fuzz_detail(s):
         n = fuzzing.stats(s.text)
@@ -435,7 +435,8 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         # Unicorn maps each buffer alone: byte-exact bounds over the seeds; the trace of
         # random cases against the same cases with other secrets
         over_seeds("unicorn bounds", "bounds")
-        run("unicorn ct-trace", [tool, "ct-trace", "random", "300", "1"], checked=False)
+        # 3000 cases (seconds): a narrow convention (ARIA's 64-block CTR) meets few of them
+        run("unicorn ct-trace", [tool, "ct-trace", "random", "3000", "1"], checked=False)
         if not emulated:
             over_seeds("emu-diff", "emu-diff")
         else:
@@ -446,7 +447,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         # the whole set again as on a CPU without these features: in the emulator
         menv = dict(env, ASMDIFF_CPU_MASK=",".join(filter(None, [env.get("ASMDIFF_CPU_MASK"),
                                                                  mask])))
-        native_set(f" (emulated, {mask})", menv, "300")
+        native_set(f" (emulated, {mask})", menv, "3000")
     if "valgrind" in engines:
         valgrind_ct(judge, tool, env)
     return True
