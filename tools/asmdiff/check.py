@@ -147,6 +147,8 @@ class Judge:
         self.checked_calls = 0  # calls of the kernel through the checked call (property rows)
         self.total_calls = 0    # calls of the kernel in every stage
         self.precondition_rows = []  # rows whose cases none met the convention's precondition
+        self.by_stage = {}      # stage row -> its distinct findings (--baseline compares them)
+        self.covers = []        # the operations the kernel was checked as
         self.row_of.setdefault("valgrind-ct", "constant time (valgrind)")
 
     def reproduce(self, st, f, unit=None):
@@ -167,6 +169,7 @@ class Judge:
         cases, calls, _ = counts or (0, 0, 0)
         of = f"{calls} calls of {self.symbol}"
         fs = distinct(st.findings)
+        self.by_stage[name] = fs
         s = st.summary
         if fs:
             stage.print_reports(st)
@@ -332,6 +335,8 @@ def check_outside(a):
                         engines=fams[family].get("engines") or (), needs=needs, conv=conv):
         return v.print(title)
     judge.properties(conv)
+    if a.baseline:
+        baseline(a, judge, family, conv, needs, includes, tool, env)
     # (further tables of the check, e.g. coverage, go here: after the verdict rows)
     if a.sarif:
         sarif.write(a.sarif, judge.findings, kernel=kernel)
@@ -385,6 +390,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         if c.get("name") == (conv or impl.get("convention")):
             judge.precondition = c.get("prototype", "")
     covers, missing = impl.get("covers") or [], impl.get("not_covered") or []
+    judge.covers = covers
     emulated = bool(impl.get("emulated"))
     v.add("operations", "pass", f"covers {', '.join(covers) or 'nothing'}" +
           (" (identified in the emulator: this CPU cannot run it; every stage below runs "
@@ -480,6 +486,132 @@ def valgrind_ct(judge, tool, env):
         judge.v.add(name, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
         return
     if st.rc == MEMCHECK_ERROR:
-        judge.v.add(name, "FAIL", f"memcheck error that is not about secrets: {st.reason()}")
+        # an invalid read or write (the rows above name it), not a secret-dependent one
+        errs = [l.split("== ", 1)[-1].strip() for l in st.text.splitlines()
+                if l.startswith("==") and "== " in l]
+        judge.v.add(name, "FAIL", "memcheck error that is not about secrets: " +
+                    (errs[0] if errs else st.reason()))
         return
     judge.stage(st, name, stage.Stage.counts, checked=False)
+
+
+# ---- --baseline OLD.S: the file before the patch, one more oracle and a bench row ----
+
+# The stages both files go through, on the same cases (kat's vectors, the seeds, random seed 1).
+BASELINE_STAGES = (("kat", ["kat", TOP]), ("replay (seeds)", ["replay", None]),
+                   ("random", ["random", "3000", "1"]))
+
+
+def build_baseline(a, family, conv, needs, op, includes):
+    """The check build of the old file (the tool only), as the operation the new one was
+    checked as.  (tool, None) or (None, why)."""
+    old = os.path.abspath(a.baseline)
+    if not os.path.isfile(old):
+        return None, f"--baseline: no file {a.baseline}"
+    sym = a.baseline_symbol or a.symbol
+    incs = [os.path.abspath(d) for d in a.baseline_include] or includes
+    key = hashlib.sha1(json.dumps([family, old, sym, incs, needs, conv, op, "baseline"])
+                       .encode()).hexdigest()[:10]
+    bdir = os.path.join(builds.BUILD, "check", f"{family}-{sym}-{key}-baseline")
+    if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
+            not configure(bdir, family, old, sym, conv, needs, op, incs):
+        return None, f"meson setup failed in {bdir}"
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir,
+                        f"asmdiff-{family}-outside"], capture_output=True, text=True)
+    if p.returncode:
+        errs = compiler_errors(p.stdout + p.stderr)
+        return None, (errs[0] if errs else "meson compile failed") + f" (meson compile -C {bdir})"
+    return os.path.join(bdir, f"asmdiff-{family}-outside"), None
+
+
+def mismatches(fs):
+    return [f for f in fs if f.get("check") == "mismatch"]
+
+
+def baseline(a, judge, family, conv, needs, includes, new_tool, env):
+    """The old file as one more oracle: the same cases through it, each judged by the C
+    reference, so a difference between new and old is named with the side the reference says
+    is wrong; then both benched beside our kernels, the libraries and the reference."""
+    v = judge.v
+    op = ",".join(judge.covers)
+    sym = a.baseline_symbol or a.symbol
+    print(f"-- baseline: {sym} from {a.baseline} (as {op or 'its operation'})", flush=True)
+    tool, why = build_baseline(a, family, conv, needs, op if len(judge.covers) == 1 else "",
+                               includes)
+    if not tool:
+        v.add("baseline build", "FAIL", why)
+        return
+    seeds = os.path.join(TOP, "corpus", family, "seeds")
+    for name, args in BASELINE_STAGES:
+        args = [seeds if x is None else x for x in args]
+        st = stage.run([tool] + args, env)
+        counts = outside_counts(st.recs)
+        calls = counts[1] if counts else 0
+        if st.rc not in (0, 1) and not st.findings:
+            v.add(f"old {name}", "FAIL", st.reason())
+            continue
+        new_bad, old_bad = mismatches(judge.by_stage.get(name, [])), mismatches(st.findings)
+        same = f"the same cases: {calls} calls of the old {sym}"
+        if new_bad and not old_bad:
+            v.add(f"new vs old {name}", "FINDING", f"new and old differ; the C reference says the "
+                  f"new file is wrong ({stage.heading(new_bad[0])}), the old one agrees with it "
+                  f"({same})")
+        elif old_bad and not new_bad:
+            v.add(f"new vs old {name}", "info", f"new and old differ; the C reference says the "
+                  f"old file was wrong ({stage.heading(old_bad[0])}): the patch fixes it ({same})")
+        elif old_bad:
+            v.add(f"new vs old {name}", "info", f"both differ from the C reference ({same})")
+        elif not calls:
+            v.not_established(f"new vs old {name}", f"0 calls of the old {sym}: "
+                              f"{st.reason() if st.rc else 'no case in its domain'}")
+        else:
+            v.add(f"new vs old {name}", "pass", f"the outputs of both equal the C reference's on "
+                  f"{same}")
+    bench_both(family, a.symbol, sym, new_tool, tool, env)
+
+
+def bench_records(cmd, env):
+    st = stage.run(cmd + ["bench"], env)
+    return [r for r in results.of_type(st.recs, "bench")]
+
+
+def bench_both(family, new_sym, old_sym, new_tool, old_tool, env):
+    """libgcrypt's bench-slope layout: our kernels (the default build), the libraries and the
+    reference (the check build), the new and the old file, and old/new per operation and size
+    (each file's own process: the ratio is as noisy as two runs on this machine)."""
+    print("-- bench: new and old", flush=True)
+    new = bench_records([new_tool], env)
+    old = {(r["op"]): r for r in bench_records([old_tool], env) if r.get("impl") == old_sym}
+    ours_tool = os.path.join(builds.BUILD, f"asmdiff-{family}")
+    ours = bench_records([ours_tool], env) if os.path.exists(ours_tool) else []
+    ours = [r for r in ours if r.get("ns_per_byte") is not None and
+            r.get("impl") != "c-reference" and "library" not in r.get("kind", "")]
+    known = {r["impl"] for r in new}
+    ours = [r for r in ours if r["impl"] not in known or
+            any(n["impl"] == r["impl"] and n.get("ns_per_byte") is None for n in new)]
+    rows = []
+    for op in dict.fromkeys(r["op"] for r in new):
+        for r in ours:
+            if r["op"] == op:
+                rows.append((f"{r['impl']} {op}", r, ""))
+        for r in new:
+            if r["op"] != op or r.get("ns_per_byte") is None:
+                continue
+            if r["impl"] == new_sym:
+                o = old.get(op)
+                ratio = ""
+                if o and o.get("ns_per_byte") and r["ns_per_byte"]:
+                    ratio = f"{o['ns_per_byte'] / r['ns_per_byte']:.2f}x"
+                rows.append((f"new: {new_sym} {op}", r, ratio))
+                if o and o.get("ns_per_byte") is not None:
+                    rows.append((f"old: {old_sym} {op}", o, ""))
+            else:
+                rows.append((f"{r['impl']} {op}", r, ""))
+    w = max([len(n) for n, _, _ in rows] + [20]) + 2
+    print(f"\n {family:<{w}}|  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz  "
+          "old/new (ns/B)")
+    for name, r, ratio in rows:
+        print(f" {name:<{w}}|  {r['ns_per_byte']:10.4g} ns/B  {r['mib_per_s']:9.0f} MiB/s  "
+              f"{r['cycles_per_byte']:8.3g} c/B  {r.get('mhz', 0):8.0f}  {ratio}")
+    print("(old/new above 1: the new file is faster; our kernels from the default build's "
+          "asmdiff-" + family + ", each table from its own process)")
