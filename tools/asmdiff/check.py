@@ -274,6 +274,13 @@ def check_outside(a):
     for d in includes:
         if not os.path.isdir(d):
             die(f"--include: no folder {d}")
+    if a.baseline and not os.path.isfile(a.baseline):
+        die(f"--baseline: no file {a.baseline}")
+    for d in a.baseline_include:
+        if not os.path.isdir(d):
+            die(f"--baseline-include: no folder {d}")
+    if (a.baseline_symbol or a.baseline_include) and not a.baseline:
+        die("--baseline-symbol and --baseline-include name the old file's parts: give --baseline")
     why = "--convention"
     if not conv:
         conv, why = guess_convention(kernel)
