@@ -127,6 +127,7 @@ static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
     if (abi_call_abandoned() || drv.abandoned) { /* it faulted on the CPU (reported) */
         drv.abandoned = 1;
         drv_stats.calls++;
+        drv_stats.impl_calls[drv.cur_index]++;
         return 0;
     }
     for (size_t i = 0; i < F->nbufs; i++) {
@@ -138,6 +139,7 @@ static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
     }
     char w[500];
     drv_stats.calls++;
+    drv_stats.impl_calls[drv.cur_index]++; /* one call of the kernel's, compared */
     drv_stats.emulated_calls++; /* the emulated run of the pair */
     abi_emulate(1);
     uint64_t re = abi_call_state(name, fn, argv, argc, clean, &b, &se);

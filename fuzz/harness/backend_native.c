@@ -22,6 +22,7 @@ static uint64_t native_call(const void *fn, const uint64_t *argv, size_t argc)
         *(im->flags & IMPL_LIBRARY ? &drv_stats.ns_libraries : &drv_stats.ns_kernels) +=
             drv_now_ns() - t0;
     drv_stats.calls++;
+    drv_stats.impl_calls[drv.cur_index]++;
     if (!drv.abandoned) drv_after_call();
     return r;
 }

@@ -15,6 +15,8 @@ static struct impl outside;             /* made in outside_setup; .name NULL whe
 static const struct convention *outside_conv;
 static char outside_desc[1024], outside_missing[256], outside_info[256], outside_covered[128];
 static enum finding outside_info_kind; /* the check outside_info would have been */
+static char outside_unidentified[200]; /* why no operation could be identified, or "" */
+static int probe_emulated; /* identify() calls run in the emulator (the CPU cannot run them) */
 
 static const char *outside_describe(void)
 {
@@ -52,6 +54,15 @@ void outside_setup(void)
         }
     }
     int op = 0;
+    /* The operation is identified before anything runs, on the CPU or, when this one lacks
+     * (or the mask hides) what the kernel needs, in the emulator: never taken as the first
+     * one unseen (a CTR entry point checked as ECB). */
+    int can_probe = 1;
+    if (cv->nops > 1 && cv->identify && cpu_unavailable_reason(needs)) {
+        struct impl probe = {.name = k->symbol, .needs = needs, .flags = IMPL_KERNEL};
+        probe_emulated = emulated_runs(&probe);
+        can_probe = probe_emulated;
+    }
     if (*k->op) {
         op = -1;
         for (size_t i = 0; i < cv->nops; i++)
@@ -61,24 +72,24 @@ void outside_setup(void)
                     k->op, cv->name);
             exit(2);
         }
-    } else if (cv->nops > 1 && cv->identify) {
-        /* the operation is found by running the kernel: in the emulator when the CPU (or the
-         * mask) cannot run it but the emulator can (without, a masked CTR kernel was judged as
-         * ECB: operation 0) */
-        struct impl probe = {.flags = IMPL_KERNEL, .needs = needs};
-        int emulate = cpu_unavailable_reason(needs) && emulated_runs(&probe);
-        if (cpu_unavailable_reason(needs) && !emulate) {
-            op = 0; /* cannot run it here: the summary skips */
-        } else {
-#if defined(__x86_64__)
-            if (emulate) abi_emulate(1);
-#endif
-            op = cv->identify(k->fn);
-#if defined(__x86_64__)
-            if (emulate) abi_emulate(0);
-#endif
+        /* --op names the operation of a kernel that computes none (to see how it differs);
+         * one that computes another is not checked as the one named */
+        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(k->fn) : -1;
+        if (seen >= 0 && seen != op) {
+            fprintf(stderr, "asmdiff: %s computes %s on the first known answer, not %s (--op)\n",
+                    k->symbol, cv->ops[seen], cv->ops[op]);
+            printf("%s: FAIL: %s computes %s on the first known answer, not %s as --op says\n",
+                   F->name, k->symbol, cv->ops[seen], cv->ops[op]);
+            exit(1);
         }
-        if (op < 0) {
+    } else if (cv->nops > 1 && cv->identify) {
+        if (!can_probe) {
+            /* neither the CPU nor an emulator runs it: nothing will run, and no operation is
+             * claimed */
+            op = 0;
+            snprintf(outside_unidentified, sizeof outside_unidentified, "not identified: %s "
+                     "runs here neither natively nor emulated", k->symbol);
+        } else if ((op = cv->identify(k->fn)) < 0) {
             /* wrong on the known answer: the operation its name says, when it says one, so
              * the checks show how it differs */
             for (size_t i = 0; i < cv->nops; i++)
@@ -104,7 +115,8 @@ void outside_setup(void)
     snprintf(outside_desc, sizeof outside_desc, "outside kernel from %s, %s convention; covers: %s;"
              " not covered: %s", k->source, cv->name, cv->nops ? cv->ops[op] : "all",
              *outside_missing ? outside_missing : "none");
-    snprintf(outside_covered, sizeof outside_covered, "%s", cv->nops ? cv->ops[op] : "all");
+    snprintf(outside_covered, sizeof outside_covered, "%s",
+             *outside_unidentified ? outside_unidentified : cv->nops ? cv->ops[op] : "all");
     outside.name = k->symbol;
     outside.needs = needs;
     /* always the clean call: what the convention allows is then information, not silence */
@@ -121,7 +133,9 @@ static void probe_quiet(const char *who, const char *what)
 uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc)
 {
     abi_set_fail_handler(probe_quiet);
+    if (probe_emulated) abi_emulate(1);
     uint64_t r = abi_call("probe", fn, argv, argc);
+    if (probe_emulated) abi_emulate(0);
     abi_set_fail_handler(drv_on_abi_violation);
     return r;
 }

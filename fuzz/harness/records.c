@@ -71,9 +71,11 @@ void drv_record_impl(size_t i, int with_counts)
     if (with_counts) {
         jr_uint("cases", drv_stats.ran[i]);
         jr_uint("skipped_cases", drv_stats.skipped[i]);
+        jr_uint("calls", drv_stats.impl_calls[i]);
     } else {
         jr_null("cases");
         jr_null("skipped_cases");
+        jr_null("calls");
     }
     jr_str("describe", im->describe ? im->describe() : NULL);
     if (im->version) jr_str("version", im->version());
@@ -96,4 +98,10 @@ void drv_record_impl(size_t i, int with_counts)
         comma_list("not_covered", outside_not_covered());
     }
     jr_end();
+}
+
+void drv_record_impls_at_exit(void)
+{
+    for (size_t i = 0; i < drv_nimpls(); i++)
+        if (!(drv_impl_at(i)->flags & IMPL_REFERENCE)) drv_record_impl(i, 1);
 }

@@ -13,4 +13,8 @@ void drv_record_impl(size_t i, int with_counts);
 /* "reference", "kernel", "library", "outside" */
 const char *drv_impl_kind(const struct impl *im);
 
+/* A fuzzer's end (atexit): every implementation again with its counts, so a consumer knows
+ * how many calls each made in the run (./asmdiff check's fuzz row: the outside kernel's). */
+void drv_record_impls_at_exit(void);
+
 #endif

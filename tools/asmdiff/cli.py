@@ -17,7 +17,8 @@ from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
                "[--needs FEATURES] [--convention linux|libgcrypt|asmdiff] [--op OP] "
-               "[--budget SECONDS] [--sarif FILE] [FILE...]\n"
+               "[--budget SECONDS] [--sarif FILE] [--baseline OLD.S [--baseline-symbol NAME] "
+               "[--baseline-include DIR]...] [FILE...]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--sarif FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
@@ -109,6 +110,10 @@ def parsers():
     c.add_argument("--needs", default="", metavar="FEATURES")
     c.add_argument("--convention", type=convention, metavar="linux|libgcrypt|asmdiff")
     c.add_argument("--op", default="", metavar="OP")
+    c.add_argument("--baseline", metavar="OLD.S",
+                   help="the file before the patch: one more oracle, and benched beside it")
+    c.add_argument("--baseline-symbol", metavar="NAME")
+    c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
     c.add_argument("--libgcrypt", metavar="PREFIX")
     c.add_argument("--openssl", metavar="PREFIX")

@@ -189,13 +189,21 @@ class CheckVerdict(unittest.TestCase):
         env = dict(os.environ, RECORDS_LIST=json.dumps([rec("start", env=""), impl]),
                    ASMDIFF_FINDINGS=os.path.join(self.tmp.name, "findings"))
         for mode in ("kat", "replay", "random", "fuzz"):
-            env["RECORDS_" + mode.upper()] = json.dumps(stage_recs.get(mode, []))
+            recs = list(stage_recs.get(mode, []))
+            # the kernel's calls (its impl record at the run's end), unless the test says
+            if (mode in stage_recs or mode == "fuzz") and \
+                    not any(r["type"] == "impl" for r in recs):
+                s = results.summary(recs) or {}
+                recs.insert(0, rec("impl", name="_gcry_mpih_add_n", kind="outside",
+                                   available=True, cases=s.get("cases", 7), skipped_cases=0,
+                                   calls=s.get("calls", 7)))
+            env["RECORDS_" + mode.upper()] = json.dumps(recs)
             env["EXIT_" + mode.upper()] = str((exits or {}).get(mode, 0))
         v = check.Verdict()
         judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()},
                             "./asmdiff check mpi --kernel K --symbol S")
         with contextlib.redirect_stdout(io.StringIO()):
-            self.assertTrue(check.judge_kernel(judge, self.tool, fuzzer, "mpi",
+            self.assertTrue(check.judge_kernel(judge, self.tool, fuzzer or self.tool, "mpi",
                                                "_gcry_mpih_add_n", False, 5, env))
             judge.properties("libgcrypt")
             rc = v.print("check")
@@ -224,7 +232,7 @@ class CheckVerdict(unittest.TestCase):
         # a saved input reproduces through the check itself, the environment kept
         self.assertIn("ASMDIFF_CPU_MASK=-avx512f ./asmdiff check mpi --kernel K --symbol S "
                       "/tmp/findings/residue-1", details)
-        self.assertIn(("random", "pass", "3000 cases, 9000 checked calls"), table)
+        self.assertIn(("random", "pass", "3000 cases, 9000 calls of _gcry_mpih_add_n"), table)
         # the residue of two stages is one finding to a pull request
         self.assertEqual([f["check"] for f in sarif.distinct(judge.findings)],
                          ["mismatch", "residue"])
@@ -268,7 +276,8 @@ class CheckVerdict(unittest.TestCase):
         self.assertIn(("  info", "info"), rows)
         self.assertIn(("vector leftovers", "pass"), rows)
         self.assertIn("allows", dict(((r[0], r[2]) for r in table))["vector leftovers"])
-        self.assertIn("40 cases, 120 checked calls", dict((r[0], r[2]) for r in table)["kat"])
+        self.assertIn("40 cases, 120 calls of _gcry_mpih_add_n",
+                      dict((r[0], r[2]) for r in table)["kat"])
 
     def test_no_records_is_never_a_pass(self):
         # exit 1 without a finding record, exit 0 without a summary: failures, not passes
@@ -278,6 +287,63 @@ class CheckVerdict(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn(("kat", "FAIL"), rows)
         self.assertIn(("random", "FAIL"), rows)
+
+
+    def test_calls_counted_in_the_property_rows(self):
+        # the property rows count the kernel's checked calls of every stage: 120 + 30 + 9000 + 7
+        # (the fuzzer's)
+        rc, rows, table, _ = self.verdict(
+            {"kat": [rec("summary", cases=40, calls=120, verdict="pass")],
+             "replay": [rec("summary", cases=10, calls=30, verdict="pass")],
+             "random": [rec("summary", cases=3000, calls=9000, verdict="pass")]})
+        self.assertEqual(rc, 0, table)
+        for row in ("checked call", "vector leftovers", "stack leftovers", "guard pages"):
+            self.assertTrue(dict((r[0], r[2]) for r in table)[row].startswith(
+                "9157 calls checked"), table)
+
+    def test_zero_calls_is_not_established(self):
+        # a stage that passed without calling the kernel (its impl record: 0 calls, and cases
+        # of the oracles only), and one that skipped: not established, the verdict not clean
+        summary = rec("summary", cases=40, calls=120, verdict="pass")
+        idle = rec("impl", name="_gcry_mpih_add_n", kind="outside", available=True, cases=40,
+                   skipped_cases=0, calls=0)
+        rc, rows, table, _ = self.verdict({"kat": [summary], "replay": [idle, summary],
+                                           "random": [rec("summary", verdict="skip",
+                                                          reason="no kernel here")]},
+                                          exits={"random": 77})
+        self.assertEqual(rc, 1, table)
+        self.assertIn(("replay (seeds)", "-"), rows, table)
+        self.assertIn(("random", "-"), rows, table)
+        self.assertIn("not established: 0 calls of _gcry_mpih_add_n",
+                      dict((r[0], r[2]) for r in table)["replay (seeds)"])
+        # the control: the same stages with calls are clean
+        rc, rows, table, _ = self.verdict({"kat": [summary], "replay": [summary],
+                                           "random": [summary]})
+        self.assertEqual(rc, 0, table)
+
+    def test_no_case_met_the_precondition(self):
+        # every stage ran cases, none the convention admits (the kernel's impl record: 0
+        # cases): a failure naming the precondition, never clean or a skip
+        summary = rec("summary", cases=40, calls=0, verdict="skip", exit=77,
+                      reason="none of the 40 cases was one the kernels here accept")
+        none = rec("impl", name="_gcry_mpih_add_n", kind="outside", available=True, cases=0,
+                   skipped_cases=0, calls=0)
+        stages = {m: [none, summary] for m in ("kat", "replay", "random")}
+        rc, rows, table, _ = self.verdict(dict(stages, fuzz=[none]),
+                                          exits={m: 77 for m in ("kat", "replay", "random")})
+        self.assertEqual(rc, 1, table)
+        for m in ("kat", "replay (seeds)", "random"):
+            self.assertIn((m, "FAIL"), rows, table)
+            self.assertIn("none of the 40 cases met the convention's precondition",
+                          dict((r[0], r[2]) for r in table)[m])
+        self.assertIn(("checked call", "-"), rows, table)
+        # one stage whose cases are all outside the domain (seeds of another shape) while the
+        # others call the kernel: that row says so (n/a), the check is otherwise clean
+        ran = rec("summary", cases=40, calls=120, verdict="pass")
+        rc, rows, table, _ = self.verdict({"kat": [ran], "replay": [none, summary],
+                                           "random": [ran]}, exits={"replay": 77})
+        self.assertEqual(rc, 0, table)
+        self.assertIn(("replay (seeds)", "n/a"), rows, table)
 
 
 class Stages(unittest.TestCase):

@@ -22,7 +22,12 @@
 #            polyval-kernel-fraclmul-planted: that change with mf8 one step too early, which
 #            must be caught at VLEN 512 (and only there);
 #   mpi-kernel-{add,sub}: mpi/amd64/mpih-add1.S and mpih-sub1.S, whose latent bug (the int
-#            size counted in all of rcx) must be reported as the guard-page finding it is.
+#            size counted in all of rcx) must be reported as the guard-page finding it is;
+#   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
+#            runs (it computes CTR on the first known answer), never checked as ECB;
+#   mpi-planted: the library with one line of mpi/amd64/mpih-add1.S broken (mpi_plant.sh; the
+#            build compiles it as mpi/mpih-add1-asm.S) must be caught through its API (FAMILY
+#            mpi).
 # Without network or compilers for the library the test skips (77) naming what failed; under
 # ASMDIFF_STRICT=1 that is an error.
 set -u
@@ -34,8 +39,8 @@ log=$(mktemp)
 if [ "$mode" = camellia-kernel-planted ]; then
   . "$here/camellia_plant.sh"
   prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
-elif [ "$mode" = planted ] || [ "$mode" = kernel-planted ]; then
-  . "$here/aria_plant.sh"
+elif [ "$mode" = planted ] || [ "$mode" = kernel-planted ] || [ "$mode" = mpi-planted ]; then
+  if [ "$mode" = mpi-planted ]; then . "$here/mpi_plant.sh"; else . "$here/aria_plant.sh"; fi
   prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
 else
   prefix=$("$top/tools/build_libgcrypt" "$cache" 2>"$log")
@@ -119,6 +124,10 @@ case $mode in
     cmd=(python3 "$top/tools/asmdiff_cmd.py" check aria --kernel "$file" --symbol "$sym"
          --include "$clean.build" --include "$src/cipher" --needs avx512f,avx512bw,avx512vl,gfni
          --budget "$budget")
+    if [ "$mode" = kernel-ctr-as-ecb ]; then
+      exec "$top/verify/expect_finding.sh" \
+        "^operations +FAIL .*computes ctr on the first known answer, not ecb" "${cmd[@]}" --op ecb
+    fi
     if [ "$mode" = kernel-planted ]; then
       exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in aria: $sym" "${cmd[@]}"
     fi
@@ -142,6 +151,10 @@ case $mode in
       "check: clean" -- "${cmd[@]}" ;;
 esac
 cmd=(python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" --budget "$budget")
+if [ "$mode" = mpi-planted ]; then
+  exec "$top/verify/expect_finding.sh" \
+    "^mpi libgcrypt every feature +FINDING +MISMATCH in mpi: libgcrypt" "${cmd[@]}"
+fi
 if [ "$mode" = planted ]; then
   exec "$top/verify/expect_finding.sh" \
     "^$family libgcrypt every feature +FINDING +MISMATCH in $family: libgcrypt-full" "${cmd[@]}"
