@@ -346,7 +346,6 @@ def check_outside(a):
     judge.properties(conv)
     if a.baseline:
         baseline(a, judge, family, conv, needs, includes, tool, env)
-    # (further tables of the check, e.g. coverage, go here: after the verdict rows)
     if a.sarif:
         sarif.write(a.sarif, judge.findings, kernel=kernel)
     return v.print(f"check {family}: {symbol} ({conv} convention)")
