@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asmdiff-config.h"
 #include "backend.h"
 #include "cpu.h"
 #include "report.h"
@@ -133,9 +134,13 @@ static void probe_quiet(const char *who, const char *what)
 uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc)
 {
     abi_set_fail_handler(probe_quiet);
+#if ARCH_X86_64
     if (probe_emulated) abi_emulate(1);
+#endif
     uint64_t r = abi_call("probe", fn, argv, argc);
+#if ARCH_X86_64
     if (probe_emulated) abi_emulate(0);
+#endif
     abi_set_fail_handler(drv_on_abi_violation);
     return r;
 }
