@@ -59,6 +59,9 @@ def check_run(root, where, script, cmds, flags, errors, made):
             made.add(m.group(1).strip("\"'"))
         for m in re.finditer(r"verify/ossfuzz/fuzz_changed\.sh\s+(\S+)", line):
             made.add(m.group(1).rstrip("/") + "/changed-artifacts")
+        # premerge runs ./asmdiff coverage for every family: its listings and pages
+        if re.search(r"\./asmdiff\s+(premerge|coverage)\b", line):
+            made.add("findings/coverage/")
 
 
 _FILES = {}
