@@ -8,10 +8,12 @@
 # docs/results.md: the libgcrypt implementation's impl record), never from its human text.
 set -u
 tool=$1 srcdir=$2 seeds=$3 count=$4
+# how TOOL starts: directly, or under a host profile's qemu (verify/host_profile.sh)
+run=${ASMDIFF_RUNNER:-}
 results_py=$(cd "$(dirname "${BASH_SOURCE[0]}")/../tools/asmdiff" && pwd)/results.py
 stream=$(mktemp "${TMPDIR:-/tmp}/asmdiff-levels.XXXXXX")
 trap 'rm -f "$stream"' EXIT
-if ! ASMDIFF_RESULTS=$stream "$tool" list >/dev/null; then
+if ! ASMDIFF_RESULTS=$stream $run "$tool" list >/dev/null; then
   echo "gcrypt levels: '$tool list' failed"
   exit 1
 fi
@@ -39,9 +41,9 @@ for f in $hwf; do levels+=("$f"); done
 levels+=("$(echo $hwf | tr ' ' ',')")
 pass=0 fail=0
 for lv in "${levels[@]}"; do
-  if ASMDIFF_GCRYPT_DISABLE=$lv "$tool" kat "$srcdir" >/tmp/asmdiff-level.$$ 2>&1 &&
-     ASMDIFF_GCRYPT_DISABLE=$lv "$tool" replay "$seeds" >>/tmp/asmdiff-level.$$ 2>&1 &&
-     ASMDIFF_GCRYPT_DISABLE=$lv "$tool" random "$count" 7 >>/tmp/asmdiff-level.$$ 2>&1; then
+  if ASMDIFF_GCRYPT_DISABLE=$lv $run "$tool" kat "$srcdir" >/tmp/asmdiff-level.$$ 2>&1 &&
+     ASMDIFF_GCRYPT_DISABLE=$lv $run "$tool" replay "$seeds" >>/tmp/asmdiff-level.$$ 2>&1 &&
+     ASMDIFF_GCRYPT_DISABLE=$lv $run "$tool" random "$count" 7 >>/tmp/asmdiff-level.$$ 2>&1; then
     echo "ok   level: ${lv:+without }${lv:-every feature the library uses}"
     pass=$((pass + 1))
   else

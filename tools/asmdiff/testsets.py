@@ -1,7 +1,9 @@
 """testsets.py — `./asmdiff test`: the project's meson tests in each build, by set (the fast
 set, the slow set, both) or by suite.  Results come from meson's testlog.json."""
+import fnmatch
 import json
 import os
+import shlex
 import subprocess
 import time
 
@@ -11,7 +13,39 @@ from .builds import die
 # The slow set: tests also in this meson suite (the integration proofs that build libraries
 # or builds of their own; meson.build says which).  `test` runs the rest, `test --slow` these.
 SLOW = "slow"
-TEST_USAGE = "usage: ./asmdiff test [--slow | --all | SUITE...]"
+TEST_USAGE = "usage: ./asmdiff test [--host-cpu MODEL] [--slow | --all | SUITE...]"
+HOST_PROFILE = os.path.join(builds.TOP, "verify", "host_profile.sh")
+# Tests a host profile does not run (docs/host-profiles.md), each group with its reason: the
+# profile runs every other x86-64 test's programs under qemu-x86_64 -cpu MODEL.
+PROFILE_EXCLUDED = (
+    (("emu-x86-*",), "they run the family under qemu-x86_64's CPU models themselves"),
+    (("*-on-haswell",), "they run under qemu-x86_64 -cpu Haswell themselves"),
+    (("ct-valgrind-*", "valgrind-controls", "valgrind-driver-controls"),
+     "Valgrind's own synthetic CPU runs the program there (it has no AVX-512 on any host), "
+     "not qemu's"),
+    (("ossfuzz-corpus-merge",), "libFuzzer's -merge=1 restarts the fuzzer by its own path, "
+     "natively; merged coverage does not depend on the CPU"),
+)
+
+
+def profile_excluded(name):
+    """The reason a host profile does not run this test, or None."""
+    for patterns, why in PROFILE_EXCLUDED:
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+            return why
+    return None
+
+
+def resolve_profile(model):
+    """MODEL as qemu-x86_64's -cpu string (verify/host_profile.sh --resolve): an unknown model
+    is bad usage (exit 2), a missing qemu a skip (77; a failure under ASMDIFF_STRICT=1)."""
+    p = subprocess.run([HOST_PROFILE, "--resolve", model], capture_output=True, text=True)
+    if p.returncode == 2:
+        die(f"test: {p.stderr.strip().removeprefix('host profile: ')}\n{TEST_USAGE}")
+    if p.returncode:
+        print(p.stderr.strip() or f"host profile {model}: exit {p.returncode}", flush=True)
+        raise SystemExit(p.returncode)
+    return p.stdout.strip()
 
 
 def introspect_tests(build):
@@ -27,11 +61,17 @@ def configured_builds():
             if os.path.exists(os.path.join(b, "build.ninja"))]
 
 
-def run_tests(suites, quiet=False, exclude=()):
+def run_tests(suites, quiet=False, exclude=(), profile=None):
     """meson test in each build (the riscv64 one when it exists): the tests of `suites` (all
     when empty) that are in none of `exclude`; returns (rc, counts, results), counts including
-    how many tests, suites and builds were chosen."""
+    how many tests, suites and builds were chosen.  With profile (a qemu-x86_64 -cpu string),
+    the x86-64 build's tests run under verify/host_profile.sh as meson's wrapper, less those
+    PROFILE_EXCLUDED names (said here, with the reason); the riscv64 build is not run."""
     bs = configured_builds()
+    if profile and builds.BUILD_RV in bs:
+        bs.remove(builds.BUILD_RV)
+        print(f"== riscv64 build: not run on a host profile (its tests are riscv64 programs "
+              f"under qemu-riscv64, not x86-64 ones)", flush=True)
     tests = {b: introspect_tests(b) for b in bs}
     known = {b: {s for t in tests[b] for s in t["suites"]} for b in bs}
     for s in suites:
@@ -41,6 +81,16 @@ def run_tests(suites, quiet=False, exclude=()):
     for b in bs:
         picked = [t for t in tests[b] if (not suites or t["suites"] & set(suites))
                   and not t["suites"] & set(exclude)]
+        names = []
+        if profile:
+            for patterns, why in PROFILE_EXCLUDED:
+                out = [t["name"] for t in picked
+                       if any(fnmatch.fnmatchcase(t["name"], p) for p in patterns)]
+                if out:
+                    print(f"== not on the host profile ({len(out)}): {' '.join(out)}: {why}",
+                          flush=True)
+            picked = [t for t in picked if not profile_excluded(t["name"])]
+            names = [t["name"] for t in picked]
         if not picked:
             continue
         ran_builds += 1
@@ -48,6 +98,9 @@ def run_tests(suites, quiet=False, exclude=()):
         ran_suites |= {s for t in picked for s in t["suites"] if s not in (SLOW, "asmdiff")}
         args = [a for s in suites if s in known[b] for a in ("--suite", s)]
         args += [a for s in exclude if s in known[b] for a in ("--no-suite", s)]
+        if profile:
+            # the tests by name (meson has no per-test exclusion), each under the wrapper
+            args = ["--wrapper", shlex.join([HOST_PROFILE, profile])] + names
         if b == builds.BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
         cmd = ["meson", "test", "-C", b, "--print-errorlogs", "--num-processes",
@@ -55,7 +108,9 @@ def run_tests(suites, quiet=False, exclude=()):
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL if quiet else None)
         rc |= p.returncode != 0
         try:
-            with open(os.path.join(b, "meson-logs", "testlog.json")) as f:
+            # meson names the log after the wrapper
+            log = f"testlog-{os.path.basename(HOST_PROFILE)}.json" if profile else "testlog.json"
+            with open(os.path.join(b, "meson-logs", log)) as f:
                 for line in f:
                     t = json.loads(line)
                     results.append((b, t["name"], t["result"], t.get("duration", 0),
@@ -96,6 +151,13 @@ def test_sets(slow=False, all_=False, suites=()):
     return [FAST]
 
 
+def skip_reason(out):
+    """A skipped test's reason: its line saying SKIP, else its last line."""
+    lines = [l.strip() for l in out.strip().splitlines() if l.strip()]
+    said = [l for l in lines if "SKIP" in l]
+    return (said or lines or ["(no output)"])[-1][:300]
+
+
 def minsec(seconds):
     m, s = divmod(int(round(seconds)), 60)
     return f"{m}m{s:02d}s" if m else f"{s}s"
@@ -103,6 +165,9 @@ def minsec(seconds):
 
 def cmd_test(args):
     sets = test_sets(args.slow, args.all, args.suites)
+    profile = resolve_profile(args.host_cpu) if args.host_cpu else None
+    model = profile.split(",")[0] if profile else None
+    on = f" on host profile {model} (qemu-x86_64)" if profile else ""
     if sets[0][0] == "named":
         known = {s for b in configured_builds() for t in introspect_tests(b) for s in t["suites"]}
         for s in sets[0][1]:
@@ -114,9 +179,13 @@ def cmd_test(args):
         what = {"fast": "the fast set (every suite but the slow tests)",
                 "slow": "the slow set (./asmdiff test --slow: libraries and builds from source)",
                 "named": "suites " + " ".join(suites)}[label]
-        print(f"== test: {what}", flush=True)
+        print(f"== test: {what}{on}", flush=True)
+        if profile:
+            print(f"== host profile {model}: every x86-64 test program under qemu-x86_64 -cpu "
+                  f"{profile}; scripts natively, with ASMDIFF_RUNNER set "
+                  f"(verify/host_profile.sh)", flush=True)
         t0 = time.time()
-        rc, c, results = run_tests(suites, exclude=exclude)
+        rc, c, results = run_tests(suites, exclude=exclude, profile=profile)
         skipped = [n for _, n, r, _, _ in results if r == "SKIP"]
         if not c["tests"]:
             # nothing of this set is registered here (the slow set is x86-64 only): not a pass
@@ -126,14 +195,19 @@ def cmd_test(args):
         print(f"test: {label}: {c['tests']} tests of {c['suites']} suites in {c['builds']} "
               f"build{'s' if c['builds'] > 1 else ''}: {c['passed']} passed, {c['failed']} failed, "
               f"{c['skipped']} skipped{' (' + ', '.join(skipped) + ')' if skipped else ''} "
-              f"in {minsec(time.time() - t0)}")
+              f"in {minsec(time.time() - t0)}{on}")
+        if profile:
+            # a skip under a profile says why (the host lacks what the test compares against)
+            for _, n, r, _, out in results:
+                if r == "SKIP":
+                    print(f"  skipped {n}: {skip_reason(out)}")
         bad |= bool(rc or c["failed"] or not c["passed"])
         for k in total:
             total[k] += c[k]
     if len(sets) > 1:
         print(f"test: all: {total['tests']} tests: {total['passed']} passed, {total['failed']} "
-              f"failed, {total['skipped']} skipped in {minsec(time.time() - t_all)}")
-    if [x[0] for x in sets] == ["fast"]:
+              f"failed, {total['skipped']} skipped in {minsec(time.time() - t_all)}{on}")
+    if [x[0] for x in sets] == ["fast"] and not profile:
         print("test: the slow integration suites (check, libgcrypt-1.12, the OSS-Fuzz builds) "
               "are ./asmdiff test --slow")
     return 1 if bad else 77 if empty else 0
