@@ -5,9 +5,10 @@ import json
 import os
 import shlex
 import subprocess
+import tempfile
 import time
 
-from . import builds
+from . import builds, results
 from .builds import die
 
 # The slow set: tests also in this meson suite (the integration proofs that build libraries
@@ -28,12 +29,46 @@ PROFILE_EXCLUDED = (
 )
 
 
+# Under a profile every program runs in qemu's TCG (our AVX-512 kernels in the executor under
+# it): ten times each test's own limit.
+PROFILE_TIMEOUT_MULTIPLIER = 10
+
+
 def profile_excluded(name):
     """The reason a host profile does not run this test, or None."""
     for patterns, why in PROFILE_EXCLUDED:
         if any(fnmatch.fnmatchcase(name, p) for p in patterns):
             return why
     return None
+
+
+def profile_features(build, profile):
+    """The CPU features our programs detect on the profile's model (a family tool's start
+    record under qemu), or None when none could be asked."""
+    fams = [n for n, f in builds.load_families(build).items() if not f["riscv64"]]
+    if not fams:
+        return None
+    with tempfile.TemporaryDirectory(prefix="asmdiff-profile.") as tmp:
+        stream = os.path.join(tmp, "list.jsonl")
+        p = subprocess.run(["qemu-x86_64", "-cpu", profile,
+                            os.path.join(build, "asmdiff-" + sorted(fams)[0]), "list"],
+                           env=dict(os.environ, ASMDIFF_RESULTS=stream),
+                           capture_output=True, text=True)
+        try:
+            start = results.of_type(results.read(stream), "start")
+        except results.StreamError:
+            start = []
+    if p.returncode or not start or not start[0].get("cpu"):
+        return None
+    return set(start[0]["cpu"].split())
+
+
+def mask_changes_nothing(mask, features):
+    """A test's ASMDIFF_CPU_MASK removes only features the model lacks anyway: on the profile
+    it is the unmasked test again."""
+    if not mask or features is None:
+        return False
+    return all(m.lstrip("-") not in features for m in mask.split(","))
 
 
 def resolve_profile(model):
@@ -52,7 +87,8 @@ def introspect_tests(build):
     out = subprocess.run(["meson", "introspect", build, "--tests"], capture_output=True, text=True)
     if out.returncode:
         return []
-    return [{"name": t["name"], "suites": {s.split(":")[-1] for s in t["suite"]}}
+    return [{"name": t["name"], "suites": {s.split(":")[-1] for s in t["suite"]},
+             "mask": (t.get("env") or {}).get("ASMDIFF_CPU_MASK", "")}
             for t in json.loads(out.stdout)]
 
 
@@ -90,6 +126,16 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
                     print(f"== not on the host profile ({len(out)}): {' '.join(out)}: {why}",
                           flush=True)
             picked = [t for t in picked if not profile_excluded(t["name"])]
+            have = profile_features(b, profile)
+            if have is None:
+                print("== host profile: the model's CPU features could not be read (a family "
+                      "tool's list under qemu-x86_64): every masked test runs", flush=True)
+            same = [t for t in picked if mask_changes_nothing(t["mask"], have)]
+            if same:
+                print(f"== not on the host profile ({len(same)}): {' '.join(t['name'] for t in same)}: "
+                      f"their ASMDIFF_CPU_MASK removes only features the model lacks: each is "
+                      f"its unmasked test again", flush=True)
+            picked = [t for t in picked if t not in same]
             names = [t["name"] for t in picked]
         if not picked:
             continue
@@ -100,7 +146,8 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
         args += [a for s in exclude if s in known[b] for a in ("--no-suite", s)]
         if profile:
             # the tests by name (meson has no per-test exclusion), each under the wrapper
-            args = ["--wrapper", shlex.join([HOST_PROFILE, profile])] + names
+            args = ["--wrapper", shlex.join([HOST_PROFILE, profile]),
+                    "--timeout-multiplier", str(PROFILE_TIMEOUT_MULTIPLIER)] + names
         if b == builds.BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
         cmd = ["meson", "test", "-C", b, "--print-errorlogs", "--num-processes",
