@@ -7,7 +7,8 @@
 #       on stderr that tests read, and leave them out anyway).  Exit 2 for an unknown model,
 #       77 when qemu-x86_64 is missing (1 under ASMDIFF_STRICT=1: tools/bootstrap installs it).
 #   host_profile.sh CPU PROGRAM ARGS...
-#       meson test's --wrapper: PROGRAM is one of our x86-64 programs, run under
+#       meson test's --wrapper: PROGRAM is one of our x86-64 programs (an x86-64 ELF in this
+#       repository or ASMDIFF_BUILD), run under
 #       `qemu-x86_64 -cpu CPU`; or a script or a system program (bash, python3), run natively
 #       with ASMDIFF_RUNNER="qemu-x86_64 -cpu CPU" exported, because qemu-user emulates only the
 #       first program: the children a script starts would run on this CPU.  Every script and
@@ -56,13 +57,18 @@ export ASMDIFF_RUNNER="qemu-x86_64 -cpu $cpu"
 # LeakSanitizer cannot run under qemu-user ("does not work under ptrace")
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 
-# ours: an x86-64 ELF program (e_machine 62 at offset 18) outside the system's folders
-prog=$(command -v -- "$1" || printf '%s' "$1")
-case $(readlink -f -- "$prog") in
-  /usr/*|/bin/*|/sbin/*|/lib*/*|/opt/*) exec "$@" ;;
-esac
-if [ -f "$prog" ] && [ "$(head -c 4 -- "$prog" | od -An -c | tr -d ' ')" = '177ELF' ] &&
-   [ "$(od -An -t u2 -j 18 -N 2 -- "$prog" | tr -d ' ')" = 62 ]; then
+# ours: an x86-64 ELF program (e_machine 62 at offset 18) inside this repository or the build
+# folder (not bash, python3 or qemu, wherever they are installed)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+build=$(readlink -f -- "${ASMDIFF_BUILD:-$top/build}")
+ours() {
+  local p
+  p=$(readlink -f -- "$(command -v -- "$1" || printf '%s' "$1")")
+  case $p in "$top"/*|"$build"/*) ;; *) return 1 ;; esac
+  [ -f "$p" ] && [ "$(head -c 4 -- "$p" | od -An -c | tr -d ' ')" = '177ELF' ] &&
+    [ "$(od -An -t u2 -j 18 -N 2 -- "$p" | tr -d ' ')" = 62 ]
+}
+if ours "$1"; then
   exec qemu-x86_64 -cpu "$cpu" "$@"
 fi
 exec "$@"

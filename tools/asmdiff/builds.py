@@ -55,9 +55,11 @@ def host_runner():
 
 
 def is_our_x86_program(path):
-    """An x86-64 ELF outside the system's folders (not python3, bash or qemu itself)."""
+    """An x86-64 ELF of this repository or its build folder (not python3, bash or qemu,
+    wherever they are installed)."""
     real = os.path.realpath(path)
-    if real.startswith(("/usr/", "/bin/", "/sbin/", "/lib", "/opt/")):
+    roots = [os.path.realpath(TOP), os.path.realpath(BUILD)]
+    if not any(real.startswith(r + os.sep) for r in roots):
         return False
     try:
         with open(real, "rb") as f:
