@@ -26,6 +26,9 @@ PROFILE_EXCLUDED = (
      "not qemu's"),
     (("ossfuzz-corpus-merge",), "libFuzzer's -merge=1 restarts the fuzzer by its own path, "
      "natively; merged coverage does not depend on the CPU"),
+    (("ossfuzz-address", "ossfuzz-undefined", "ossfuzz-coverage", "ossfuzz-afl-address"),
+     "they run the OSS-Fuzz runner's own steps (afl-fuzz, its environment) on the fuzzers "
+     "natively; docs/oss-fuzz.md measures the fuzzers under qemu Haswell"),
 )
 
 
