@@ -154,8 +154,10 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
                     "--timeout-multiplier", str(PROFILE_TIMEOUT_MULTIPLIER)] + names
         if b == builds.BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
+        # MESON_TESTTHREADS, as meson itself reads it, else every core
+        jobs = os.environ.get("MESON_TESTTHREADS", "")
         cmd = ["meson", "test", "-C", b, "--print-errorlogs", "--num-processes",
-               str(os.cpu_count() or 1)] + args
+               jobs if jobs.isdigit() and int(jobs) > 0 else str(os.cpu_count() or 1)] + args
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL if quiet else None)
         rc |= p.returncode != 0
         try:
