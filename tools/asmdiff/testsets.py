@@ -150,7 +150,9 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
         args += [a for s in exclude if s in known[b] for a in ("--no-suite", s)]
         if profile:
             # the tests by name (meson has no per-test exclusion), each under the wrapper
-            args = ["--wrapper", shlex.join([HOST_PROFILE, profile]),
+            # a log of the profile's own: two profiles can run at once in one build
+            args = ["--wrapper", shlex.join([HOST_PROFILE, profile]), "--logbase",
+                    f"testlog-{profile.split(',')[0]}",
                     "--timeout-multiplier", str(PROFILE_TIMEOUT_MULTIPLIER)] + names
         if b == builds.BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
@@ -161,8 +163,9 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL if quiet else None)
         rc |= p.returncode != 0
         try:
-            # meson names the log after the wrapper
-            log = f"testlog-{os.path.basename(HOST_PROFILE)}.json" if profile else "testlog.json"
+            # meson adds the wrapper's name to the log's
+            log = (f"testlog-{profile.split(',')[0]}-{os.path.basename(HOST_PROFILE)}.json"
+                   if profile else "testlog.json")
             with open(os.path.join(b, "meson-logs", log)) as f:
                 for line in f:
                     t = json.loads(line)
