@@ -168,7 +168,13 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
                    if profile else "testlog.json")
             with open(os.path.join(b, "meson-logs", log)) as f:
                 for line in f:
-                    t = json.loads(line)
+                    try:
+                        t = json.loads(line)
+                    except ValueError:
+                        print(f"test: {log}: a line that is not JSON (another meson test "
+                              f"wrote the same log?)", flush=True)
+                        rc = 1
+                        continue
                     results.append((b, t["name"], t["result"], t.get("duration", 0),
                                     t.get("stdout", "")))
         except OSError:
