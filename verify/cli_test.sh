@@ -3,6 +3,8 @@
 # never a crash or a silent pass.  ASMDIFF is the ./asmdiff script, TOOL a built asmdiff-<family>.
 set -u
 asmdiff=$1 tool=$2
+# how TOOL starts: directly, or under a host profile's qemu (verify/host_profile.sh)
+run=${ASMDIFF_RUNNER:-}
 pass=0 fail=0
 
 # expect RC PATTERN -- CMD...: CMD exits with RC and its stderr matches PATTERN
@@ -34,19 +36,21 @@ expect 2 "unknown option '--bogus'" -- "$asmdiff" test --bogus
 expect 2 "stand alone" -- "$asmdiff" test --slow kat
 expect 2 "stand alone" -- "$asmdiff" test --all --slow
 expect 2 "unknown suite 'nosuch'" -- "$asmdiff" test nosuch
-expect 2 "unknown command 'bogus'" -- "$tool" bogus
-expect 2 "usage" -- "$tool"
-expect 2 "random takes a count" -- "$tool" random many
-expect 2 "random takes a count" -- "$tool" random -5
-expect 2 "no-such-file" -- "$tool" replay /no-such-file
-expect 2 "unknown argument" -- "$tool" bench --fast
-expect 2 "cannot open vector file" -- "$tool" kat /no-such-dir
-expect 2 "bounds takes input files" -- "$tool" bounds
-expect 2 "ct-trace takes input files" -- "$tool" ct-trace random many
-expect 2 "emu-diff takes input files" -- "$tool" emu-diff random 5 1 2
-expect 2 "no-such-file" -- "$tool" bounds /no-such-file
-expect 2 "unknown CPU feature 'bogus'" -- env ASMDIFF_CPU_MASK=-bogus "$tool" list
-expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=avx2 "$tool" list
+expect 2 "unknown CPU model 'Pentium9'" -- "$asmdiff" test --host-cpu Pentium9
+expect 2 "--host-cpu needs a CPU model" -- "$asmdiff" test --host-cpu
+expect 2 "unknown command 'bogus'" -- $run "$tool" bogus
+expect 2 "usage" -- $run "$tool"
+expect 2 "random takes a count" -- $run "$tool" random many
+expect 2 "random takes a count" -- $run "$tool" random -5
+expect 2 "no-such-file" -- $run "$tool" replay /no-such-file
+expect 2 "unknown argument" -- $run "$tool" bench --fast
+expect 2 "cannot open vector file" -- $run "$tool" kat /no-such-dir
+expect 2 "bounds takes input files" -- $run "$tool" bounds
+expect 2 "ct-trace takes input files" -- $run "$tool" ct-trace random many
+expect 2 "emu-diff takes input files" -- $run "$tool" emu-diff random 5 1 2
+expect 2 "no-such-file" -- $run "$tool" bounds /no-such-file
+expect 2 "unknown CPU feature 'bogus'" -- env ASMDIFF_CPU_MASK=-bogus $run "$tool" list
+expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=avx2 $run "$tool" list
 
 expect 2 "unknown CPU feature 'garbage'" -- env ASMDIFF_CPU_MASK=-garbage "$asmdiff" list
 expect 2 "must start with '-'" -- env ASMDIFF_CPU_MASK=garbage "$asmdiff" list
@@ -64,8 +68,8 @@ expect 2 "corpus merge" -- "$asmdiff" corpus split mpi /tmp
 # a run that checks nothing of ours is a failure, never a pass: every kernel masked away and
 # the emulator turned off (with it, masked kernels run emulated)
 srcdir=$(cd "$(dirname "$asmdiff")" && pwd)
-expect 1 "none of the 2 kernels ran: masked away" -- env ASMDIFF_EMULATE=0 ASMDIFF_CPU_MASK=-x86_64 "$tool" kat "$srcdir"
-expect 1 "none of the 2 kernels ran: masked away" -- env ASMDIFF_EMULATE=0 ASMDIFF_CPU_MASK=-x86_64 "$tool" random 10 1
+expect 1 "none of the 2 kernels ran: masked away" -- env ASMDIFF_EMULATE=0 ASMDIFF_CPU_MASK=-x86_64 $run "$tool" kat "$srcdir"
+expect 1 "none of the 2 kernels ran: masked away" -- env ASMDIFF_EMULATE=0 ASMDIFF_CPU_MASK=-x86_64 $run "$tool" random 10 1
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

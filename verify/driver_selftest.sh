@@ -7,6 +7,8 @@
 # human text, which is only shown.
 set -u
 exe=$1
+# how EXE starts: directly, or under a host profile's qemu (verify/host_profile.sh)
+run=${ASMDIFF_RUNNER:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # ask STREAM QUERY...: one answer from a result stream ("" when the record is not there)
 ask() { python3 -B "$here/../tools/asmdiff/results.py" "$@" 2>/dev/null; }
@@ -20,7 +22,7 @@ expect() {
   local control=$1 check=$2 mode=${3:-} out rc got impl file again
   local gen=(random 300 1) rerun=(replay) results=$work/$control${mode:+-$mode}
   [ -n "$mode" ] && gen=("$mode" random 50 1) rerun=("$mode")
-  out=$(ASMDIFF_SELFTEST=$control ASMDIFF_RESULTS=$results.jsonl "$exe" "${gen[@]}" 2>&1)
+  out=$(ASMDIFF_SELFTEST=$control ASMDIFF_RESULTS=$results.jsonl $run "$exe" "${gen[@]}" 2>&1)
   rc=$?
   got=$(ask "$results.jsonl" finding check)
   impl=$(ask "$results.jsonl" finding implementation)
@@ -28,7 +30,7 @@ expect() {
   file=$(ask "$results.jsonl" finding input)
   again=
   if [ -n "$file" ] && [ -f "$file" ]; then
-    ASMDIFF_SELFTEST=$control ASMDIFF_RESULTS=$results.replay.jsonl "$exe" "${rerun[@]}" "$file" \
+    ASMDIFF_SELFTEST=$control ASMDIFF_RESULTS=$results.replay.jsonl $run "$exe" "${rerun[@]}" "$file" \
       >/dev/null 2>&1
     again=$(ask "$results.replay.jsonl" finding check)
   fi
@@ -75,7 +77,7 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
   expect leave_xmm residue emu-diff
   expect stack_leftover stack emu-diff
   for m in bounds ct-trace emu-diff; do
-    out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good-$m.jsonl "$exe" $m random 100 1 2>&1)
+    out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good-$m.jsonl $run "$exe" $m random 100 1 2>&1)
     rc=$?
     if [ $rc = 0 ] && ran_only_good "$work/good-$m.jsonl"; then
       echo "ok   good ($m): $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
@@ -86,14 +88,14 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
   done
   # the native checks do not see what only the Unicorn modes see (else the controls prove little)
   for control in read_global table_overread unsized_table secret_branch secret_index rdtsc_xmm rdtsc_rax; do
-    if ASMDIFF_SELFTEST=$control "$exe" random 300 1 >/dev/null 2>&1; then
+    if ASMDIFF_SELFTEST=$control $run "$exe" random 300 1 >/dev/null 2>&1; then
       echo "ok   $control passes the native checks, as it should"; pass=$((pass + 1))
     else
       echo "FAIL $control: the native checks fire on it"; fail=$((fail + 1))
     fi
   done
 fi
-out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good.jsonl "$exe" random 300 1 2>&1)
+out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good.jsonl $run "$exe" random 300 1 2>&1)
 rc=$?
 if [ $rc = 0 ] && ran_only_good "$work/good.jsonl"; then
   echo "ok   good: $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"
@@ -102,7 +104,7 @@ else
   echo "FAIL good: exit $rc, $(ran_what "$work/good.jsonl")"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
 fi
 # signals delivered during the calls (a timer every 100 us) are not the kernel's leftovers
-out=$(ASMDIFF_SELFTEST=good ASMDIFF_SELFTEST_SIGNALS=1 "$exe" random 3000 1 2>&1)
+out=$(ASMDIFF_SELFTEST=good ASMDIFF_SELFTEST_SIGNALS=1 $run "$exe" random 3000 1 2>&1)
 rc=$?
 if [ $rc = 0 ]; then
   echo "ok   good under a 100 us timer signal: no leftover reported"; pass=$((pass + 1))

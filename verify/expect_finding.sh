@@ -14,7 +14,14 @@ else
   patterns=("$1")
   shift
 fi
-out=$("$@" 2>&1)
+# an x86-64 program of ours starts under a host profile's qemu (ASMDIFF_RUNNER,
+# verify/host_profile.sh); a script or a system program (python3) natively, passing it on
+run=()
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+if [ -n "${ASMDIFF_RUNNER:-}" ] && [ -f "$1" ] && [ "$(head -c 4 -- "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+  case $(readlink -f -- "$1") in "$top"/*|"$(readlink -f -- "${ASMDIFF_BUILD:-$top/build}")"/*) run=($ASMDIFF_RUNNER) ;; esac
+fi
+out=$("${run[@]}" "$@" 2>&1)
 rc=$?
 # CMD could not run here (a host without what it compares against): a skip with its reason,
 # never a pass

@@ -6,7 +6,8 @@ set -u
 fuzzer=$1 seeds=$2 secs=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-smoke.XXXXXX")
 mkdir -p "$work/corpus" "$work/findings"
-"$fuzzer" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -error_exitcode=1 \
+# ${ASMDIFF_RUNNER}: a host profile's qemu (verify/host_profile.sh), else nothing
+${ASMDIFF_RUNNER:-} "$fuzzer" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -error_exitcode=1 \
   -artifact_prefix="$work/findings/" "$work/corpus" "$seeds" >"$work/log" 2>&1
 rc=$?
 grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$work/log"

@@ -22,8 +22,10 @@ def check(ok, what):
 
 
 def main(argv):
-    # a cross build's program runs under the wrapper meson names (qemu-riscv64)
-    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    # a cross build's program runs under the wrapper meson names (qemu-riscv64), a native one
+    # under a host profile's qemu-x86_64 (ASMDIFF_RUNNER, verify/host_profile.sh)
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "") or
+                          os.environ.get("ASMDIFF_RUNNER", ""))
     out = subprocess.run(wrapper + argv, stdout=subprocess.PIPE, check=True).stdout
     lines = out.split(b"\n")
     check(lines[-1] == b"", "the output ends with a newline")

@@ -4,6 +4,7 @@
 import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -46,11 +47,40 @@ def qemu_cpu(vlen):
     return f"rv64,v=true,vlen={vlen},zvkg=true"
 
 
+def host_runner():
+    """What an x86-64 program of ours starts under: nothing, or a host profile's
+    `qemu-x86_64 -cpu MODEL` (ASMDIFF_RUNNER, exported by verify/host_profile.sh: qemu-user
+    emulates only the program it starts, so every program a command starts needs it)."""
+    return shlex.split(os.environ.get("ASMDIFF_RUNNER", ""))
+
+
+def is_our_x86_program(path):
+    """An x86-64 ELF of this repository or its build folder (not python3, bash or qemu,
+    wherever they are installed)."""
+    real = os.path.realpath(path)
+    roots = [os.path.realpath(TOP), os.path.realpath(BUILD)]
+    if not any(real.startswith(r + os.sep) for r in roots):
+        return False
+    try:
+        with open(real, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return head[:4] == b"\x7fELF" and int.from_bytes(head[18:20], "little") == 62
+
+
+def with_runner(cmd):
+    """cmd with the host profile's runner in front when it starts an x86-64 program of ours."""
+    run = host_runner()
+    return run + list(cmd) if run and cmd and is_our_x86_program(cmd[0]) else list(cmd)
+
+
 def runner(fam, vlen=None):
-    """How this family's programs start: directly, or under qemu-riscv64 at VLEN vlen."""
+    """How this family's programs start: under qemu-riscv64 at VLEN vlen, under the host
+    profile's qemu-x86_64 (host_runner), or directly."""
     if fam["riscv64"]:
         return ["qemu-riscv64", "-cpu", qemu_cpu(vlen or "256")]
-    return []
+    return host_runner()
 
 
 def pc_dir(prefix, pcname):

@@ -23,7 +23,8 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--i
                "[--budget SECONDS] [--sarif FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
 # what an option that lacks its value needed, by its metavar
-NEEDS = {"FILE": "a file name", "SECONDS": "a number of seconds", "N": "a number"}
+NEEDS = {"FILE": "a file name", "SECONDS": "a number of seconds", "N": "a number",
+         "MODEL": "a CPU model (qemu-x86_64 -cpu help lists them)"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -75,6 +76,9 @@ def parsers():
                                 "--all, or the named suites")
     t.add_argument("--slow", action="store_true", help="the slow integration proofs")
     t.add_argument("--all", action="store_true", help="both sets, fast first")
+    t.add_argument("--host-cpu", metavar="MODEL",
+                   help="as if on that x86-64 CPU: every test program under qemu-x86_64 -cpu "
+                        "MODEL (e.g. Haswell, EPYC-Milan; docs/host-profiles.md)")
     t.add_argument("suites", nargs="*", metavar="SUITE")
 
     p["list"] = add("list", "every registered implementation, and whether this host runs it")

@@ -5,7 +5,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import results
+from . import builds, results
 
 
 class Stage:
@@ -49,7 +49,9 @@ def run(cmd, env=None):
     with tempfile.TemporaryDirectory(prefix="asmdiff-stage.") as tmp:
         path = os.path.join(tmp, "results.jsonl")
         env = dict(env if env is not None else os.environ, ASMDIFF_RESULTS=path)
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace")
+        # an x86-64 program of ours under a host profile's qemu (builds.with_runner)
+        p = subprocess.run(builds.with_runner(cmd), env=env, capture_output=True, text=True,
+                           errors="replace")
         text = p.stdout + p.stderr
         try:
             recs = results.read(path)

@@ -451,5 +451,60 @@ class BadInput(unittest.TestCase):
         self.assertEqual((a.args, a.include), (["nh", "f1", "f2"], ["d"]))
 
 
+class HostProfile(unittest.TestCase):
+    """What a host profile leaves out, and where our programs get qemu in front of them."""
+
+    def test_left_out_with_a_reason(self):
+        for name in ("emu-x86-aria", "unicorn-on-haswell", "ct-valgrind-nh",
+                     "valgrind-driver-controls", "ossfuzz-corpus-merge"):
+            self.assertTrue(testsets.profile_excluded(name), name)
+        for name in ("kat-aria", "mutant-vexec-vpcmpu-signed", "vexec-fuzz-smoke",
+                     "driver-selftest", "unicorn-emu-diff-aria", "valgrind"):
+            self.assertIsNone(testsets.profile_excluded(name), name)
+
+    def test_mask_that_changes_nothing(self):
+        haswell = {"x86_64", "sse2", "avx", "avx2", "aesni"}
+        self.assertTrue(testsets.mask_changes_nothing("-avx512f,-gfni", haswell))
+        self.assertFalse(testsets.mask_changes_nothing("-avx2", haswell))
+        self.assertFalse(testsets.mask_changes_nothing("-avx512f,-avx2", haswell))
+        self.assertFalse(testsets.mask_changes_nothing("", haswell))
+        self.assertFalse(testsets.mask_changes_nothing("-gfni", None))  # not known: it runs
+
+    def test_runner_only_for_our_programs(self):
+        from asmdiff import builds
+        with mock_env(ASMDIFF_RUNNER="qemu-x86_64 -cpu Haswell"):
+            self.assertEqual(builds.with_runner([sys.executable, "-c", "1"]),
+                             [sys.executable, "-c", "1"])
+            self.assertEqual(builds.runner({"riscv64": False}), ["qemu-x86_64", "-cpu", "Haswell"])
+            self.assertEqual(builds.runner({"riscv64": True})[0], "qemu-riscv64")
+            with tempfile.TemporaryDirectory(dir=builds.TOP) as d:
+                elf = os.path.join(d, "prog")
+                with open(elf, "wb") as f:  # an x86-64 ELF header (e_machine 62)
+                    f.write(b"\x7fELF" + bytes(14) + (62).to_bytes(2, "little"))
+                self.assertEqual(builds.with_runner([elf, "kat"])[:3],
+                                 ["qemu-x86_64", "-cpu", "Haswell"])
+            with tempfile.TemporaryDirectory() as d:  # outside the repository: not ours
+                elf = os.path.join(d, "prog")
+                with open(elf, "wb") as f:
+                    f.write(b"\x7fELF" + bytes(14) + (62).to_bytes(2, "little"))
+                self.assertEqual(builds.with_runner([elf]), [elf])
+        with mock_env(ASMDIFF_RUNNER=""):
+            self.assertEqual(builds.runner({"riscv64": False}), [])
+
+
+@contextlib.contextmanager
+def mock_env(**kw):
+    old = {k: os.environ.get(k) for k in kw}
+    os.environ.update(kw)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 if __name__ == "__main__":
     unittest.main()

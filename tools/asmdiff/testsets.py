@@ -1,24 +1,98 @@
 """testsets.py — `./asmdiff test`: the project's meson tests in each build, by set (the fast
 set, the slow set, both) or by suite.  Results come from meson's testlog.json."""
+import fnmatch
 import json
 import os
+import shlex
 import subprocess
+import tempfile
 import time
 
-from . import builds
+from . import builds, results
 from .builds import die
 
 # The slow set: tests also in this meson suite (the integration proofs that build libraries
 # or builds of their own; meson.build says which).  `test` runs the rest, `test --slow` these.
 SLOW = "slow"
-TEST_USAGE = "usage: ./asmdiff test [--slow | --all | SUITE...]"
+TEST_USAGE = "usage: ./asmdiff test [--host-cpu MODEL] [--slow | --all | SUITE...]"
+HOST_PROFILE = os.path.join(builds.TOP, "verify", "host_profile.sh")
+# Tests a host profile does not run (docs/host-profiles.md), each group with its reason: the
+# profile runs every other x86-64 test's programs under qemu-x86_64 -cpu MODEL.
+PROFILE_EXCLUDED = (
+    (("emu-x86-*",), "they run the family under qemu-x86_64's CPU models themselves"),
+    (("*-on-haswell",), "they run under qemu-x86_64 -cpu Haswell themselves"),
+    (("ct-valgrind-*", "valgrind-controls", "valgrind-driver-controls"),
+     "Valgrind's own synthetic CPU runs the program there (it has no AVX-512 on any host), "
+     "not qemu's"),
+    (("ossfuzz-corpus-merge",), "libFuzzer's -merge=1 restarts the fuzzer by its own path, "
+     "natively; merged coverage does not depend on the CPU"),
+    (("ossfuzz-address", "ossfuzz-undefined", "ossfuzz-coverage", "ossfuzz-afl-address"),
+     "they run the OSS-Fuzz runner's own steps (afl-fuzz, its environment) on the fuzzers "
+     "natively; docs/oss-fuzz.md measures the fuzzers under qemu Haswell"),
+)
+
+
+# Under a profile every program runs in qemu's TCG (our AVX-512 kernels in the executor under
+# it, 30 to 200 times slower than natively; measured on a loaded 2-core machine, random-aria
+# needed more than ten times its 30 s): thirty times each test's own limit.
+PROFILE_TIMEOUT_MULTIPLIER = 30
+
+
+def profile_excluded(name):
+    """The reason a host profile does not run this test, or None."""
+    for patterns, why in PROFILE_EXCLUDED:
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+            return why
+    return None
+
+
+def profile_features(build, profile):
+    """The CPU features our programs detect on the profile's model (a family tool's start
+    record under qemu), or None when none could be asked."""
+    fams = [n for n, f in builds.load_families(build).items() if not f["riscv64"]]
+    if not fams:
+        return None
+    with tempfile.TemporaryDirectory(prefix="asmdiff-profile.") as tmp:
+        stream = os.path.join(tmp, "list.jsonl")
+        p = subprocess.run(["qemu-x86_64", "-cpu", profile,
+                            os.path.join(build, "asmdiff-" + sorted(fams)[0]), "list"],
+                           env=dict(os.environ, ASMDIFF_RESULTS=stream),
+                           capture_output=True, text=True)
+        try:
+            start = results.of_type(results.read(stream), "start")
+        except results.StreamError:
+            start = []
+    if p.returncode or not start or not start[0].get("cpu"):
+        return None
+    return set(start[0]["cpu"].split())
+
+
+def mask_changes_nothing(mask, features):
+    """A test's ASMDIFF_CPU_MASK removes only features the model lacks anyway: on the profile
+    it is the unmasked test again."""
+    if not mask or features is None:
+        return False
+    return all(m.lstrip("-") not in features for m in mask.split(","))
+
+
+def resolve_profile(model):
+    """MODEL as qemu-x86_64's -cpu string (verify/host_profile.sh --resolve): an unknown model
+    is bad usage (exit 2), a missing qemu a skip (77; a failure under ASMDIFF_STRICT=1)."""
+    p = subprocess.run([HOST_PROFILE, "--resolve", model], capture_output=True, text=True)
+    if p.returncode == 2:
+        die(f"test: {p.stderr.strip().removeprefix('host profile: ')}\n{TEST_USAGE}")
+    if p.returncode:
+        print(p.stderr.strip() or f"host profile {model}: exit {p.returncode}", flush=True)
+        raise SystemExit(p.returncode)
+    return p.stdout.strip()
 
 
 def introspect_tests(build):
     out = subprocess.run(["meson", "introspect", build, "--tests"], capture_output=True, text=True)
     if out.returncode:
         return []
-    return [{"name": t["name"], "suites": {s.split(":")[-1] for s in t["suite"]}}
+    return [{"name": t["name"], "suites": {s.split(":")[-1] for s in t["suite"]},
+             "mask": (t.get("env") or {}).get("ASMDIFF_CPU_MASK", "")}
             for t in json.loads(out.stdout)]
 
 
@@ -27,11 +101,17 @@ def configured_builds():
             if os.path.exists(os.path.join(b, "build.ninja"))]
 
 
-def run_tests(suites, quiet=False, exclude=()):
+def run_tests(suites, quiet=False, exclude=(), profile=None):
     """meson test in each build (the riscv64 one when it exists): the tests of `suites` (all
     when empty) that are in none of `exclude`; returns (rc, counts, results), counts including
-    how many tests, suites and builds were chosen."""
+    how many tests, suites and builds were chosen.  With profile (a qemu-x86_64 -cpu string),
+    the x86-64 build's tests run under verify/host_profile.sh as meson's wrapper, less those
+    PROFILE_EXCLUDED names (said here, with the reason); the riscv64 build is not run."""
     bs = configured_builds()
+    if profile and builds.BUILD_RV in bs:
+        bs.remove(builds.BUILD_RV)
+        print(f"== riscv64 build: not run on a host profile (its tests are riscv64 programs "
+              f"under qemu-riscv64, not x86-64 ones)", flush=True)
     tests = {b: introspect_tests(b) for b in bs}
     known = {b: {s for t in tests[b] for s in t["suites"]} for b in bs}
     for s in suites:
@@ -41,6 +121,26 @@ def run_tests(suites, quiet=False, exclude=()):
     for b in bs:
         picked = [t for t in tests[b] if (not suites or t["suites"] & set(suites))
                   and not t["suites"] & set(exclude)]
+        names = []
+        if profile:
+            for patterns, why in PROFILE_EXCLUDED:
+                out = [t["name"] for t in picked
+                       if any(fnmatch.fnmatchcase(t["name"], p) for p in patterns)]
+                if out:
+                    print(f"== not on the host profile ({len(out)}): {' '.join(out)}: {why}",
+                          flush=True)
+            picked = [t for t in picked if not profile_excluded(t["name"])]
+            have = profile_features(b, profile)
+            if have is None:
+                print("== host profile: the model's CPU features could not be read (a family "
+                      "tool's list under qemu-x86_64): every masked test runs", flush=True)
+            same = [t for t in picked if mask_changes_nothing(t["mask"], have)]
+            if same:
+                print(f"== not on the host profile ({len(same)}): {' '.join(t['name'] for t in same)}: "
+                      f"their ASMDIFF_CPU_MASK removes only features the model lacks: each is "
+                      f"its unmasked test again", flush=True)
+            picked = [t for t in picked if t not in same]
+            names = [t["name"] for t in picked]
         if not picked:
             continue
         ran_builds += 1
@@ -48,16 +148,33 @@ def run_tests(suites, quiet=False, exclude=()):
         ran_suites |= {s for t in picked for s in t["suites"] if s not in (SLOW, "asmdiff")}
         args = [a for s in suites if s in known[b] for a in ("--suite", s)]
         args += [a for s in exclude if s in known[b] for a in ("--no-suite", s)]
+        if profile:
+            # the tests by name (meson has no per-test exclusion), each under the wrapper
+            # a log of the profile's own: two profiles can run at once in one build
+            args = ["--wrapper", shlex.join([HOST_PROFILE, profile]), "--logbase",
+                    f"testlog-{profile.split(',')[0]}",
+                    "--timeout-multiplier", str(PROFILE_TIMEOUT_MULTIPLIER)] + names
         if b == builds.BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
+        # MESON_TESTTHREADS, as meson itself reads it, else every core
+        jobs = os.environ.get("MESON_TESTTHREADS", "")
         cmd = ["meson", "test", "-C", b, "--print-errorlogs", "--num-processes",
-               str(os.cpu_count() or 1)] + args
+               jobs if jobs.isdigit() and int(jobs) > 0 else str(os.cpu_count() or 1)] + args
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL if quiet else None)
         rc |= p.returncode != 0
         try:
-            with open(os.path.join(b, "meson-logs", "testlog.json")) as f:
+            # meson adds the wrapper's name to the log's
+            log = (f"testlog-{profile.split(',')[0]}-{os.path.basename(HOST_PROFILE)}.json"
+                   if profile else "testlog.json")
+            with open(os.path.join(b, "meson-logs", log)) as f:
                 for line in f:
-                    t = json.loads(line)
+                    try:
+                        t = json.loads(line)
+                    except ValueError:
+                        print(f"test: {log}: a line that is not JSON (another meson test "
+                              f"wrote the same log?)", flush=True)
+                        rc = 1
+                        continue
                     results.append((b, t["name"], t["result"], t.get("duration", 0),
                                     t.get("stdout", "")))
         except OSError:
@@ -96,6 +213,13 @@ def test_sets(slow=False, all_=False, suites=()):
     return [FAST]
 
 
+def skip_reason(out):
+    """A skipped test's reason: its line saying SKIP, else its last line."""
+    lines = [l.strip() for l in out.strip().splitlines() if l.strip()]
+    said = [l for l in lines if "SKIP" in l]
+    return (said or lines or ["(no output)"])[-1][:300]
+
+
 def minsec(seconds):
     m, s = divmod(int(round(seconds)), 60)
     return f"{m}m{s:02d}s" if m else f"{s}s"
@@ -118,6 +242,9 @@ def linux_sources(sets):
 
 def cmd_test(args):
     sets = test_sets(args.slow, args.all, args.suites)
+    profile = resolve_profile(args.host_cpu) if args.host_cpu else None
+    model = profile.split(",")[0] if profile else None
+    on = f" on host profile {model} (qemu-x86_64)" if profile else ""
     linux_sources(sets)
     if sets[0][0] == "named":
         known = {s for b in configured_builds() for t in introspect_tests(b) for s in t["suites"]}
@@ -130,9 +257,13 @@ def cmd_test(args):
         what = {"fast": "the fast set (every suite but the slow tests)",
                 "slow": "the slow set (./asmdiff test --slow: libraries and builds from source)",
                 "named": "suites " + " ".join(suites)}[label]
-        print(f"== test: {what}", flush=True)
+        print(f"== test: {what}{on}", flush=True)
+        if profile:
+            print(f"== host profile {model}: every x86-64 test program under qemu-x86_64 -cpu "
+                  f"{profile}; scripts natively, with ASMDIFF_RUNNER set "
+                  f"(verify/host_profile.sh)", flush=True)
         t0 = time.time()
-        rc, c, results = run_tests(suites, exclude=exclude)
+        rc, c, results = run_tests(suites, exclude=exclude, profile=profile)
         skipped = [n for _, n, r, _, _ in results if r == "SKIP"]
         if not c["tests"]:
             # nothing of this set is registered here (the slow set is x86-64 only): not a pass
@@ -142,14 +273,19 @@ def cmd_test(args):
         print(f"test: {label}: {c['tests']} tests of {c['suites']} suites in {c['builds']} "
               f"build{'s' if c['builds'] > 1 else ''}: {c['passed']} passed, {c['failed']} failed, "
               f"{c['skipped']} skipped{' (' + ', '.join(skipped) + ')' if skipped else ''} "
-              f"in {minsec(time.time() - t0)}")
+              f"in {minsec(time.time() - t0)}{on}")
+        if profile:
+            # a skip under a profile says why (the host lacks what the test compares against)
+            for _, n, r, _, out in results:
+                if r == "SKIP":
+                    print(f"  skipped {n}: {skip_reason(out)}")
         bad |= bool(rc or c["failed"] or not c["passed"])
         for k in total:
             total[k] += c[k]
     if len(sets) > 1:
         print(f"test: all: {total['tests']} tests: {total['passed']} passed, {total['failed']} "
-              f"failed, {total['skipped']} skipped in {minsec(time.time() - t_all)}")
-    if [x[0] for x in sets] == ["fast"]:
+              f"failed, {total['skipped']} skipped in {minsec(time.time() - t_all)}{on}")
+    if [x[0] for x in sets] == ["fast"] and not profile:
         print("test: the slow integration suites (check, libgcrypt-1.12, the OSS-Fuzz builds) "
               "are ./asmdiff test --slow")
     return 1 if bad else 77 if empty else 0
