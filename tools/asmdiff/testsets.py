@@ -29,6 +29,9 @@ PROFILE_EXCLUDED = (
     (("ossfuzz-address", "ossfuzz-undefined", "ossfuzz-coverage", "ossfuzz-afl-address"),
      "they run the OSS-Fuzz runner's own steps (afl-fuzz, its environment) on the fuzzers "
      "natively; docs/oss-fuzz.md measures the fuzzers under qemu Haswell"),
+    (("random-aria", "random-camellia"),
+     "3000 random cases through three emulated kernels take 5 to 8 CPU-minutes under qemu; "
+     "kat, exhaustive, replay and the Unicorn modes check the same kernels on the profile"),
 )
 
 
