@@ -339,7 +339,8 @@ def check_outside(a):
 
     if not judge_kernel(judge, tool, fuzzer if has_fuzzer else None, family, symbol,
                         fams[family].get("exhaustive"), budget, env,
-                        engines=fams[family].get("engines") or (), needs=needs, conv=conv):
+                        engines=fams[family].get("engines") or (), needs=needs, conv=conv,
+                        kernel=kernel):
         return v.print(title)
     # what the stages reached of the kernel, and the lines none reached (docs/coverage.md)
     coverage.check_outside_coverage(tool, kernel, family, [os.path.join(bdir, "corpus")], env)
@@ -373,7 +374,7 @@ def emulated_mask(needs):
 
 
 def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, engines=(),
-                 needs="", conv=None):
+                 needs="", conv=None, kernel=""):
     """Every stage of a built outside kernel into the verdict: what it covers (its impl
     record); kat, exhaustive, seeds, random and libFuzzer (natively, or emulated when this CPU
     cannot run it); the family's engines: Unicorn's bounds and ct-trace modes, emu-diff where
@@ -445,7 +446,14 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
 
     native_set("", env, "3000")  # (in the emulator when the CPU cannot run it: said above)
     engines = [e for e in engines if e]
-    if "unicorn" in engines:
+    if "unicorn" in engines and kernel.endswith(".c"):
+        # compiled C calls libc (memcpy, memset) through the PLT, and the Unicorn modes map the
+        # kernel's code, data and buffers only: they would stop at the first such call
+        for name in ("unicorn bounds", "unicorn ct-trace", "emu-diff"):
+            v.add(name, "n/a", "a kernel written in C calls libc through the PLT, which the "
+                               "Unicorn modes do not map (the native guard pages check its "
+                               "buffers)")
+    elif "unicorn" in engines:
         # Unicorn maps each buffer alone: byte-exact bounds over the seeds; the trace of
         # random cases against the same cases with other secrets
         over_seeds("unicorn bounds", "bounds")
