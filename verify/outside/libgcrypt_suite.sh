@@ -134,9 +134,26 @@ case $mode in
     if [ "$mode" = kernel-ecb-emulated ] || [ "$mode" = kernel-ctr-emulated ]; then
       ASMDIFF_CPU_MASK=-avx512f,-gfni "$here/expect_clean.sh" "^kat +pass" "^exhaustive +pass" \
         "^random +pass" "^vector leftovers +pass" "check: clean" -- "${cmd[@]}" || exit 1
-      # the check build's tool (the newest for this symbol: the one just used), on the CPU
+      # the check build's tool for this file without --op (other tests of the suite build the
+      # same symbol from the planted copy, or with --op, at the same time: the newest folder
+      # may be theirs), on the CPU
       # and in the executor from the same state, call for call
-      tool=$(ls -td "$ASMDIFF_BUILD"/check/aria-"$sym"-*/ | head -n1)asmdiff-aria-outside
+      tool=$(python3 - "$ASMDIFF_BUILD/check" "$sym" "$(readlink -f "$file")" <<'PY'
+import glob, json, os, sys
+top, sym, src = sys.argv[1:]
+for d in sorted(glob.glob(os.path.join(top, f"aria-{sym}-*")), key=os.path.getmtime, reverse=True):
+    try:
+        opts = {o["name"]: o["value"] for o in
+                json.load(open(os.path.join(d, "meson-info", "intro-buildoptions.json")))}
+    except (OSError, ValueError):
+        continue
+    exe = os.path.join(d, "asmdiff-aria-outside")
+    if opts.get("outside_source") == src and not opts.get("outside_op") and os.access(exe, os.X_OK):
+        print(exe)
+        break
+PY
+)
+      [ -n "$tool" ] || { echo "emu-diff FAILED: no check build of $file found"; exit 1; }
       out=$("$tool" emu-diff random 3000 1 2>&1); rc=$?
       printf '%s\n' "$out" | grep -E "emu-diff: [0-9]+ kernel calls|no finding|FINDING" | cut -c1-200
       n=$(printf '%s\n' "$out" | sed -nE 's/.*emu-diff: ([0-9]+) kernel calls compared.*/\1/p')
