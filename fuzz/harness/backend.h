@@ -69,6 +69,12 @@ void drv_check_placements(void *c, const void *want);
  * *why; and their unavailable(): a library does not run. */
 int drv_emulator_linked(const char **why);
 const char *drv_kernels_only(const struct impl *im);
+/* The Unicorn modes' setup (the engine linked, the program's symbols and .rodata loaded), and
+ * their call: the arguments, each placed buffer mapped alone, the program's .rodata
+ * (backend_unicorn.c; the coverage mode's observer makes its calls the same way). */
+int drv_uc_setup(const char **why);
+struct uc_call;
+void drv_uc_call_fill(struct uc_call *call, const uint64_t *argv, size_t argc);
 /* The Unicorn modes: "" when every read of .rodata fell inside a sized table (bounds per
  * table), else the info line saying it was not established (backend_unicorn.c). */
 const char *drv_bounds_untabled(void);

@@ -40,7 +40,6 @@ struct cov_entry {
 
 static struct cov_entry *table;
 static size_t table_cap, table_used;
-static struct uc_region rodata;
 /* Per implementation: calls observed, calls the observer could not finish, the first reason. */
 static unsigned long long observed[DRV_MAX_IMPLS], unfinished[DRV_MAX_IMPLS];
 static char unfinished_why[DRV_MAX_IMPLS][200];
@@ -108,8 +107,7 @@ static void observe(const void *fn, const uint64_t *argv, size_t argc)
     /* ucheck copies every writable buffer back: keep what the native call must start from */
     static uint8_t *saved[DRV_MAX_BUFS];
     static size_t saved_cap[DRV_MAX_BUFS];
-    struct uc_call call = {.fn = fn, .nargs = argc};
-    memcpy(call.args, argv, argc * sizeof argv[0]);
+    struct uc_call call = {.fn = fn};
     for (size_t i = 0; i < F->nbufs; i++) {
         struct gbuf *g = &drv.bufs[i];
         if (!drv.use[i].placed) continue;
@@ -120,10 +118,8 @@ static void observe(const void *fn, const uint64_t *argv, size_t argc)
             saved_cap[i] = g->len;
         }
         if (g->len) memcpy(saved[i], g->p, g->len);
-        call.regions[call.nregions++] = (struct uc_region){F->bufs[i].name, g->p, g->len,
-                                                           drv.use[i].orig == NULL};
     }
-    if (rodata.len) call.regions[call.nregions++] = rodata;
+    drv_uc_call_fill(&call, argv, argc);
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
     for (size_t i = 0; i < F->nbufs; i++)
@@ -232,21 +228,9 @@ static void coverage_finish(void)
 }
 #endif
 
-static int coverage_setup(const char **why)
-{
-    if (drv_emulator_linked(why)) return -1;
-#if ARCH_X86_64
-    elfsym_load();
-    uint64_t lo, size;
-    if (!elfsec_lookup(".rodata", &lo, &size))
-        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0};
-#endif
-    return 0;
-}
-
 const struct backend backend_coverage = {
     .name = "coverage",
-    .setup = coverage_setup,
+    .setup = drv_uc_setup,
     .unavailable = drv_kernels_only,
     .emulated = emulated_runs,
 #if ARCH_X86_64

@@ -82,9 +82,20 @@ static void uc_report(enum finding kind, const char *what, uint64_t pc)
     uc_report_at(kind, what, pc, NULL, 0);
 }
 
-static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t argc)
+void drv_uc_call_fill(struct uc_call *call, const uint64_t *argv, size_t argc)
 {
     const struct family *F = drv_family;
+    call->nargs = argc;
+    memcpy(call->args, argv, argc * sizeof argv[0]);
+    for (size_t i = 0; i < F->nbufs; i++)
+        if (drv.use[i].placed)
+            call->regions[call->nregions++] = (struct uc_region){
+                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL};
+    if (rodata.len) call->regions[call->nregions++] = rodata;
+}
+
+static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t argc)
+{
     struct uc_call call = {.fn = fn, .nargs = argc,
                            .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0,
                            .per_table = 1};
@@ -96,12 +107,7 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
         drv.abandoned = 1;
         return 0;
     }
-    memcpy(call.args, argv, argc * sizeof argv[0]);
-    for (size_t i = 0; i < F->nbufs; i++)
-        if (drv.use[i].placed)
-            call.regions[call.nregions++] = (struct uc_region){
-                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL};
-    if (rodata.len) call.regions[call.nregions++] = rodata;
+    drv_uc_call_fill(&call, argv, argc);
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
     uint64_t rax = res.rax;
@@ -246,7 +252,7 @@ const char *drv_kernels_only(const struct impl *im)
     return im->flags & IMPL_KERNEL ? NULL : "a library (the emulator modes run our kernels)";
 }
 
-static int uc_setup(const char **why)
+int drv_uc_setup(const char **why)
 {
     if (drv_emulator_linked(why)) return -1;
 #if ARCH_X86_64
@@ -265,7 +271,7 @@ static int trace_setup(const char **why)
         *why = "the family declares no vary_secrets: nothing to compare a trace with";
         return -1;
     }
-    return uc_setup(why);
+    return drv_uc_setup(why);
 }
 
 #if ARCH_X86_64
@@ -276,7 +282,7 @@ static int trace_setup(const char **why)
 
 const struct backend backend_bounds = {
     .name = "bounds",
-    .setup = uc_setup,
+    .setup = drv_uc_setup,
     .unavailable = drv_kernels_only,
     UC_CALLS,
 };
