@@ -298,8 +298,7 @@ static const struct convention conventions[] = {
                   "exactly N blocks per call, ctx = struct aria_ctx (round keys at 0 and 272, "
                   "rounds at 544), iv a 128-bit big-endian counter, keystream N blocks of scratch",
      .clean = 0,
-     .leftovers = "kernel-mode SIMD runs between kernel_fpu_begin() and kernel_fpu_end(), and "
-                  "the stack is the kernel's own",
+     .leftovers = CONV_LINUX_LEFTOVERS,
      .ops = linux_ops,
      .nops = 6,
      .make_ops = linux_make_ops,

@@ -339,8 +339,7 @@ static const struct convention conventions[] = {
                   "const u8 *src) (and camellia_ecb_dec_32way): exactly 32 blocks; ctx = "
                   "struct camellia_ctx (the NTT key table, key_length in bytes at 272)",
      .clean = 0,
-     .leftovers = "kernel-mode SIMD runs between kernel_fpu_begin() and kernel_fpu_end(), and "
-                  "the stack is the kernel's own",
+     .leftovers = CONV_LINUX_LEFTOVERS,
      .ops = linux_ops,
      .nops = sizeof linux_ops / sizeof linux_ops[0],
      .make_ops = linux_make_ops,

@@ -208,8 +208,7 @@ static const struct convention conventions[] = {
                   "__le64 hash[NH_NUM_PASSES]); message_len a nonzero multiple of 16, at most "
                   "1024",
      .clean = 0,
-     .leftovers = "kernel-mode SIMD runs between kernel_fpu_begin/end, and user space gets its "
-                  "own vector state back",
+     .leftovers = CONV_LINUX_LEFTOVERS,
      .ops = nh_ops,
      .nops = 1,
      .make_ops = nh_make_ops,

@@ -132,6 +132,12 @@ enum convention_clean {
     CONV_CLEAN_STACK = 1u << 1,   /* data left on the stack below the caller's frame is one */
 };
 
+/* Why Linux's convention allows leftovers in vector registers and on the stack (every family's
+ * "linux" row). */
+#define CONV_LINUX_LEFTOVERS                                                                  \
+    "kernel-mode SIMD runs between kernel_fpu_begin() and kernel_fpu_end(), user space gets " \
+    "its own vector state back, and the stack is the kernel's own"
+
 struct convention {
     const char *name;      /* "linux", "libgcrypt", "asmdiff" */
     const char *prototype; /* the upstream signature, as its authors write it */
