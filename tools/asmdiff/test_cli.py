@@ -492,6 +492,29 @@ class HostProfile(unittest.TestCase):
             self.assertEqual(builds.runner({"riscv64": False}), [])
 
 
+class TestLogs(unittest.TestCase):
+    """Each ./asmdiff test run reads meson's log of its own (two runs in one build once appended
+    to one testlog.json and counted each other's tests); old runs' logs are pruned."""
+
+    def test_prune_keeps_the_newest_runs(self):
+        from asmdiff import testsets
+        with tempfile.TemporaryDirectory() as d:
+            for i, pid in enumerate(["11", "22", "33"]):
+                for n in (f"testlog-{pid}.json", f"testlog-{pid}.txt",
+                          f"testlog-{pid}-Haswell-host_profile.sh.json"):
+                    open(os.path.join(d, n), "w").close()
+                    os.utime(os.path.join(d, n), (1000 + i, 1000 + i))
+            for n in ("testlog.json", "testlog-Haswell-host_profile.sh.json", "meson-log.txt"):
+                open(os.path.join(d, n), "w").close()
+            testsets.prune_logs(d, keep=2)
+            left = sorted(os.listdir(d))
+            self.assertFalse([n for n in left if n.startswith("testlog-11")], left)
+            self.assertEqual(len([n for n in left if n.startswith("testlog-22")]), 3)
+            self.assertEqual(len([n for n in left if n.startswith("testlog-33")]), 3)
+            for n in ("testlog.json", "testlog-Haswell-host_profile.sh.json", "meson-log.txt"):
+                self.assertIn(n, left)
+
+
 @contextlib.contextmanager
 def mock_env(**kw):
     old = {k: os.environ.get(k) for k in kw}
