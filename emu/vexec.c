@@ -1479,6 +1479,32 @@ static int push(struct vx *x, uint64_t v)
     return 0;
 }
 
+/* movsb and rep movsb (F3 or F2, as the CPU takes either for movs), upward only: copies
+ * [rsi, rsi + n) to rdi in chunks, n = rcx (rep) or 1, advancing rsi, rdi and rcx after each
+ * chunk as an interrupted rep would leave them.  Overlapping upward copies (rdi a little above
+ * rsi, which repeat a pattern byte by byte) take chunks no longer than their distance, so each
+ * chunk reads what the one before wrote.  DF set, a segment override or 32-bit addressing:
+ * left to Unicorn (VX_UNKNOWN, nothing done).  Camellia's AVX2 kernel copies its tail blocks
+ * with it: two Unicorn turns a call before. */
+static int g_movsb(struct vx *x, const struct vx_insn *in)
+{
+    struct vx_cpu *c = x->c;
+    if (in->seg || (c->rflags & VX_DF)) return 1;
+    uint64_t n = in->rep ? c->gpr[VX_RCX] : 1;
+    uint8_t buf[512];
+    while (n) {
+        uint64_t s = c->gpr[VX_RSI], d = c->gpr[VX_RDI];
+        uint64_t k = n < sizeof buf ? n : sizeof buf;
+        if (d > s && d - s < k) k = d - s;
+        if (rd(x, s, buf, k) || wr(x, d, buf, k)) return -1;
+        c->gpr[VX_RSI] = s + k;
+        c->gpr[VX_RDI] = d + k;
+        if (in->rep) c->gpr[VX_RCX] -= k;
+        n -= k;
+    }
+    return 0;
+}
+
 static int g_call(struct vx *x, const struct vx_insn *in)
 {
     if (push(x, x->next)) return -1;
@@ -2177,6 +2203,7 @@ static const struct vx_form forms[] = {
     LEG("push r64", 0, 0xff, 0x50, 0xf8, -1, -1, VF_STACK, 0, g_push, "r64")
     LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
     LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")
+    LEG("movsb", 0, 0xff, 0xa4, 0xff, -1, -1, VF_BYTE, 0, g_movsb, "")
     LEG("nop r/m", 1, 0xff, 0x1f, 0xff, -1, 0, M, 0, g_nop, "r/m")
     LEG("endbr64", 1, 2, 0x1e, 0xff, -1, 7, M | VF_REGONLY, 0, g_endbr, "")
 };
