@@ -446,8 +446,11 @@ static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x;
     unsigned imm = (unsigned)in->imm & 0xff;
+    /* the operands copied first: o may be one of them (in place), and with copies the compiler
+     * knows it is not, and runs the loop on whole vectors (half the instructions) */
+    const union vx_vreg dc = *d, ac = *a, bc = *b;
     for (unsigned i = 0; i < vl / 8; i++) {
-        uint64_t r = 0, p = d->q[i], q = a->q[i], s = b->q[i];
+        uint64_t r = 0, p = dc.q[i], q = ac.q[i], s = bc.q[i];
         for (unsigned t = 0; t < 8; t++)
             if ((imm >> t) & 1)
                 r |= ((t & 4) ? p : ~p) & ((t & 2) ? q : ~q) & ((t & 1) ? s : ~s);
@@ -895,14 +898,13 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     uint8_t imm = (uint8_t)in->imm;
     const uint8_t *t = NULL;
     uint64_t prev = 0;
-    /* word by word, each read before it is written (o may be a or b: in-place handler); one
-     * 8-byte store per word, not eight byte stores read back by a wide copy */
+    /* word by word, the matrix word read before the word of o (maybe b: in place) is
+     * written, and kept for the comparison with the next */
     for (unsigned q = 0; q < vl / 8; q++) {
-        uint64_t A = b->q[q], v = a->q[q], r = 0;
+        uint64_t A = b->q[q];
         if (!t || A != prev) t = affine_table(A, inv, imm);
         prev = A;
-        for (unsigned i = 0; i < 8; i++) r |= (uint64_t)t[(uint8_t)(v >> (8 * i))] << (8 * i);
-        o->q[q] = r;
+        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]];
     }
     return 0;
 }
