@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "properties.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -287,3 +288,75 @@ int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
     }
     return 0;
 }
+
+/* ---- case properties (properties.h): what the kernels branch on ----
+ *
+ * ECB: the block count against the widest batch (the tail) and its scale.  CTR, per call of
+ * the split: the same for the call's block count, and where the counter's carry goes inside
+ * the call — the highest byte that changes (the low byte alone, a carry into byte 1 ..., the
+ * low qword into the high one), how many blocks before the low 64 bits wrap (the kernels'
+ * carry path is taken per batch, by that distance), and how far the low byte is from its wrap
+ * (the first batch's counter blocks built one by one, without a carry). */
+enum {
+    BCP_KEY, BCP_BLOCKS_TAIL, BCP_BLOCKS_SCALE, BCP_CTR_TAIL, BCP_CTR_SCALE, BCP_CTR_CARRY_BYTE,
+    BCP_CTR_QWORD_WRAP, BCP_CTR_BYTE_WRAP, BCP_COUNT
+};
+static const char *const bc_property_names[BCP_COUNT] = {
+    "key size", "blocks mod batch", "blocks scale", "ctr call blocks mod batch",
+    "ctr call blocks scale", "ctr carry byte", "ctr blocks to qword wrap", "ctr blocks to byte wrap",
+};
+
+/* ctr += n, big-endian over 16 bytes */
+static void ctr_add(uint8_t ctr[16], uint64_t n)
+{
+    for (int i = 15; i >= 0 && n; i--) {
+        uint64_t s = ctr[i] + (n & 0xff);
+        ctr[i] = (uint8_t)s;
+        n = (n >> 8) + (s >> 8);
+    }
+}
+
+static size_t bc_properties_of(const void *cv, struct case_property *out, size_t max)
+{
+    const struct bc_case *c = cv;
+    if (!&bc_cipher) return 0;
+    size_t batch = C->widths[2] ? C->widths[2] : 64, n = 0;
+    n = prop_add(out, n, max, BCP_KEY, (c->keylen - 16) / 8);
+    n = prop_add(out, n, max, BCP_BLOCKS_TAIL, c->nblocks % batch);
+    n = prop_add(out, n, max, BCP_BLOCKS_SCALE, prop_log2(c->nblocks / batch));
+    uint8_t ctr[16];
+    memcpy(ctr, c->ctr, 16);
+    size_t done = 0;
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t k = i < c->nsplits ? c->split[i] : c->nblocks - done;
+        done += k;
+        n = prop_add(out, n, max, BCP_CTR_TAIL, k % batch);
+        n = prop_add(out, n, max, BCP_CTR_SCALE, prop_log2(k / batch));
+        uint64_t low = 0;
+        for (int b = 8; b < 16; b++) low = low << 8 | ctr[b];
+        uint64_t to_wrap = ~low; /* increments before the low qword is all ones */
+        uint8_t before[16];
+        memcpy(before, ctr, 16);
+        ctr_add(ctr, k);
+        int top = -1; /* the highest byte (0: the last, least significant) the call changed */
+        for (int b = 0; b < 16; b++)
+            if (before[b] != ctr[b]) {
+                top = 15 - b;
+                break;
+            }
+        n = prop_add(out, n, max, BCP_CTR_CARRY_BYTE, (uint64_t)(top + 1));
+        /* 0: no wrap within the call and a batch after it; else where, in 8-block steps */
+        n = prop_add(out, n, max, BCP_CTR_QWORD_WRAP,
+                     to_wrap >= k + batch ? 0 : 1 + (to_wrap >> 3));
+        n = prop_add(out, n, max, BCP_CTR_BYTE_WRAP, 255u - before[15]);
+    }
+    return n;
+}
+
+/* Weak: the other families (mpi, nh, polyval) define their own; a family without bc_cipher
+ * has none from here. */
+__attribute__((weak)) const struct family_properties asmdiff_properties = {
+    .names = bc_property_names,
+    .nnames = BCP_COUNT,
+    .of = bc_properties_of,
+};
