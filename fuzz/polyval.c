@@ -118,8 +118,8 @@ static void *decode(struct input *in)
 }
 
 /* Case properties (properties.h), per call of the split: its block count against the widest
- * group (8 blocks without vectors, VLENB / 2 with them), that group count's scale; and whether
- * the state starts nonzero. */
+ * group (8 blocks without vectors, VLENB / 2 with them; the empty call apart), that group
+ * count's scale; and whether the state starts nonzero. */
 static const char *const property_names[] = {"call blocks mod group", "call groups scale",
                                              "chained start"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
@@ -131,7 +131,7 @@ static size_t properties_of(const void *cv, struct case_property *out, size_t ma
     n = prop_add(out, n, max, 2, any != 0);
     for (size_t i = 0; i <= c->nsplits; i++) {
         size_t to = i < c->nsplits ? c->split[i] : c->nblocks;
-        n = prop_add(out, n, max, 0, (to - from) % group);
+        n = prop_add(out, n, max, 0, to > from ? (to - from) % group : group); /* empty apart */
         n = prop_add(out, n, max, 1, prop_log2((to - from) / group));
         from = to;
     }

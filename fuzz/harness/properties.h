@@ -17,12 +17,12 @@
 #include <stdint.h>
 
 #define PROP_IDS 16    /* properties per family */
-#define PROP_VALUES 64 /* values per property: a larger value counts as the last */
-#define PROP_MAX 40    /* (property, value) pairs per case */
+#define PROP_VALUES 256 /* values per property: a larger value counts as the last */
+#define PROP_MAX 96    /* (property, value) pairs per case */
 
 struct case_property {
     uint8_t id;    /* index into names */
-    uint8_t value; /* < PROP_VALUES */
+    uint16_t value; /* < PROP_VALUES */
 };
 
 struct family_properties {
@@ -48,7 +48,7 @@ static inline size_t prop_add(struct case_property *out, size_t n, size_t max, u
 {
     if (n < max) {
         out[n].id = (uint8_t)id;
-        out[n].value = (uint8_t)(value < PROP_VALUES ? value : PROP_VALUES - 1);
+        out[n].value = (uint16_t)(value < PROP_VALUES ? value : PROP_VALUES - 1);
         n++;
     }
     return n;
