@@ -125,7 +125,8 @@ static void mark(uint32_t id, unsigned slot)
         size_t words = 2 * w + 64;
         case_items.bits = realloc(case_items.bits, words * sizeof(uint64_t));
         if (!case_items.bits) abort();
-        memset(case_items.bits + case_items.words, 0, (words - case_items.words) * sizeof(uint64_t));
+        memset(case_items.bits + case_items.words, 0,
+               (words - case_items.words) * sizeof(uint64_t));
         case_items.words = words;
     }
     case_items.bits[w] |= 1ull << (item % 64);
@@ -142,7 +143,8 @@ static void intersect(size_t bucket)
         return;
     }
     /* items beyond s->words were first reached after the bucket's first case: not in it */
-    for (size_t w = 0; w < s->words; w++) s->bits[w] &= w < case_items.words ? case_items.bits[w] : 0;
+    for (size_t w = 0; w < s->words; w++)
+        s->bits[w] &= w < case_items.words ? case_items.bits[w] : 0;
 }
 
 static int has(const struct itemset *s, size_t item)
@@ -161,7 +163,8 @@ static void case_done(const void *c)
         item_cases_len = items;
     }
     for (size_t w = 0; w < case_items.words; w++)
-        for (uint64_t b = case_items.bits[w]; b; b &= b - 1) item_cases[w * 64 + (size_t)__builtin_ctzll(b)]++;
+        for (uint64_t b = case_items.bits[w]; b; b &= b - 1)
+            item_cases[w * 64 + (size_t)__builtin_ctzll(b)]++;
     struct case_property p[PROP_MAX];
     size_t n = asmdiff_properties.of(c, p, PROP_MAX);
     static unsigned char seen[PROP_BUCKETS];

@@ -17,7 +17,7 @@
 #include "properties.h"
 
 /* On unless ASMDIFF_GUIDANCE=0 (see docs/coverage.md, "Guidance"). */
-#define GUIDE_DEFAULT_ON 0
+#define GUIDE_DEFAULT_ON 1
 
 #define GUIDE_FNS 32 /* slots for the functions called, by address */
 #define GUIDE_ARGS 6
