@@ -11,6 +11,7 @@
 #include "asmdiff-config.h"
 #include "cpu.h"
 #include "driver.h"
+#include "properties.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -98,6 +99,19 @@ static void *decode(struct input *in)
     input_fill_words(in, c->s2, c->n, 8);
     return c;
 }
+
+/* Case properties (properties.h): the unrolled kernels enter by n mod 4 and loop n / 4 times;
+ * the aliasing decides nothing in them but is kept apart. */
+static const char *const property_names[] = {"n mod 4", "n / 4 scale", "n", "aliasing"};
+static size_t properties_of(const void *cv, struct case_property *out, size_t max)
+{
+    const struct mpi_case *c = cv;
+    size_t n = prop_add(out, 0, max, 0, c->n % 4);
+    n = prop_add(out, n, max, 1, prop_log2(c->n / 4));
+    n = prop_add(out, n, max, 2, c->n);
+    return prop_add(out, n, max, 3, c->alias);
+}
+const struct family_properties asmdiff_properties = {property_names, 4, properties_of};
 
 /* The reference on unaliased copies: the mathematical value of s1 op s2. */
 static struct mpi_want {
