@@ -15,8 +15,9 @@ from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, libra
                testsets)
 from .builds import die
 
-CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
-               "[--needs FEATURES] [--convention linux|libgcrypt|asmdiff] [--op OP] "
+CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
+               "[--include DIR]... [--needs FEATURES]... [--convention linux|libgcrypt|asmdiff]... "
+               "[--op OP]... "
                "[--budget SECONDS] [--sarif FILE] [--baseline OLD.S [--baseline-symbol NAME] "
                "[--baseline-include DIR]...] [FILE...]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
@@ -108,15 +109,18 @@ def parsers():
     p["check"] = c = add("check", "an outside kernel as one more implementation, or the "
                                   "families a library build of your own implements",
                          usage=CHECK_USAGE.removeprefix("usage: "))
-    c.add_argument("--kernel", metavar="FILE.S")
-    c.add_argument("--symbol", metavar="NAME")
+    # repeatable: each --kernel with its --symbol in order (or one --kernel, several --symbol);
+    # --needs, --convention, --op once for all or once per --symbol
+    c.add_argument("--kernel", action="append", default=[], metavar="FILE.S")
+    c.add_argument("--symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--include", action="append", default=[], metavar="DIR")
-    c.add_argument("--needs", default="", metavar="FEATURES")
-    c.add_argument("--convention", type=convention, metavar="linux|libgcrypt|asmdiff")
-    c.add_argument("--op", default="", metavar="OP")
+    c.add_argument("--needs", action="append", default=[], metavar="FEATURES")
+    c.add_argument("--convention", action="append", default=[], type=convention,
+                   metavar="linux|libgcrypt|asmdiff")
+    c.add_argument("--op", action="append", default=[], metavar="OP")
     c.add_argument("--baseline", metavar="OLD.S",
                    help="the file before the patch: one more oracle, and benched beside it")
-    c.add_argument("--baseline-symbol", metavar="NAME")
+    c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
     c.add_argument("--libgcrypt", metavar="PREFIX")

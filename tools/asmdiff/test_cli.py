@@ -440,6 +440,38 @@ class BadInput(unittest.TestCase):
         _, a = cli.parse(["check", "--libgcrypt", "/p", "--kernel", "k.S"])
         self.bad(a, "one at a time", cli.cmd_check)
 
+    def test_several_kernels(self):
+        # --kernel and --symbol pair in order; counts that do not pair are refused
+        fx = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "verify/outside/fixtures")
+        add, sub = os.path.join(fx, "mpih-add1-gcrypt.S"), os.path.join(fx, "mpih-sub1-gcrypt.S")
+        slots = lambda argv: check.outside_slots(cli.parse(argv)[1])  # noqa: E731
+        self.bad(["check", "mpi", "--kernel", add, "--kernel", sub, "--symbol", "a"],
+                 "2 --kernel and 1 --symbol", slots)
+        self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", sub, "--symbol",
+                  "b", "--op", "add_n", "--op", "sub_n", "--op", "add_n"],
+                 "3 --op for 2 kernels", slots)
+        self.bad(["check", "mpi", "--kernel", add] + ["--symbol", "a", "--symbol", "b"] * 2 +
+                 ["--baseline", sub], "at most 4", slots)
+        self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", "/nonexistent.S",
+                  "--symbol", "b"], "--kernel: no file /nonexistent.S", slots)
+        # add_n and sub_n: two kernels, each its symbol, nothing renamed
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
+                     "--kernel", sub, "--symbol", "_gcry_mpih_sub_n"])
+        self.assertEqual([(g["name"], g["link"], g["role"]) for g in got],
+                         [("_gcry_mpih_add_n", "_gcry_mpih_add_n", "new"),
+                          ("_gcry_mpih_sub_n", "_gcry_mpih_sub_n", "new")])
+        # one file, two entry points: the second copy's symbols are renamed
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "x", "--symbol", "y"])
+        self.assertEqual([g["link"] for g in got], ["x", "asmdiff_slot1_y"])
+        # --baseline: the old file's same symbol, renamed, named old:
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
+                     "--baseline", sub])
+        self.assertEqual([(g["name"], g["link"], g["role"], g["pair"]) for g in got],
+                         [("_gcry_mpih_add_n", "_gcry_mpih_add_n", "new", None),
+                          ("old:_gcry_mpih_add_n", "asmdiff_slot1__gcry_mpih_add_n", "old",
+                           "_gcry_mpih_add_n")])
+
     def test_good_usage(self):
         cmd, a = cli.parse(["fuzz", "mpi", "-max_total_time=5", "-help=1", "crash-1"])
         self.assertEqual((cmd, a.family, a.rest), ("fuzz", "mpi",

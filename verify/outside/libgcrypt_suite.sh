@@ -148,7 +148,8 @@ for d in sorted(glob.glob(os.path.join(top, f"aria-{sym}-*")), key=os.path.getmt
     except (OSError, ValueError):
         continue
     exe = os.path.join(d, "asmdiff-aria-outside")
-    if opts.get("outside_source") == src and not opts.get("outside_op") and os.access(exe, os.X_OK):
+    if opts.get("outside_source") == [src] and not any(opts.get("outside_op") or []) and \
+            os.access(exe, os.X_OK):
         print(exe)
         break
 PY

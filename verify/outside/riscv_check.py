@@ -66,10 +66,12 @@ def main():
     print(f"== riscv64 check {a.family}: {a.symbol} from {a.kernel}\n   convention "
           f"{a.convention}; build folder {bdir}", flush=True)
     if not os.path.exists(os.path.join(bdir, "build.ninja")):
-        opts = [f"-Doutside_family={a.family}", f"-Doutside_source={kernel}",
-                f"-Doutside_symbol={a.symbol}", f"-Doutside_convention={a.convention}",
-                f"-Doutside_needs={a.needs}", "-Doutside_op=",
-                "-Doutside_include=" + ",".join(os.path.abspath(d) for d in a.include)]
+        # one outside kernel: each outside_* array of one element (meson.build)
+        opts = [f"-Doutside_family={a.family}", f"-Doutside_source={[kernel]!r}",
+                f"-Doutside_symbol={[a.symbol]!r}", f"-Doutside_convention={[a.convention]!r}",
+                f"-Doutside_needs={[a.needs]!r}", "-Doutside_op=['']", "-Doutside_name=['']",
+                f"-Doutside_link={[a.symbol]!r}",
+                f"-Doutside_include={[os.path.abspath(d) for d in a.include]!r}"]
         p = subprocess.run(["meson", "setup", "--cross-file",
                             os.path.join(TOP, "cross", "riscv64-linux.ini"), "-Dfuzzing=disabled"]
                            + opts + [bdir, TOP], env=dict(os.environ, CC="clang-19"),
