@@ -161,6 +161,7 @@ struct outside_kernel {
     const char *op;         /* the operation, or "" to find it out */
     const void *fn;
     const char *name;       /* its name in rows and findings ("" or NULL: the symbol) */
+    const void *fn_renamed; /* fn as renamed in its object (a clash), or NULL: then fn */
 };
 extern const struct outside_kernel asmdiff_outside __attribute__((weak));
 /* A check build of several outside kernels (./asmdiff check with more than one --symbol, or

@@ -64,6 +64,12 @@ void outside_setup(void)
 static void slot_setup(struct outside_slot *sl)
 {
     const struct outside_kernel *k = sl->k;
+    const void *fn = k->fn_renamed ? k->fn_renamed : k->fn;
+    if (!fn) {
+        fprintf(stderr, "asmdiff: %s defines no symbol %s\n", k->source, k->symbol);
+        printf("%s: FAIL: %s defines no symbol %s\n", F->name, k->source, k->symbol);
+        exit(2);
+    }
     for (size_t i = 0; i < F->nconventions; i++)
         if (!strcmp(F->conventions[i].name, k->convention)) sl->conv = &F->conventions[i];
     if (!sl->conv) {
@@ -112,7 +118,7 @@ static void slot_setup(struct outside_slot *sl)
         }
         /* --op names the operation of a kernel that computes none (to see how it differs);
          * one that computes another is not checked as the one named */
-        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(k->fn) : -1;
+        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(fn) : -1;
         if (seen >= 0 && seen != op) {
             fprintf(stderr, "asmdiff: %s computes %s on the first known answer, not %s (--op)\n",
                     k->symbol, cv->ops[seen], cv->ops[op]);
@@ -127,7 +133,7 @@ static void slot_setup(struct outside_slot *sl)
             op = 0;
             snprintf(sl->unidentified, sizeof sl->unidentified, "not identified: %s "
                      "runs here neither natively nor emulated", k->symbol);
-        } else if ((op = cv->identify(k->fn)) < 0) {
+        } else if ((op = cv->identify(fn)) < 0) {
             /* wrong on the known answer: the operation its name says, when it says one, so
              * the checks show how it differs */
             for (size_t i = 0; i < cv->nops; i++)
@@ -161,7 +167,7 @@ static void slot_setup(struct outside_slot *sl)
     sl->impl.needs = needs;
     /* always the clean call: what the convention allows is then information, not silence */
     sl->impl.flags = IMPL_KERNEL | IMPL_OUTSIDE | IMPL_CLEAN;
-    sl->impl.ops = cv->make_ops(k->fn, (size_t)op);
+    sl->impl.ops = cv->make_ops(fn, (size_t)op);
 }
 
 void drv_outside_single(const char *convention)

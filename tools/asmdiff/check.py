@@ -303,7 +303,7 @@ def configure(bdir, family, slots):
     opts = [f"-Doutside_family={family}", "-Doutside_source=" + arr("kernel"),
             "-Doutside_symbol=" + arr("symbol"), "-Doutside_convention=" + arr("conv"),
             "-Doutside_needs=" + arr("needs"), "-Doutside_op=" + arr("op"),
-            "-Doutside_name=" + arr("name"), "-Doutside_link=" + arr("link"),
+            "-Doutside_name=" + arr("name"),
             "-Doutside_include=" + repr(incs)]
     env = dict(os.environ, CC=os.environ.get("CC", "clang-19"))
     p = subprocess.run(["meson", "setup", "-Dfuzzing=auto"] + opts + [bdir, TOP], env=env,
@@ -327,7 +327,8 @@ def outside_slots(a):
     """The outside kernels of the command, in order: each --kernel with its --symbol (or one
     --kernel with every --symbol), then with --baseline the old file's same entry points.
     Each a dict: kernel, symbol, includes, conv (and why), needs (and whether scanned), op,
-    name (in rows and findings), link (the symbol as linked), role, pair."""
+    name (in rows and findings), role ("new", or "old": the --baseline file's), pair (the new
+    kernel an old one is compared with)."""
     kernels, symbols = a.kernel, a.symbol
     if len(kernels) == 1 and len(symbols) > 1:
         kernels = kernels * len(symbols)
@@ -360,8 +361,10 @@ def outside_slots(a):
         olds = per_kernel(a.baseline_symbol, n, "--baseline-symbol")
         oinc = [os.path.abspath(d) for d in a.baseline_include] or includes
         for new, osym in zip(list(slots), olds):
+            # its convention and needs its own (guessed and scanned), its operation the new one's
             slots.append(dict(new, kernel=os.path.abspath(a.baseline), symbol=osym or
-                              new["symbol"], includes=oinc, role="old", pair=None))
+                              new["symbol"], includes=oinc, role="old", pair=None, conv="",
+                              needs=""))
     if len(slots) > OUTSIDE_MAX:
         die(f"check: {len(slots)} kernels (with the old file's): at most {OUTSIDE_MAX} in one "
             "check build")
@@ -379,23 +382,28 @@ def outside_slots(a):
     # names: the symbol; a symbol two new kernels share, with its file; the old file's "old:"
     new_syms = [sl["symbol"] for sl in slots if sl["role"] == "new"]
     for i, sl in enumerate(slots):
-        earlier = slots[:i]
         sl["name"] = sl["symbol"]
         if sl["role"] == "new" and new_syms.count(sl["symbol"]) > 1:
             sl["name"] = f"{sl['symbol']}@{os.path.basename(sl['kernel'])}"
         if sl["role"] == "old":
             sl["name"] = f"old:{sl['symbol']}"
             sl["pair"] = slots[i - len(new_syms)]["name"]
-        # rename_syms.py renames what an earlier kernel's object defines too: the same symbol,
-        # or any symbol of a file compiled again
-        clash = any(e["symbol"] == sl["symbol"] or e["kernel"] == sl["kernel"] for e in earlier)
-        sl["link"] = f"asmdiff_slot{i}_{sl['symbol']}" if clash else sl["symbol"]
     if len(slots) == 1:
         slots[0]["name"] = ""  # the symbol, as before
     return slots
 
 
 OUTSIDE_MAX = 4  # driver.h: a check build's outside kernels
+
+
+def renamed_symbols(bdir, i):
+    """The symbols rename_syms.py renamed in kernel i's object (what the family's own kernels or
+    an earlier outside kernel define too), as "old -> new"."""
+    try:
+        with open(os.path.join(bdir, f"liboutside-kernel-{i}-renamed.a.syms")) as f:
+            return [" -> ".join(line.split()) for line in f if line.strip()]
+    except OSError:
+        return []
 
 
 def check_outside(a):
@@ -459,8 +467,9 @@ def check_outside(a):
         incs = sl["includes"]
         shim = "--include " + " ".join(incs) if incs else \
             "our compatibility headers (verify/outside/include)"
-        renamed = f"; its symbols renamed {sl['link']} (an earlier kernel defines them)" \
-            if sl["link"] != sl["symbol"] else ""
+        renamed = renamed_symbols(bdir, slots.index(sl))
+        renamed = f"; renamed in its object (defined twice): {', '.join(renamed[:2])}" + \
+            (f" and {len(renamed) - 2} more" if len(renamed) > 2 else "") if renamed else ""
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
               f"{os.path.basename(sl['kernel'])} with {shim}{renamed}")
     tool = os.path.join(bdir, f"asmdiff-{family}-outside")
@@ -710,9 +719,17 @@ def compare_with_old(judge):
             v.add(row, "pass", f"the outputs of both equal the C reference's on {same}")
 
 
-def bench_records(cmd, env):
+def bench_records(cmd, env, kinds=None):
+    """The bench records of one bench run; with kinds, only those of implementations of these
+    kinds (their impl records)."""
     st = stage.run(cmd + ["bench"], env)
-    return [r for r in results.of_type(st.recs, "bench")]
+    if kinds is None:
+        return list(results.of_type(st.recs, "bench"))
+    with_kind = {n: r.get("kind") for n, r in results.impls(st.recs).items()}
+    if not with_kind:  # a bench run without impl records: the kinds from its list
+        lst = stage.run(cmd + ["list"], env)
+        with_kind = {n: r.get("kind") for n, r in results.impls(lst.recs).items()}
+    return [r for r in results.of_type(st.recs, "bench") if with_kind.get(r.get("impl")) in kinds]
 
 
 def bench_table(family, slots, tool, env):
@@ -725,9 +742,9 @@ def bench_table(family, slots, tool, env):
     by = {(r["impl"], r["op"]): r for r in recs}
     names = {sl["name"] or sl["symbol"] for sl in slots}
     ours_tool = os.path.join(builds.BUILD, f"asmdiff-{family}")
-    ours = bench_records([ours_tool], env) if os.path.exists(ours_tool) else []
-    ours = [r for r in ours if r.get("ns_per_byte") is not None and
-            r.get("impl") != "c-reference" and "library" not in r.get("kind", "")]
+    ours = bench_records([ours_tool], env, kinds=("kernel",)) if os.path.exists(ours_tool) \
+        else []
+    ours = [r for r in ours if r.get("ns_per_byte") is not None]
     rows = []
     for op in dict.fromkeys(r["op"] for r in recs):
         for r in ours:

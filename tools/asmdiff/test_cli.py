@@ -455,22 +455,20 @@ class BadInput(unittest.TestCase):
                  ["--baseline", sub], "at most 4", slots)
         self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", "/nonexistent.S",
                   "--symbol", "b"], "--kernel: no file /nonexistent.S", slots)
-        # add_n and sub_n: two kernels, each its symbol, nothing renamed
+        # add_n and sub_n: two kernels, each named by its symbol
         got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
                      "--kernel", sub, "--symbol", "_gcry_mpih_sub_n"])
-        self.assertEqual([(g["name"], g["link"], g["role"]) for g in got],
-                         [("_gcry_mpih_add_n", "_gcry_mpih_add_n", "new"),
-                          ("_gcry_mpih_sub_n", "_gcry_mpih_sub_n", "new")])
-        # one file, two entry points: the second copy's symbols are renamed
+        self.assertEqual([(g["name"], g["kernel"], g["role"]) for g in got],
+                         [("_gcry_mpih_add_n", add, "new"), ("_gcry_mpih_sub_n", sub, "new")])
+        # one file, two entry points
         got = slots(["check", "mpi", "--kernel", add, "--symbol", "x", "--symbol", "y"])
-        self.assertEqual([g["link"] for g in got], ["x", "asmdiff_slot1_y"])
-        # --baseline: the old file's same symbol, renamed, named old:
+        self.assertEqual([(g["kernel"], g["symbol"]) for g in got], [(add, "x"), (add, "y")])
+        # --baseline: the old file's same symbol, named old:, its convention its own
         got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
-                     "--baseline", sub])
-        self.assertEqual([(g["name"], g["link"], g["role"], g["pair"]) for g in got],
-                         [("_gcry_mpih_add_n", "_gcry_mpih_add_n", "new", None),
-                          ("old:_gcry_mpih_add_n", "asmdiff_slot1__gcry_mpih_add_n", "old",
-                           "_gcry_mpih_add_n")])
+                     "--convention", "asmdiff", "--baseline", sub])
+        self.assertEqual([(g["name"], g["role"], g["pair"], g["conv"]) for g in got],
+                         [("_gcry_mpih_add_n", "new", None, "asmdiff"),
+                          ("old:_gcry_mpih_add_n", "old", "_gcry_mpih_add_n", "libgcrypt")])
 
     def test_good_usage(self):
         cmd, a = cli.parse(["fuzz", "mpi", "-max_total_time=5", "-help=1", "crash-1"])

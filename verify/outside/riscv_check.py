@@ -70,7 +70,6 @@ def main():
         opts = [f"-Doutside_family={a.family}", f"-Doutside_source={[kernel]!r}",
                 f"-Doutside_symbol={[a.symbol]!r}", f"-Doutside_convention={[a.convention]!r}",
                 f"-Doutside_needs={[a.needs]!r}", "-Doutside_op=['']", "-Doutside_name=['']",
-                f"-Doutside_link={[a.symbol]!r}",
                 f"-Doutside_include={[os.path.abspath(d) for d in a.include]!r}"]
         p = subprocess.run(["meson", "setup", "--cross-file",
                             os.path.join(TOP, "cross", "riscv64-linux.ini"), "-Dfuzzing=disabled"]
