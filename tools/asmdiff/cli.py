@@ -19,7 +19,8 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "[--include DIR]... [--needs FEATURES]... [--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
                "[--budget SECONDS] [--sarif FILE] [--baseline OLD.S [--baseline-symbol NAME] "
-               "[--baseline-include DIR]...] [FILE...]\n"
+               "[--baseline-include DIR]...] [--arch riscv64 [--beside FILE]... [--vlen N]...] "
+               "[FILE...]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--sarif FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
@@ -123,6 +124,12 @@ def parsers():
     c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
+    # riscv64: the kernel built for riscv64 and run under qemu-riscv64 (RVV intrinsics in C are
+    # found without --arch); --beside copies a file next to it; --vlen chooses VLENs
+    c.add_argument("--arch", choices=("riscv64", "x86_64"), metavar="riscv64|x86_64")
+    c.add_argument("--beside", action="append", default=[], metavar="FILE")
+    c.add_argument("--vlen", action="append", default=[], choices=("128", "256", "512", "1024"),
+                   metavar="N")
     c.add_argument("--libgcrypt", metavar="PREFIX")
     c.add_argument("--openssl", metavar="PREFIX")
     c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
