@@ -27,7 +27,8 @@ from .builds import TOP, die
 PROPERTIES = (
     ("checked call", "callee-saved registers, rsp, DF, MXCSR, x87 state, junk in narrow "
                      "arguments: on every call"),
-    ("vector leftovers", "xmm/ymm/zmm and k registers after return ({conv}: {rule})"),
+    ("vector leftovers", "xmm/ymm/zmm and k registers (riscv64: v0-v31) after return "
+                         "({conv}: {rule})"),
     ("stack leftovers", "the 8 KiB below the caller's frame ({conv}: {rule})"),
     ("guard pages", "every buffer flush against the unmapped page after it and the one before "
                     "it, canaries when misaligned, inputs unchanged"),
@@ -877,8 +878,9 @@ def compare_with_old(judge):
         elif old_bad:
             v.add(row, "info", f"both differ from the C reference ({same})" + also)
         elif not calls:
-            v.add(row, "-", f"0 calls of {old['name']} here (the old file runs in the "
-                  "output stages; this stage's domain or engine did not reach it)")
+            why = ("the stage stopped at the new file's finding first" if new_fs else
+                   "no case of this stage reached it")
+            v.add(row, "-", f"0 calls of {old['name']} here ({why})")
         elif other:
             v.add(row, "info", f"the outputs of both equal the C reference's on {same}" + also)
         else:
