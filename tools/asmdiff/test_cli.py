@@ -267,6 +267,35 @@ class CheckVerdict(unittest.TestCase):
         self.assertIn(("vector leftovers", "pass"), rows, table)
         self.assertIn(("output", "FINDING"), rows, table)
 
+    def test_two_kernels_rows_per_kernel(self):
+        # add_n and sub_n in one check build: each stage a row per kernel from its own impl
+        # record and findings; sub_n's finding leaves add_n's rows passing; --baseline's old
+        # kernel is compared, not judged
+        judge = check.Judge(check.Verdict(), {k["name"]: k["row"] for k in results.check_kinds()},
+                            "./asmdiff check mpi ...")
+        judge.slots = [{"name": "_gcry_mpih_add_n", "role": "new", "pair": None},
+                       {"name": "_gcry_mpih_sub_n", "role": "new", "pair": None},
+                       {"name": "old:_gcry_mpih_sub_n", "role": "old",
+                        "pair": "_gcry_mpih_sub_n"}]
+        bad = finding("guard-page", "GUARD PAGE", "_gcry_mpih_sub_n: touched byte 32",
+                      implementation="_gcry_mpih_sub_n", operation="sub_n")
+        recs = [rec("impl", name=n, kind="outside", cases=40, calls=c, skipped_cases=0)
+                for n, c in (("_gcry_mpih_add_n", 80), ("_gcry_mpih_sub_n", 70),
+                             ("old:_gcry_mpih_sub_n", 70))]
+        recs += [bad, rec("summary", cases=40, calls=300, verdict="finding")]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            judge.stage(stage.Stage(1, "", recs), "kat", stage.Stage.counts)
+            check.compare_with_old(judge)
+        rows = {r[0]: (r[1], r[2]) for r in judge.v.rows}
+        self.assertEqual(rows["kat: _gcry_mpih_add_n"][0], "pass", rows)
+        self.assertIn("80 calls of _gcry_mpih_add_n", rows["kat: _gcry_mpih_add_n"][1])
+        self.assertEqual(rows["kat: _gcry_mpih_sub_n"][0], "FINDING", rows)
+        self.assertNotIn("kat: old:_gcry_mpih_sub_n", rows)
+        # the new sub_n is wrong where the old one is right: named so (a guard page is not an
+        # output difference: both outputs agreed with the reference where they ran)
+        self.assertIn("70 calls of old:_gcry_mpih_sub_n", rows["new vs old kat: _gcry_mpih_sub_n"][1])
+        self.assertEqual(judge.checked_by, {"_gcry_mpih_add_n": 80, "_gcry_mpih_sub_n": 70})
+
     def test_allowed_leftover_and_clean(self):
         summary = rec("summary", cases=40, calls=120, verdict="pass")
         info = rec("info", kind="allowed-leftover", check="residue", message="xmm5 left data")
