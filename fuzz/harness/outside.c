@@ -234,8 +234,10 @@ int outside_allows(enum finding kind, const char *what)
                                             : 0;
     if (!sl || !need || (sl->conv->clean & need)) return 0;
     if (!*outside_info) {
-        snprintf(outside_info, sizeof outside_info, "%s after return (allowed by the %s "
-                 "convention: %s)", what, sl->conv->name, sl->conv->leftovers);
+        /* named when the build has several kernels: the convention is that kernel's */
+        snprintf(outside_info, sizeof outside_info, "%s%s%s after return (allowed by the %s "
+                 "convention: %s)", nkernels > 1 ? sl->impl.name : "", nkernels > 1 ? ": " : "",
+                 what, sl->conv->name, sl->conv->leftovers);
         outside_info_kind = kind;
     }
     return 1;
