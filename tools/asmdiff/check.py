@@ -378,6 +378,10 @@ def outside_slots(a):
         sl["why"] = "--convention"
         if not sl["conv"]:
             sl["conv"], sl["why"] = guess_convention(sl["kernel"])
+            if sl["role"] == "old" and sl["conv"] == "asmdiff":
+                # no upstream header seen: the old file is taken to be written as the new one
+                new_sl = slots[slots.index(sl) - n]
+                sl["conv"], sl["why"] = new_sl["conv"], "the new file's: " + sl["why"]
         sl["scanned"] = ""
         if not sl["needs"] and scan_needs(sl["kernel"]):
             # run it where the CPU has them, emulated elsewhere (and the emulated set): never a
@@ -423,7 +427,8 @@ def check_outside(a):
     first = slots[0]
     kernel, symbol, conv = first["kernel"], first["symbol"], first["conv"]
     needs = ",".join(dict.fromkeys(n for sl in slots for n in sl["needs"].split(",") if n))
-    key = hashlib.sha1(json.dumps([family, slots]).encode()).hexdigest()[:10]
+    # (the version: check builds of an earlier form of the outside_* options are not reused)
+    key = hashlib.sha1(json.dumps([2, family, slots]).encode()).hexdigest()[:10]
     label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
     bdir = os.path.join(builds.BUILD, "check", f"{family}-{label[:80]}-{key}")
     # the one-line command that redoes this check (and, with a file, reproduces a finding)
@@ -560,7 +565,7 @@ def check_riscv(a, family, slots):
             return v.print(f"check {family} (riscv64)")
     new = [sl for sl in slots if sl["role"] == "new"]
     label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
-    key = hashlib.sha1(json.dumps([family, slots, [os.path.abspath(f) for f in a.beside]])
+    key = hashlib.sha1(json.dumps([2, family, slots, [os.path.abspath(f) for f in a.beside]])
                        .encode()).hexdigest()[:10]
     bdir = os.path.join(builds.BUILD, "check-riscv64", f"{family}-{label[:80]}-{key}")
     if a.beside:
