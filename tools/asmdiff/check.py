@@ -540,7 +540,8 @@ def check_arch(a, slots):
     for sl in slots:
         if sl["kernel"].endswith(".c"):
             with open(sl["kernel"], errors="replace") as f:
-                if re.search(r"<riscv_vector\.h>|__riscv_v", f.read()):
+                # the intrinsics' header, or a call of one (not a test of __riscv_vector)
+                if re.search(r"<riscv_vector\.h>|\b__riscv_v\w+\s*\(", f.read()):
                     return "riscv64"
     return "x86_64"
 

@@ -499,6 +499,20 @@ class BadInput(unittest.TestCase):
                          [("_gcry_mpih_add_n", "new", None, "asmdiff"),
                           ("old:_gcry_mpih_add_n", "old", "_gcry_mpih_add_n", "libgcrypt")])
 
+    def test_riscv64_found_from_intrinsics(self):
+        # a C file calling RVV intrinsics is checked for riscv64; one that only tests
+        # __riscv_vector (our POLYVAL fixture, for the host) is not
+        top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        no_arch = cli.parse(["check", "polyval"])[1]
+        fixture = os.path.join(top, "verify/outside/fixtures/polyval-gcrypt.c")
+        self.assertEqual(check.check_arch(no_arch, [{"kernel": fixture}]), "x86_64")
+        with tempfile.NamedTemporaryFile("w", suffix=".c") as f:
+            f.write("#include <riscv_vector.h>\nvoid k(void) { __riscv_vsetvl_e8m1(16); }\n")
+            f.flush()
+            self.assertEqual(check.check_arch(no_arch, [{"kernel": f.name}]), "riscv64")
+        forced = cli.parse(["check", "polyval", "--arch", "riscv64"])[1]
+        self.assertEqual(check.check_arch(forced, [{"kernel": fixture}]), "riscv64")
+
     def test_good_usage(self):
         cmd, a = cli.parse(["fuzz", "mpi", "-max_total_time=5", "-help=1", "crash-1"])
         self.assertEqual((cmd, a.family, a.rest), ("fuzz", "mpi",
