@@ -6,6 +6,7 @@
  * libgcrypt MPI, OpenSSL BN) agrees with the reference.  The kernels must not write outside
  * rp[0..n) nor into an input they do not alias.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "asmdiff-config.h"
@@ -284,13 +285,18 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
 
 /* ---- conventions an outside kernel may follow (./asmdiff check) ---- */
 
+/* One mpi_ops per outside kernel of the check build (add_n and sub_n in one command are two,
+ * each computing its one operation). */
 static const void *outside_ops(const void *fn, size_t op, int libgcrypt)
 {
-    static struct mpi_ops o[2];
-    o[libgcrypt].op[op] = (mpi_fn)fn;
-    o[libgcrypt].min_n = (size_t)libgcrypt;  /* libgcrypt never calls them with size 0 */
-    o[libgcrypt].size_is_int = libgcrypt;    /* mpi_size_t is an int there */
-    return &o[libgcrypt];
+    static struct mpi_ops o[OUTSIDE_MAX];
+    static size_t used;
+    if (used == OUTSIDE_MAX) abort(); /* outside.c makes at most OUTSIDE_MAX */
+    struct mpi_ops *k = &o[used++];
+    k->op[op] = (mpi_fn)fn;
+    k->min_n = (size_t)libgcrypt;  /* libgcrypt never calls them with size 0 */
+    k->size_is_int = libgcrypt;    /* mpi_size_t is an int there */
+    return k;
 }
 static const void *make_ops_gcrypt(const void *fn, size_t op)
 {
