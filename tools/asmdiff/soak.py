@@ -109,7 +109,8 @@ class Run:
             self.error = "no libFuzzer build: nothing was fuzzed"
             return
         if not os.access(self.fuzzer, os.X_OK):
-            self.error = f"no fuzzer {self.fuzzer} (build it: meson compile -C BUILD fuzz_{self.name})"
+            self.error = (f"no fuzzer {self.fuzzer} (build it: meson compile -C BUILD "
+                          f"fuzz_{self.name})")
             return
         for d in (self.corpus, self.artifacts):
             os.makedirs(d, exist_ok=True)
@@ -289,7 +290,8 @@ def row(r):
         return (r["label"], "FAIL", "0", "", "", "", "", "", "", "", "", "", "")
     sp = r["speeds"]
     return (r["label"], r["verdict"], fmt(r["execs"]), speed(sp["start"]), speed(sp["end"]),
-            fmt(r["exec_per_s"]), fmt(r["exec_per_cpu_s"]), f"{r['cpu_s']:.0f}" if r["cpu_s"] >= 100 else f"{r['cpu_s']:.1f}",
+            fmt(r["exec_per_s"]), fmt(r["exec_per_cpu_s"]),
+            f"{r['cpu_s']:.0f}" if r["cpu_s"] >= 100 else f"{r['cpu_s']:.1f}",
             f"{r['peak_rss_mb']} MB", str(len(r["findings"])), arrow(r["units"]),
             arrow(r["cov"]), arrow(r["ft"]))
 
