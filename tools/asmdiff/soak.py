@@ -117,7 +117,7 @@ class Run:
         env = dict(os.environ, ASMDIFF_RESULTS=self.stream)
         if self.fam["riscv64"]:
             env["ASMDIFF_VLEN"] = self.vlen
-        self.logf = open(self.log, "w")
+        self.logf = open(self.log, "w", buffering=1)  # line by line: a soak is watched
         self.logf.write("$ " + " ".join(self.command()) + "\n")
         self.t0 = time.monotonic()
         self.proc = subprocess.Popen(self.command(), env=env, stdout=subprocess.PIPE,
