@@ -28,6 +28,7 @@ STATUS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE|RELOAD)\s+(.*)$")
 FIELDS = re.compile(r"(cov|ft|corp|exec/s|rss): (\d+)")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 WINDOW = 60.0  # the "first minute" and "last minute" of a speed
+GRACE = 120.0  # at least this long past its budget, a fuzzer that has not ended is stopped
 
 
 def parse_status(line):
@@ -98,6 +99,7 @@ class Run:
         self.run = builds.runner(fam, vlen)
         self.points, self.rc, self.usage, self.error = [], None, None, None
         self.t0 = self.wall = None
+        self.overran = 0
 
     def command(self):
         return builds.with_runner(fuzzing.libfuzzer_cmd(
@@ -153,7 +155,7 @@ class Run:
         return self.points[-1] if self.points else {}
 
     def stop(self):
-        if self.rc is None and not self.error:
+        if self.t0 is not None and self.rc is None:
             self.proc.terminate()
 
     def record(self):
@@ -192,6 +194,9 @@ class Run:
             findings=self.findings(recs, text))
         if rec["findings"]:
             rec["verdict"] = "FINDING"
+        elif self.overran:
+            rec.update(verdict="FAIL", reason=f"still running {self.overran:.0f} s past its "
+                                              f"budget: stopped (see {self.log})")
         elif stream_error:
             rec.update(verdict="FAIL", reason=f"the result stream: {stream_error}")
         elif self.rc != 0:
@@ -432,8 +437,19 @@ def wait_for(group, budget):
     every = max(60.0, budget / 6)
     t0 = next_note = time.monotonic()
     next_note += every
+    # libFuzzer ends itself at its budget; one that does not (a hang outside its timeout's
+    # reach) is stopped and reported, never waited for forever
+    grace = max(GRACE, budget / 10)
     while not all(r.poll() for r in group):
         time.sleep(0.5)
+        late = time.monotonic() - t0 - budget
+        if late > grace:
+            for r in group:
+                if r.t0 is not None and r.rc is None and not r.overran:
+                    r.overran = late
+                    r.stop()
+                elif r.rc is None and r.overran and late > r.overran + 30:
+                    r.proc.kill()  # SIGTERM was not enough
         if time.monotonic() >= next_note:
             next_note += every
             now = ", ".join(f"{r.label} {fmt(r.last().get('execs', 0))}" for r in group

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import textwrap
 import unittest
+import unittest.mock
 
 from asmdiff import (check, cli, fuzzing, library, premerge, results, sarif, soak, stage,
                      testsets)
@@ -569,6 +570,28 @@ class Soak(unittest.TestCase):
         found = self.verdict(1, done + "Test unit written to /f/crash-1\n", [mm])
         self.assertEqual(len(found["findings"]), 1)
         self.assertEqual((found["verdict"], found["findings"][0]["check"]), ("FINDING", "mismatch"))
+
+    def test_a_fuzzer_that_does_not_end_is_stopped(self):
+        with tempfile.TemporaryDirectory() as d:
+            hang = os.path.join(d, "hang")
+            with open(hang, "w") as f:
+                f.write("#!/bin/sh\nexec sleep 600\n")
+            os.chmod(hang, 0o755)
+            fams = {"nh": {"build": d, "fuzzer": True, "riscv64": False}}
+            _, a = cli.parse(["soak", "nh", "--minutes", "0.01", "--fuzzer", hang, "--out",
+                              os.path.join(d, "out"), "--json", os.path.join(d, "s.json")])
+            old = soak.GRACE
+            soak.GRACE = 1.0
+            try:
+                with contextlib.redirect_stdout(io.StringIO()) as out, \
+                        unittest.mock.patch.object(soak.builds, "families", lambda: fams):
+                    rc = soak.cmd_soak(a)
+            finally:
+                soak.GRACE = old
+            with open(os.path.join(d, "s.json")) as f:
+                r = json.load(f)["families"][0]
+        self.assertEqual((rc, r["verdict"], r["execs"]), (1, "FAIL", 0), out.getvalue())
+        self.assertIn("past its budget: stopped", r["reason"])
 
     def test_bad_input(self):
         bad = BadInput("test_messages")
