@@ -328,7 +328,10 @@ def write_markdown(path, report):
                 f"{report['minutes']:g} min per family from its seeds, "
                 f"{'one after another' if report['serial'] else 'side by side'}; "
                 f"{report['date']}, commit {report['commit']}; {m['cpu']}, {m['cores']} cores, "
-                f"nice {m['nice']}, load average at start {' '.join(map(str, m['load_at_start']))}."
+                f"nice {m['nice']}, load average at start {' '.join(map(str, m['load_at_start']))}"
+                + (f", each minute {m['load_each_minute']['min']} to "
+                   f"{m['load_each_minute']['max']} (mean {m['load_each_minute']['mean']})"
+                   if m.get("load_each_minute") else "") + "."
                 f"\n\n| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
         for r in report["families"]:
             f.write("| " + " | ".join(c.replace("|", "\\|") for c in row(r)) + " |\n")
@@ -398,9 +401,10 @@ def cmd_soak(args):
               "serial": args.serial, "folder": out}
     print(f"soak: {len(runs)} fuzzer(s) for {budget} s each, "
           f"{'one after another' if args.serial else 'side by side'}, into {out}", flush=True)
+    loads = []
     try:
         for group in ([[r] for r in runs] if args.serial else [runs]):
-            wait_for(group, budget)
+            wait_for(group, budget, loads)
     except KeyboardInterrupt:
         for r in runs:
             r.stop()
@@ -412,6 +416,9 @@ def cmd_soak(args):
                           {"family": r.name, "label": r.label, "verdict": "FAIL",
                            "reason": "never ran (interrupted)", "execs": 0, "findings": []}
                           for r in runs]
+    if loads:
+        report["machine"]["load_each_minute"] = {"min": min(loads), "max": max(loads),
+                                                 "mean": round(sum(loads) / len(loads), 2)}
     nfind = sum(len(r["findings"]) for r in report["families"])
     nfail = sum(r["verdict"] == "FAIL" for r in report["families"])
     execs = sum(r["execs"] for r in report["families"])
@@ -429,19 +436,23 @@ def cmd_soak(args):
     return 0 if report["verdict"] == "clean" else 1
 
 
-def wait_for(group, budget):
+def wait_for(group, budget, loads):
     """Start the group's processes and wait for all of them, with a progress line now and then
-    (a soak is long, and silence looks like a hang)."""
+    (a soak is long, and silence looks like a hang); the load average each minute into loads
+    (the machine may be shared: the neighbours' share is part of what a speed means)."""
     for r in group:
         r.start()
     every = max(60.0, budget / 6)
-    t0 = next_note = time.monotonic()
+    t0 = next_note = next_load = time.monotonic()
     next_note += every
     # libFuzzer ends itself at its budget; one that does not (a hang outside its timeout's
     # reach) is stopped and reported, never waited for forever
     grace = max(GRACE, budget / 10)
     while not all(r.poll() for r in group):
         time.sleep(0.5)
+        if time.monotonic() >= next_load:
+            next_load += 60
+            loads.append(round(os.getloadavg()[0], 2))
         late = time.monotonic() - t0 - budget
         if late > grace:
             for r in group:
