@@ -237,9 +237,10 @@ class Run:
         or the binary that ran when --fuzzer replaced the family's."""
         if self.own_fuzzer:
             return " ".join(self.run + [self.fuzzer, "-runs=1", "-error_exitcode=1", unit])
-        if given:
-            return given
         vlen = f" --vlen {self.vlen}" if self.fam["riscv64"] and self.vlen != "256" else ""
+        if given:  # the fuzzer's line knows its family, not the VLEN qemu gave it
+            return given.replace(f"./asmdiff fuzz {self.name} ",
+                                 f"./asmdiff fuzz {self.name}{vlen} ", 1)
         return f"./asmdiff fuzz {self.name}{vlen} {unit}"
 
 

@@ -571,6 +571,17 @@ class Soak(unittest.TestCase):
         self.assertEqual(len(found["findings"]), 1)
         self.assertEqual((found["verdict"], found["findings"][0]["check"]), ("FINDING", "mismatch"))
 
+    def test_reproduce_names_the_vlen(self):
+        fam = {"build": "/b", "fuzzer": True, "riscv64": True}
+        at512 = soak.Run("polyval vlen=512", "polyval", fam, "512", 5, "/o")
+        at256 = soak.Run("polyval", "polyval", fam, "256", 5, "/o")
+        given = "./asmdiff fuzz polyval /f/crash-1"
+        self.assertEqual(at512.reproduce("/f/crash-1", given),
+                         "./asmdiff fuzz polyval --vlen 512 /f/crash-1")
+        self.assertEqual(at256.reproduce("/f/crash-1", given), given)
+        self.assertEqual(at512.reproduce("/f/oom-2", None),
+                         "./asmdiff fuzz polyval --vlen 512 /f/oom-2")
+
     def test_a_fuzzer_that_does_not_end_is_stopped(self):
         with tempfile.TemporaryDirectory() as d:
             hang = os.path.join(d, "hang")
