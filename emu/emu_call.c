@@ -126,13 +126,17 @@ struct vma_query {
 
 static int maps_fd = -1;    /* open on /proc/self/maps of maps_pid; -2: the ioctl is missing */
 static pid_t maps_pid;
+static int pid_checked;     /* maps_pid compared with getpid() since the call began */
 
 /* 1 and *out when the ioctl answered (out->prot 0 with lo == hi: nothing mapped at a), 0 when
  * this kernel cannot answer it. */
 static int query_vma(uint64_t a, struct vma *out)
 {
     if (maps_fd == -2) return 0;
-    pid_t pid = getpid();
+    /* getpid is a system call: once per emulated call (a fork happens between calls), not per
+     * mapping asked about */
+    pid_t pid = pid_checked ? maps_pid : getpid();
+    pid_checked = 1;
     if (maps_fd >= 0 && maps_pid != pid) { /* a forked child: its own address space */
         close(maps_fd);
         maps_fd = -1;
@@ -226,6 +230,7 @@ static void unmap_range(size_t i)
 static void revalidate(void)
 {
     vmas_fresh = 0;
+    pid_checked = 0;
     int have_data = 0;
     for (size_t i = 0; i < E.nmaps; i++) have_data |= !E.maps[i].keep;
     if (!have_data) return;
@@ -234,9 +239,14 @@ static void revalidate(void)
             if (!E.maps[i].keep) unmap_range(i);
         return;
     }
+    struct vma last = {0, 0, 0}; /* one host mapping often holds several of ours: one query */
     for (size_t i = E.nmaps; i-- > 0;) {
         if (E.maps[i].keep) continue;
-        const struct vma *v = find_vma(E.maps[i].lo);
+        const struct vma *v = &last;
+        if (E.maps[i].lo < last.lo || E.maps[i].lo >= last.hi) {
+            v = find_vma(E.maps[i].lo);
+            if (v) last = *v;
+        }
         if (!v || E.maps[i].hi > v->hi || v->prot != E.maps[i].prot) unmap_range(i);
     }
 }
@@ -268,6 +278,59 @@ static int access_ok(uint64_t a, size_t n, int write)
         p = r->hi;
     }
     return 0;
+}
+
+/* ---- functions that need no emulation ------------------------------------------------------ */
+
+/* 1 when [start, start + its symbol's size) is all legacy scalar forms of the executor's table;
+ * the direct call targets found are added to calls[] (up to max, *ncalls counting them, more
+ * than max being a failure). */
+static int plain_scalar(uint64_t start, uint64_t *calls, size_t *ncalls, size_t max)
+{
+    uint64_t size;
+    if (elfsym_function_at(start, &size)) return 0;
+    for (uint64_t a = start; a < start + size;) {
+        struct vx_insn in;
+        uint8_t buf[15];
+        size_t n = start + size - a < sizeof buf ? start + size - a : sizeof buf;
+        memcpy(buf, (const void *)(uintptr_t)a, n); /* our own code: mapped and readable */
+        if (vx_decode(buf, n, a, &in) || !in.f || in.f->enc != VX_ENC_LEG ||
+            in.f->kind != VK_SCALAR || !in.len)
+            return 0;
+        const struct vx_form *f = in.f;
+        if (f->flags & (VF_REL8 | VF_REL32)) {
+            uint64_t to = a + in.len + (uint64_t)in.imm;
+            if (f->flags & VF_STACK) { /* call rel32 */
+                size_t k = 0;
+                while (k < *ncalls && calls[k] != to) k++;
+                if (k == *ncalls) {
+                    if (*ncalls == max) return 0;
+                    calls[(*ncalls)++] = to;
+                }
+            } else if (to < start || to >= start + size) {
+                return 0; /* a jump out of the function: a tail call, not followed */
+            }
+        } else if ((f->flags & VF_BRANCH) && strcmp(f->name, "ret") != 0) {
+            return 0; /* no other branch is in the table today; any new one is not judged */
+        }
+        a += in.len;
+    }
+    return 1;
+}
+
+int emu_needs_emulation(const void *fn)
+{
+    static struct answer { const void *fn; int needs; } known[64];
+    static size_t nknown;
+    for (size_t i = 0; i < nknown; i++)
+        if (known[i].fn == fn) return known[i].needs;
+    uint64_t calls[16] = {(uint64_t)(uintptr_t)fn};
+    size_t ncalls = 1;
+    int needs = 0;
+    for (size_t i = 0; i < ncalls && !needs; i++)
+        needs = !plain_scalar(calls[i], calls, &ncalls, sizeof calls / sizeof calls[0]);
+    if (nknown < sizeof known / sizeof known[0]) known[nknown++] = (struct answer){fn, needs};
+    return needs;
 }
 
 /* ---- the executor's memory: host memory itself (it is what Unicorn maps) ------------------- */

@@ -50,6 +50,15 @@
 int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
              struct abi_state *after, uint64_t *rax, char *err, size_t errlen);
 
+/* 0 when fn needs nothing a CPU could lack, so the caller may run it natively even when the
+ * implementation it belongs to is emulated (Camellia's scalar key schedule beside its AVX-512
+ * kernels): every instruction of the function (its ELF symbol's extent, read linearly) and of
+ * the functions it calls directly is one of the executor's legacy scalar forms, which are all
+ * baseline x86-64, and every jump stays inside its function.  1 otherwise, and whenever that
+ * cannot be shown (no symbol size, an instruction outside the table, an indirect or outward
+ * jump).  The answer is kept per function. */
+int emu_needs_emulation(const void *fn);
+
 /* 1 when built with Unicorn; 0 from emu_call_stub.c, whose emu_call fails saying why. */
 int emu_available(void);
 

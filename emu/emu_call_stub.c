@@ -27,6 +27,12 @@ void emu_stack(uint64_t *lo, size_t *size, uint64_t *entry_rsp)
     *entry_rsp = 0;
 }
 
+int emu_needs_emulation(const void *fn)
+{
+    (void)fn;
+    return 1;
+}
+
 void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
 {
     *vexec_insns = 0;

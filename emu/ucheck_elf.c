@@ -110,6 +110,23 @@ int elfsym_lookup(const char *name, uint64_t *addr, uint64_t *size)
     return -1;
 }
 
+int elfsym_function_at(uint64_t addr, uint64_t *size)
+{
+    elfsym_load();
+    size_t lo = 0, hi = nsyms; /* syms is sorted by address */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (syms[mid].addr < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < nsyms && syms[lo].addr == addr; lo++)
+        if (syms[lo].type == STT_FUNC && syms[lo].size) {
+            *size = syms[lo].size;
+            return 0;
+        }
+    return -1;
+}
+
 const char *elfsym_format(uint64_t addr, char *buf, size_t len)
 {
     elfsym_load();

@@ -20,6 +20,10 @@ int elfsym_load(void);
 /* The run-time address and size of the function or object `name`.  0 when found. */
 int elfsym_lookup(const char *name, uint64_t *addr, uint64_t *size);
 
+/* The size of the function (STT_FUNC, with an ELF .size) that starts at a run-time address.
+ * 0 when there is one. */
+int elfsym_function_at(uint64_t addr, uint64_t *size);
+
 /* Writes "symbol+0xoff" for a run-time address (the symbol whose [start, start+size) holds it,
  * else the nearest one below it), or "0x..." when none is known.  Returns buf. */
 const char *elfsym_format(uint64_t addr, char *buf, size_t len);

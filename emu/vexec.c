@@ -195,7 +195,21 @@ static void wb_vec(struct vx *x, const struct vx_insn *in, unsigned dst, union v
 
 /* ---- vector kinds ------------------------------------------------------------------------- */
 
-static int exec_vec(struct vx *x, const struct vx_insn *in)
+/* Zeroes the bytes of a register past a vl-byte result (VEX and EVEX clear up to the maximum
+ * vector length). */
+static void clear_upper(union vx_vreg *d, unsigned vl)
+{
+    switch (vl) {
+    case 16: memset(d->b + 16, 0, 48); break;
+    case 32: memset(d->b + 32, 0, 32); break;
+    default: break;
+    }
+}
+
+/* in_place: the form's handler may write the destination register itself (see
+ * writes_in_place): an unmasked result then needs no temporary, no clearing of it and no
+ * copy back, which were half the time of a simple instruction. */
+static int exec_vec(struct vx *x, const struct vx_insn *in, int in_place)
 {
     const struct vx_form *f = in->f;
     vec_fn fn = (vec_fn)f->fn;
@@ -203,7 +217,6 @@ static int exec_vec(struct vx *x, const struct vx_insn *in)
     union vx_vreg out, bmem;
     const union vx_vreg *b = &bmem;
     struct vx_cpu *c = x->c;
-    memset(&out, 0, sizeof out);
     /* Register sources are passed in place: handlers write only out, and the destination is
      * written after they return. */
     if (f->kind != VK_MR) {
@@ -213,6 +226,16 @@ static int exec_vec(struct vx *x, const struct vx_insn *in)
             b = &c->z[in->rm];
         }
     }
+    if (in_place && !masked(in)) {
+        unsigned dst = f->kind == VK_VM ? in->vvvv : in->reg;
+        union vx_vreg *d = &c->z[dst];
+        /* the operands as the switch below passes them: d is the destination's old value */
+        const union vx_vreg *a = f->kind == VK_RVM ? &c->z[in->vvvv] : b;
+        fn(x, in, d, d, a, b, vl); /* in-place handlers cannot fail */
+        clear_upper(d, vl);
+        return 0;
+    }
+    memset(&out, 0, sizeof out);
     switch (f->kind) {
     case VK_RVM:
         if (fn(x, in, &out, &c->z[in->reg], &c->z[in->vvvv], b, vl)) return -1;
@@ -288,6 +311,7 @@ static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const
                  const union vx_vreg *a, const union vx_vreg *b, unsigned vl)
 {
     (void)x; (void)in; (void)d; (void)a;
+    if (o == b) return 0; /* in place: nothing to move */
     if (vl == 64) memcpy(o->b, b->b, 64); /* constant sizes: inline copies */
     else if (vl == 32) memcpy(o->b, b->b, 32);
     else memcpy(o->b, b->b, 16);
@@ -422,8 +446,11 @@ static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x;
     unsigned imm = (unsigned)in->imm & 0xff;
+    /* the operands copied first: o may be one of them (in place), and with copies the compiler
+     * knows it is not, and runs the loop on whole vectors (half the instructions) */
+    const union vx_vreg dc = *d, ac = *a, bc = *b;
     for (unsigned i = 0; i < vl / 8; i++) {
-        uint64_t r = 0, p = d->q[i], q = a->q[i], s = b->q[i];
+        uint64_t r = 0, p = dc.q[i], q = ac.q[i], s = bc.q[i];
         for (unsigned t = 0; t < 8; t++)
             if ((imm >> t) & 1)
                 r |= ((t & 4) ? p : ~p) & ((t & 2) ? q : ~q) & ((t & 1) ? s : ~s);
@@ -497,14 +524,25 @@ static uint64_t shift1(uint64_t v, unsigned es, int kind, uint64_t n)
     }
 }
 
-static int shift_kind(const struct vx_insn *in)
+static int shift_kind_of_name(const char *n)
 {
-    const char *n = in->f->name;
     if (strstr(n, "vpsll")) return SH_LL;
     if (strstr(n, "vpsrl")) return SH_RL;
     if (strstr(n, "vpsra")) return SH_RA;
     if (strstr(n, "vprol")) return SH_ROL;
     return SH_ROR;
+}
+
+/* The name search once per form (the last one asked), not per instruction. */
+static int shift_kind(const struct vx_insn *in)
+{
+    static const struct vx_form *last;
+    static int kind;
+    if (in->f != last) {
+        kind = shift_kind_of_name(in->f->name);
+        last = in->f;
+    }
+    return kind;
 }
 
 /* by immediate (VK_VM: b is the source), by the count in an xmm/m128 (VK_RVM: a is the source,
@@ -527,7 +565,8 @@ static int v_shift_xmm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d;
     unsigned es = in->f->esz;
     int k = shift_kind(in);
-    FOR_E(es, vl) eset(o, es, i, shift1(eget(a, es, i), es, k, b->q[0]));
+    uint64_t n = b->q[0]; /* before o (maybe b) is written */
+    FOR_E(es, vl) eset(o, es, i, shift1(eget(a, es, i), es, k, n));
     return 0;
 }
 
@@ -858,8 +897,13 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     int inv = in->op == 0xcf;
     uint8_t imm = (uint8_t)in->imm;
     const uint8_t *t = NULL;
+    uint64_t prev = 0;
+    /* word by word, the matrix word read before the word of o (maybe b: in place) is
+     * written, and kept for the comparison with the next */
     for (unsigned q = 0; q < vl / 8; q++) {
-        if (!q || b->q[q] != b->q[q - 1]) t = affine_table(b->q[q], inv, imm);
+        uint64_t A = b->q[q];
+        if (!t || A != prev) t = affine_table(A, inv, imm);
+        prev = A;
         for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]];
     }
     return 0;
@@ -1434,6 +1478,32 @@ static int push(struct vx *x, uint64_t v)
     uint64_t sp = x->c->gpr[VX_RSP] - 8;
     if (wr(x, sp, &v, 8)) return -1;
     x->c->gpr[VX_RSP] = sp;
+    return 0;
+}
+
+/* movsb and rep movsb (F3 or F2, as the CPU takes either for movs), upward only: copies
+ * [rsi, rsi + n) to rdi in chunks, n = rcx (rep) or 1, advancing rsi, rdi and rcx after each
+ * chunk as an interrupted rep would leave them.  Overlapping upward copies (rdi a little above
+ * rsi, which repeat a pattern byte by byte) take chunks no longer than their distance, so each
+ * chunk reads what the one before wrote.  DF set, a segment override or 32-bit addressing:
+ * left to Unicorn (VX_UNKNOWN, nothing done).  Camellia's AVX2 kernel copies its tail blocks
+ * with it: two Unicorn turns a call before. */
+static int g_movsb(struct vx *x, const struct vx_insn *in)
+{
+    struct vx_cpu *c = x->c;
+    if (in->seg || (c->rflags & VX_DF)) return 1;
+    uint64_t n = in->rep ? c->gpr[VX_RCX] : 1;
+    uint8_t buf[512];
+    while (n) {
+        uint64_t s = c->gpr[VX_RSI], d = c->gpr[VX_RDI];
+        uint64_t k = n < sizeof buf ? n : sizeof buf;
+        if (d > s && d - s < k) k = d - s;
+        if (rd(x, s, buf, k) || wr(x, d, buf, k)) return -1;
+        c->gpr[VX_RSI] = s + k;
+        c->gpr[VX_RDI] = d + k;
+        if (in->rep) c->gpr[VX_RCX] -= k;
+        n -= k;
+    }
     return 0;
 }
 
@@ -2135,6 +2205,7 @@ static const struct vx_form forms[] = {
     LEG("push r64", 0, 0xff, 0x50, 0xf8, -1, -1, VF_STACK, 0, g_push, "r64")
     LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
     LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")
+    LEG("movsb", 0, 0xff, 0xa4, 0xff, -1, -1, VF_BYTE, 0, g_movsb, "")
     LEG("nop r/m", 1, 0xff, 0x1f, 0xff, -1, 0, M, 0, g_nop, "r/m")
     LEG("endbr64", 1, 2, 0x1e, 0xff, -1, 7, M | VF_REGONLY, 0, g_endbr, "")
 };
@@ -2426,6 +2497,7 @@ struct centry {
     uint64_t rip;
     uint32_t gen;
     uint8_t known;
+    uint8_t in_place; /* writes_in_place(&in) */
     struct vx_insn in;
 };
 static struct centry *pool;
@@ -2437,6 +2509,27 @@ void vx_flush_cache(void)
 {
     generation++;
     npool = 0;
+}
+
+/* Handlers that may write their result straight into the destination register, which may
+ * also be one of their sources: each element (or 8-byte word) of the result depends only on
+ * the same element of the operands (or on values read before the first write), every byte of
+ * the vector length is written, and they never fail.  Checked by vexec-reach and vexec-fuzz,
+ * whose cases use a source as the destination as often as not. */
+static int writes_in_place(const struct vx_insn *in)
+{
+    const struct vx_form *f = in->f;
+    if (f->kind != VK_RVM && f->kind != VK_RM && f->kind != VK_VM) return 0;
+    vec_fn fn = (vec_fn)f->fn;
+    static const vec_fn element_wise[] = {
+        v_and, v_andn, v_or, v_xor, v_ternlog, v_gfaffine, v_mov,
+        v_add, v_sub, v_cmpeq_v, v_cmpgt_v, v_minu, v_maxu, v_mins, v_maxs, v_mullo, v_abs,
+        v_shift_imm, v_shift_xmm, v_shift_var,
+    };
+    for (size_t i = 0; i < sizeof element_wise / sizeof element_wise[0]; i++)
+        if (fn == element_wise[i]) return 1;
+    /* a broadcast of up to 8 bytes reads its element before it writes */
+    return fn == v_bcast && f->msz <= 8;
 }
 
 static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
@@ -2456,6 +2549,7 @@ static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
     e->gen = generation;
     e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
     if (!got) e->in.len = 0;
+    e->in_place = e->known && writes_in_place(&e->in);
     *slot = e;
     return e;
 }
@@ -2473,12 +2567,13 @@ int vx_is_vector_insn(const struct vx_env *env, uint64_t addr, size_t *len)
     return i < got && (buf[i] == 0xc4 || buf[i] == 0xc5 || buf[i] == 0x62);
 }
 
-static int execute(struct vx *x, const struct vx_insn *in)
+static int execute(struct vx *x, const struct centry *e)
 {
+    const struct vx_insn *in = &e->in;
     switch (in->f->kind) {
     case VK_SPEC:
     case VK_SCALAR: return ((spec_fn)in->f->fn)(x, in);
-    default: return exec_vec(x, in);
+    default: return exec_vec(x, in, e->in_place);
     }
 }
 
@@ -2502,7 +2597,7 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
         if (!e->known) { st = VX_UNKNOWN; break; }
         if (env->insn && env->insn(env->ctx, cpu->rip)) { st = VX_HALT; break; }
         x.next = cpu->rip + e->in.len;
-        int r = execute(&x, &e->in);
+        int r = execute(&x, e);
         if (r > 0) { st = VX_UNKNOWN; break; }
         if (r < 0) { st = VX_FAULT; break; }
         cpu->rip = x.next;

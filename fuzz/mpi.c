@@ -6,11 +6,13 @@
  * libgcrypt MPI, OpenSSL BN) agrees with the reference.  The kernels must not write outside
  * rp[0..n) nor into an input they do not alias.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "asmdiff-config.h"
 #include "cpu.h"
 #include "driver.h"
+#include "properties.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -98,6 +100,19 @@ static void *decode(struct input *in)
     input_fill_words(in, c->s2, c->n, 8);
     return c;
 }
+
+/* Case properties (properties.h): the unrolled kernels enter by n mod 4 and loop n / 4 times;
+ * the aliasing decides nothing in them but is kept apart. */
+static const char *const property_names[] = {"n mod 4", "n / 4 scale", "n", "aliasing"};
+static size_t properties_of(const void *cv, struct case_property *out, size_t max)
+{
+    const struct mpi_case *c = cv;
+    size_t n = prop_add(out, 0, max, 0, c->n % 4);
+    n = prop_add(out, n, max, 1, prop_log2(c->n / 4));
+    n = prop_add(out, n, max, 2, c->n);
+    return prop_add(out, n, max, 3, c->alias);
+}
+const struct family_properties asmdiff_properties = {property_names, 4, properties_of};
 
 /* The reference on unaliased copies: the mathematical value of s1 op s2. */
 static struct mpi_want {
@@ -270,13 +285,18 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
 
 /* ---- conventions an outside kernel may follow (./asmdiff check) ---- */
 
+/* One mpi_ops per outside kernel of the check build (add_n and sub_n in one command are two,
+ * each computing its one operation). */
 static const void *outside_ops(const void *fn, size_t op, int libgcrypt)
 {
-    static struct mpi_ops o[2];
-    o[libgcrypt].op[op] = (mpi_fn)fn;
-    o[libgcrypt].min_n = (size_t)libgcrypt;  /* libgcrypt never calls them with size 0 */
-    o[libgcrypt].size_is_int = libgcrypt;    /* mpi_size_t is an int there */
-    return &o[libgcrypt];
+    static struct mpi_ops o[OUTSIDE_MAX];
+    static size_t used;
+    if (used == OUTSIDE_MAX) abort(); /* outside.c makes at most OUTSIDE_MAX */
+    struct mpi_ops *k = &o[used++];
+    k->op[op] = (mpi_fn)fn;
+    k->min_n = (size_t)libgcrypt;  /* libgcrypt never calls them with size 0 */
+    k->size_is_int = libgcrypt;    /* mpi_size_t is an int there */
+    return k;
 }
 static const void *make_ops_gcrypt(const void *fn, size_t op)
 {

@@ -13,6 +13,7 @@
 #include "asmdiff-config.h"
 #include "cpu.h"
 #include "driver.h"
+#include "properties.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -64,6 +65,19 @@ static void *decode(struct input *in)
     input_fill_words(in, c->msg, c->len / 4, 4);
     return c;
 }
+
+/* Case properties (properties.h): the length in 16-byte units against the kernels' trips (4
+ * units for SSE2, 8 for AVX2), its scale, and the short lengths one by one. */
+static const char *const property_names[] = {"units mod 8", "units scale", "units"};
+static size_t properties_of(const void *cv, struct case_property *out, size_t max)
+{
+    const struct nh_case *c = cv;
+    size_t units = c->len / NH_MESSAGE_UNIT;
+    size_t n = prop_add(out, 0, max, 0, units % 8);
+    n = prop_add(out, n, max, 1, prop_log2(units / 8));
+    return prop_add(out, n, max, 2, units);
+}
+const struct family_properties asmdiff_properties = {property_names, 3, properties_of};
 
 static const void *expect(const void *cv)
 {

@@ -19,6 +19,7 @@
 #include "asmdiff-config.h"
 #include "cpu.h"
 #include "driver.h"
+#include "properties.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -115,6 +116,28 @@ static void *decode(struct input *in)
     qsort(c->split, c->nsplits, sizeof c->split[0], cmp_size);
     return c;
 }
+
+/* Case properties (properties.h), per call of the split: its block count against the widest
+ * group (8 blocks without vectors, VLENB / 2 with them; the empty call apart), that group
+ * count's scale; and whether the state starts nonzero. */
+static const char *const property_names[] = {"call blocks mod group", "call groups scale",
+                                             "chained start"};
+static size_t properties_of(const void *cv, struct case_property *out, size_t max)
+{
+    const struct polyval_case *c = cv;
+    size_t group = vlenb() >= 16 ? vlenb() / 2 : 8, from = 0, n = 0;
+    uint8_t any = 0;
+    for (size_t i = 0; i < 16; i++) any |= c->start[i];
+    n = prop_add(out, n, max, 2, any != 0);
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t to = i < c->nsplits ? c->split[i] : c->nblocks;
+        n = prop_add(out, n, max, 0, to > from ? (to - from) % group : group); /* empty apart */
+        n = prop_add(out, n, max, 1, prop_log2((to - from) / group));
+        from = to;
+    }
+    return n;
+}
+const struct family_properties asmdiff_properties = {property_names, 3, properties_of};
 
 /* Expected: the reference, one call over the whole message. */
 static const void *expect(const void *cv)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "properties.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -45,9 +46,12 @@ void *bc_decode(struct input *in)
         c->split[i] = input_length(in, left, C->widths, 3);
         left -= c->split[i];
     }
-    /* counter: random, or just below a wrap of the low 32, 64 or all 128 bits */
+    /* counter: random, or just below a wrap of the low 32, 64 or all 128 bits.  The wrap
+     * falls inside the call's blocks (or on the first block after them): a carry bug shows
+     * only where a call crosses it, and a wrap past the call's end tests nothing a random
+     * counter does not (the same input byte as before, so cases elsewhere are unchanged). */
     int bias = (int)input_pick(in, 4);
-    uint64_t below = input_range(in, 0, 2 * 64);
+    uint64_t below = input_range(in, 0, 2 * 64) % (c->nblocks + 1);
     input_bytes(in, c->ctr, 16);
     if (bias) {
         size_t low = bias == 1 ? 4 : bias == 2 ? 8 : 16;
@@ -287,3 +291,106 @@ int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
     }
     return 0;
 }
+
+/* ---- case properties (properties.h): what the kernels branch on ----
+ *
+ * The kernels split a call the same way: 128 blocks and more take the pipelined batches of the
+ * widest width (64), 64 to 127 one batch of it, then the rest is a tail of up to 63 blocks in
+ * the smallest width that holds it.  The properties follow that shape:
+ *   - blocks (ECB's count, and each CTR call's of the split): which of the three paths (below
+ *     64, 64-127, 128 and more) with what is left for the tail (the empty call apart); and the
+ *     whole batches (up to 4: the pipeline's loop) with the key size (the round count picks
+ *     the pipelined code);
+ *   - the counter, per batch of each CTR call: the batch's role (the pipeline's first, a later
+ *     one, the one 64-block batch, a tail of each width), whether the counter's low byte
+ *     carries inside it (the counter blocks are then built one by one), whether the low qword
+ *     wraps inside it (the carry into the high qword), with the key size;
+ *   - the highest counter byte a call changes (the low byte alone ... the low qword into the
+ *     high one). */
+enum { BCP_BLOCKS, BCP_BLOCKS_KEY, BCP_CTR_BLOCKS, BCP_CTR_BLOCKS_KEY, BCP_CTR_BATCH,
+       BCP_CTR_CARRY_BYTE, BCP_COUNT };
+static const char *const bc_property_names[BCP_COUNT] = {
+    "blocks: path and tail", "blocks: batches and key", "ctr call: path and tail",
+    "ctr call: batches and key", "ctr batch: role, byte carry, qword wrap, key", "ctr carry byte",
+};
+
+/* ctr += n, big-endian over 16 bytes */
+static void ctr_add(uint8_t ctr[16], uint64_t n)
+{
+    for (int i = 15; i >= 0 && n; i--) {
+        uint64_t s = ctr[i] + (n & 0xff);
+        ctr[i] = (uint8_t)s;
+        n = (n >> 8) + (s >> 8);
+    }
+}
+
+/* The kernels' path for k blocks: 0 below one batch, 1 one batch, 2 the pipelined ones. */
+static unsigned bc_path(size_t k, size_t batch)
+{
+    return k >= 2 * batch ? 2 : k >= batch ? 1 : 0;
+}
+
+/* Whole batches, up to 4 (the pipeline's loop runs once with 2 of them, again with more). */
+static unsigned bc_batches(size_t k, size_t batch)
+{
+    return k / batch < 4 ? (unsigned)(k / batch) : 4;
+}
+
+static size_t bc_properties_of(const void *cv, struct case_property *out, size_t max)
+{
+    const struct bc_case *c = cv;
+    if (!&bc_cipher) return 0;
+    size_t batch = C->widths[2] ? C->widths[2] : 64, n = 0;
+    unsigned key = (unsigned)(c->keylen - 16) / 8; /* 0, 1, 2: 128, 192, 256 bits */
+    /* path and tail: the empty call is its own value */
+#define PATH_TAIL(k) (bc_path(k, batch) * (batch + 1) + ((k) ? (k) % batch : batch))
+    n = prop_add(out, n, max, BCP_BLOCKS, PATH_TAIL(c->nblocks));
+    n = prop_add(out, n, max, BCP_BLOCKS_KEY, bc_batches(c->nblocks, batch) * 3 + key);
+    uint8_t ctr[16];
+    memcpy(ctr, c->ctr, 16);
+    size_t done = 0;
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t k = i < c->nsplits ? c->split[i] : c->nblocks - done;
+        done += k;
+        n = prop_add(out, n, max, BCP_CTR_BLOCKS, PATH_TAIL(k));
+        n = prop_add(out, n, max, BCP_CTR_BLOCKS_KEY, bc_batches(k, batch) * 3 + key);
+        uint8_t before[16];
+        memcpy(before, ctr, 16);
+        for (size_t at = 0; at < k;) {
+            size_t left = k - at, width = batch;
+            unsigned role;
+            if (left >= batch) {
+                role = k >= 2 * batch ? (at ? 1 : 0) : 2;
+            } else { /* the tail: the smallest width that holds it */
+                role = 3;
+                while (role < 5 && C->widths[role - 3] < left) role++;
+                width = C->widths[role - 3];
+            }
+            uint64_t low = 0;
+            for (int b = 8; b < 16; b++) low = low << 8 | ctr[b];
+            unsigned byte_carry = ctr[15] > 256 - width, qword_wraps = ~low < width;
+            n = prop_add(out, n, max, BCP_CTR_BATCH,
+                         ((role * 2 + byte_carry) * 2 + qword_wraps) * 3 + key);
+            size_t step = left < batch ? left : batch;
+            ctr_add(ctr, step);
+            at += step;
+        }
+        int top = -1; /* the highest byte (0: the last, least significant) the call changed */
+        for (int b = 0; b < 16; b++)
+            if (before[b] != ctr[b]) {
+                top = 15 - b;
+                break;
+            }
+        n = prop_add(out, n, max, BCP_CTR_CARRY_BYTE, (uint64_t)(top + 1));
+    }
+#undef PATH_TAIL
+    return n;
+}
+
+/* Weak: the other families (mpi, nh, polyval) define their own; a family without bc_cipher
+ * has none from here. */
+__attribute__((weak)) const struct family_properties asmdiff_properties = {
+    .names = bc_property_names,
+    .nnames = BCP_COUNT,
+    .of = bc_properties_of,
+};

@@ -111,13 +111,13 @@ static void setup(void);
 size_t drv_nimpls(void)
 {
     setup();
-    return F->nimpls + (outside_impl() != NULL);
+    return F->nimpls + outside_count();
 }
 
 const struct impl *drv_impl_at(size_t i)
 {
     setup();
-    return i < F->nimpls ? &F->impls[i] : outside_impl();
+    return i < F->nimpls ? &F->impls[i] : outside_at(i - F->nimpls);
 }
 
 const char *impl_unavailable(const struct impl *im)

@@ -160,8 +160,20 @@ struct outside_kernel {
     const char *needs;      /* CPU features, comma-separated names as cpu.h spells them; "" none */
     const char *op;         /* the operation, or "" to find it out */
     const void *fn;
+    const char *name;       /* its name in rows and findings ("" or NULL: the symbol) */
+    const void *fn_renamed; /* fn as renamed in its object (a clash), or NULL: then fn */
 };
 extern const struct outside_kernel asmdiff_outside __attribute__((weak));
+/* A check build of several outside kernels (./asmdiff check with more than one --symbol, or
+ * --baseline): the second, third and fourth, each defined by a slot of its own. */
+#define OUTSIDE_MAX 4
+extern const struct outside_kernel asmdiff_outside1 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside2 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside3 __attribute__((weak));
+
+/* For a convention whose make_ops keeps one kernel's state (its accepts() has no implementation
+ * to ask about): exits with a message when the check build has several outside kernels. */
+void drv_outside_single(const char *convention);
 
 /* A call for a convention's identify(): through the checked call's trampoline, so a broken
  * kernel cannot corrupt the caller's registers, but reporting nothing (the checks that follow
@@ -171,7 +183,7 @@ uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc);
     drv_probe_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},             \
                    ABI_NARGS_(__VA_ARGS__))
 
-/* Every implementation the driver runs: the family's table, then the outside kernel (if any). */
+/* Every implementation the driver runs: the family's table, then the outside kernels (if any). */
 size_t drv_nimpls(void);
 const struct impl *drv_impl_at(size_t i);
 /* Leftovers the outside kernel's convention allows, seen on some call ("" when none), and the

@@ -21,12 +21,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const struct family *f = &asmdiff_family;
     size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, emulated = 0;
     cpu_features(); /* validates ASMDIFF_CPU_MASK */
-    /* ASMDIFF_GUIDANCE=1: the kernels' integer arguments as extra features (backend_guided.c);
-     * else the plain native mode */
+    /* guidance: the family's case properties as extra features (backend_guided.c; its
+     * default and ASMDIFF_GUIDANCE there); else the plain native mode */
     const char *no_guidance;
     if (!drv_use_backend(&backend_guided, &no_guidance))
-        fprintf(stderr, "asmdiff: fuzz_%s: kernel-argument guidance on (extra counters)\n",
-                f->name);
+        fprintf(stderr, "asmdiff: fuzz_%s: kernel guidance on (case properties as extra "
+                        "counters)\n", f->name);
     results_init(*argc ? (*argv)[0] : "fuzz", f->name, "libfuzzer");
     drv_record_start(*argc, *argv);
     fprintf(stderr, "asmdiff: fuzz_%s:", f->name);

@@ -1,6 +1,8 @@
-/* outside.c — the outside kernel of a check build (driver.h, ./asmdiff check): one more
+/* outside.c — the outside kernels of a check build (driver.h, ./asmdiff check): each one more
  * implementation made from the family's convention of the kernel's name, the operation it
- * computes, and the leftovers its convention allows. */
+ * computes, and the leftovers its convention allows.  A check build has up to OUTSIDE_MAX of
+ * them (several entry points in one command, or a patch's file beside the file before it: one
+ * program, every stage judging them all on the same cases). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,25 +14,65 @@
 
 static const struct family *const F = &asmdiff_family;
 
-static struct impl outside;             /* made in outside_setup; .name NULL when none */
-static const struct convention *outside_conv;
-static char outside_desc[1024], outside_missing[256], outside_info[256], outside_covered[128];
+/* One outside kernel: its implementation and what its setup found out. */
+struct outside_slot {
+    const struct outside_kernel *k;
+    struct impl impl;
+    const struct convention *conv;
+    char desc[1024], missing[256], covered[200];
+    char unidentified[200]; /* why no operation could be identified, or "" */
+};
+static struct outside_slot slots[OUTSIDE_MAX];
+static size_t nslots, nkernels; /* set up so far; in the build */
+static char outside_info[320];
 static enum finding outside_info_kind; /* the check outside_info would have been */
-static char outside_unidentified[200]; /* why no operation could be identified, or "" */
 static int probe_emulated; /* identify() calls run in the emulator (the CPU cannot run them) */
 
-static const char *outside_describe(void)
+static const struct outside_slot *slot_of(const struct impl *im)
 {
-    return outside_desc;
+    for (size_t i = 0; i < nslots; i++)
+        if (im == &slots[i].impl) return &slots[i];
+    return NULL;
 }
+
+static const char *outside_describe_at(size_t i)
+{
+    return slots[i].desc;
+}
+/* struct impl's describe takes no argument: one function per slot */
+static const char *describe0(void) { return outside_describe_at(0); }
+static const char *describe1(void) { return outside_describe_at(1); }
+static const char *describe2(void) { return outside_describe_at(2); }
+static const char *describe3(void) { return outside_describe_at(3); }
+static const char *(*const describers[OUTSIDE_MAX])(void) = {describe0, describe1, describe2,
+                                                             describe3};
+
+static void slot_setup(struct outside_slot *sl);
 
 void outside_setup(void)
 {
-    const struct outside_kernel *k = &asmdiff_outside;
-    if (!k) return; /* an ordinary build: the weak symbol is undefined */
+    const struct outside_kernel *const all[OUTSIDE_MAX] = {&asmdiff_outside, &asmdiff_outside1,
+                                                           &asmdiff_outside2, &asmdiff_outside3};
+    while (nkernels < OUTSIDE_MAX && all[nkernels]) nkernels++;
+    for (size_t i = 0; i < nkernels; i++) { /* an ordinary build: all undefined */
+        slots[nslots].k = all[i];
+        slots[nslots].impl.describe = describers[nslots];
+        slot_setup(&slots[nslots++]);
+    }
+}
+
+static void slot_setup(struct outside_slot *sl)
+{
+    const struct outside_kernel *k = sl->k;
+    const void *fn = k->fn_renamed ? k->fn_renamed : k->fn;
+    if (!fn) {
+        fprintf(stderr, "asmdiff: %s defines no symbol %s\n", k->source, k->symbol);
+        printf("%s: FAIL: %s defines no symbol %s\n", F->name, k->source, k->symbol);
+        exit(2);
+    }
     for (size_t i = 0; i < F->nconventions; i++)
-        if (!strcmp(F->conventions[i].name, k->convention)) outside_conv = &F->conventions[i];
-    if (!outside_conv) {
+        if (!strcmp(F->conventions[i].name, k->convention)) sl->conv = &F->conventions[i];
+    if (!sl->conv) {
         fprintf(stderr, "asmdiff: %s accepts no convention '%s' (it accepts:", F->name,
                 k->convention);
         for (size_t i = 0; i < F->nconventions; i++)
@@ -38,7 +80,7 @@ void outside_setup(void)
         fprintf(stderr, ")\n");
         exit(2);
     }
-    const struct convention *cv = outside_conv;
+    const struct convention *cv = sl->conv;
     /* the needs as a mask string ("-sse2,-avx2"): cpu.h's one parser of feature names */
     uint64_t needs = 0;
     if (*k->needs) {
@@ -59,6 +101,7 @@ void outside_setup(void)
      * (or the mask hides) what the kernel needs, in the emulator: never taken as the first
      * one unseen (a CTR entry point checked as ECB). */
     int can_probe = 1;
+    probe_emulated = 0;
     if (cv->nops > 1 && cv->identify && cpu_unavailable_reason(needs)) {
         struct impl probe = {.name = k->symbol, .needs = needs, .flags = IMPL_KERNEL};
         probe_emulated = emulated_runs(&probe);
@@ -75,7 +118,7 @@ void outside_setup(void)
         }
         /* --op names the operation of a kernel that computes none (to see how it differs);
          * one that computes another is not checked as the one named */
-        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(k->fn) : -1;
+        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(fn) : -1;
         if (seen >= 0 && seen != op) {
             fprintf(stderr, "asmdiff: %s computes %s on the first known answer, not %s (--op)\n",
                     k->symbol, cv->ops[seen], cv->ops[op]);
@@ -88,9 +131,9 @@ void outside_setup(void)
             /* neither the CPU nor an emulator runs it: nothing will run, and no operation is
              * claimed */
             op = 0;
-            snprintf(outside_unidentified, sizeof outside_unidentified, "not identified: %s "
+            snprintf(sl->unidentified, sizeof sl->unidentified, "not identified: %s "
                      "runs here neither natively nor emulated", k->symbol);
-        } else if ((op = cv->identify(k->fn)) < 0) {
+        } else if ((op = cv->identify(fn)) < 0) {
             /* wrong on the known answer: the operation its name says, when it says one, so
              * the checks show how it differs */
             for (size_t i = 0; i < cv->nops; i++)
@@ -110,20 +153,31 @@ void outside_setup(void)
     }
     for (size_t i = 0; i < cv->nops; i++)
         if ((int)i != op)
-            snprintf(outside_missing + strlen(outside_missing),
-                     sizeof outside_missing - strlen(outside_missing), "%s%s",
-                     *outside_missing ? ", " : "", cv->ops[i]);
-    snprintf(outside_desc, sizeof outside_desc, "outside kernel from %s, %s convention; covers: %s;"
+            snprintf(sl->missing + strlen(sl->missing),
+                     sizeof sl->missing - strlen(sl->missing), "%s%s",
+                     *sl->missing ? ", " : "", cv->ops[i]);
+    snprintf(sl->desc, sizeof sl->desc, "outside kernel from %s, %s convention; covers: %s;"
              " not covered: %s", k->source, cv->name, cv->nops ? cv->ops[op] : "all",
-             *outside_missing ? outside_missing : "none");
-    snprintf(outside_covered, sizeof outside_covered, "%s",
-             *outside_unidentified ? outside_unidentified : cv->nops ? cv->ops[op] : "all");
-    outside.name = k->symbol;
-    outside.needs = needs;
+             *sl->missing ? sl->missing : "none");
+    snprintf(sl->covered, sizeof sl->covered, "%s",
+             *sl->unidentified ? sl->unidentified : cv->nops ? cv->ops[op] : "all");
+    /* its name in rows and findings: the symbol, or the name the command gave it (the old
+     * file's "old:SYMBOL", a symbol two files define) */
+    sl->impl.name = k->name && *k->name ? k->name : k->symbol;
+    sl->impl.needs = needs;
     /* always the clean call: what the convention allows is then information, not silence */
-    outside.flags = IMPL_KERNEL | IMPL_OUTSIDE | IMPL_CLEAN;
-    outside.ops = cv->make_ops(k->fn, (size_t)op);
-    outside.describe = outside_describe;
+    sl->impl.flags = IMPL_KERNEL | IMPL_OUTSIDE | IMPL_CLEAN;
+    sl->impl.ops = cv->make_ops(fn, (size_t)op);
+}
+
+void drv_outside_single(const char *convention)
+{
+    if (nkernels <= 1) return;
+    fprintf(stderr, "asmdiff: %s's %s convention takes one outside kernel per check build, not "
+            "%zu: check each --symbol with its own command\n", F->name, convention, nkernels);
+    printf("%s: FAIL: the %s convention takes one outside kernel per check build (%zu given)\n",
+           F->name, convention, nkernels);
+    exit(2);
 }
 
 static void probe_quiet(const char *who, const char *what)
@@ -147,23 +201,43 @@ uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc)
 
 const struct impl *outside_impl(void)
 {
-    return outside.name ? &outside : NULL;
+    return nslots ? &slots[0].impl : NULL;
+}
+
+size_t outside_count(void)
+{
+    return nslots;
+}
+
+const struct impl *outside_at(size_t i)
+{
+    return i < nslots ? &slots[i].impl : NULL;
+}
+
+const struct outside_kernel *outside_kernel_of(const struct impl *im)
+{
+    const struct outside_slot *sl = slot_of(im);
+    return sl ? sl->k : NULL;
 }
 
 int outside_accepts(const struct impl *im, const void *c)
 {
-    return !(im->flags & IMPL_OUTSIDE) || !outside_conv->accepts || outside_conv->accepts(c);
+    const struct outside_slot *sl = slot_of(im);
+    return !sl || !sl->conv->accepts || sl->conv->accepts(c);
 }
 
 int outside_allows(enum finding kind, const char *what)
 {
+    const struct outside_slot *sl = drv.cur ? slot_of(drv.cur) : NULL;
     unsigned need = kind == FINDING_RESIDUE ? CONV_CLEAN_VECTORS
                     : kind == FINDING_STACK ? CONV_CLEAN_STACK
                                             : 0;
-    if (!need || (outside_conv->clean & need)) return 0;
+    if (!sl || !need || (sl->conv->clean & need)) return 0;
     if (!*outside_info) {
-        snprintf(outside_info, sizeof outside_info, "%s after return (allowed by the %s "
-                 "convention: %s)", what, outside_conv->name, outside_conv->leftovers);
+        /* named when the build has several kernels: the convention is that kernel's */
+        snprintf(outside_info, sizeof outside_info, "%s%s%s after return (allowed by the %s "
+                 "convention: %s)", nkernels > 1 ? sl->impl.name : "", nkernels > 1 ? ": " : "",
+                 what, sl->conv->name, sl->conv->leftovers);
         outside_info_kind = kind;
     }
     return 1;
@@ -175,12 +249,14 @@ const char *drv_outside_info(enum finding *check)
     return outside_info;
 }
 
-const char *outside_covers(void)
+const char *outside_covers(const struct impl *im)
 {
-    return outside_covered;
+    const struct outside_slot *sl = slot_of(im);
+    return sl ? sl->covered : "";
 }
 
-const char *outside_not_covered(void)
+const char *outside_not_covered(const struct impl *im)
 {
-    return outside_missing;
+    const struct outside_slot *sl = slot_of(im);
+    return sl ? sl->missing : "";
 }

@@ -91,11 +91,12 @@ void drv_record_impl(size_t i, int with_counts)
         jr_list_end();
     }
     if (im->flags & IMPL_OUTSIDE) {
-        const struct outside_kernel *k = &asmdiff_outside;
+        const struct outside_kernel *k = outside_kernel_of(im);
         jr_str("source", k->source);
         jr_str("convention", k->convention);
-        comma_list("covers", outside_covers());
-        comma_list("not_covered", outside_not_covered());
+        jr_str("symbol", k->symbol);
+        comma_list("covers", outside_covers(im));
+        comma_list("not_covered", outside_not_covered(im));
     }
     jr_end();
 }

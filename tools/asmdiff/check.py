@@ -27,7 +27,8 @@ from .builds import TOP, die
 PROPERTIES = (
     ("checked call", "callee-saved registers, rsp, DF, MXCSR, x87 state, junk in narrow "
                      "arguments: on every call"),
-    ("vector leftovers", "xmm/ymm/zmm and k registers after return ({conv}: {rule})"),
+    ("vector leftovers", "xmm/ymm/zmm and k registers (riscv64: v0-v31) after return "
+                         "({conv}: {rule})"),
     ("stack leftovers", "the 8 KiB below the caller's frame ({conv}: {rule})"),
     ("guard pages", "every buffer flush against the unmapped page after it and the one before "
                     "it, canaries when misaligned, inputs unchanged"),
@@ -85,7 +86,8 @@ class Verdict:
 def guess_convention(path, depth=0):
     """The convention a source is written in, from the headers it (or a neighbour it includes
     by a quoted name) includes."""
-    text = open(path, errors="replace").read()
+    with open(path, errors="replace") as f:
+        text = f.read()
     if depth < 3:
         for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
             near = os.path.join(os.path.dirname(path), inc)
@@ -119,13 +121,14 @@ def compiler_errors(text):
         [l for l in lines if "error" in l or "Error" in l]
 
 
-def outside_counts(recs):
-    """(cases, calls, skipped) of the outside kernel in a stage's records: the last impl record
-    with counts of each process (a fuzzer writes its own at its end), summed; None when no
-    record counted it."""
+def outside_counts(recs, name=None):
+    """(cases, calls, skipped) of the outside kernel named name (None: the only one) in a
+    stage's records: the last impl record with counts of each process (a fuzzer writes its own
+    at its end), summed; None when no record counted it."""
     last = {}
     for r in results.of_type(recs, "impl"):
-        if r.get("kind") == "outside" and r.get("calls") is not None:
+        if r.get("kind") == "outside" and r.get("calls") is not None and \
+                (name is None or r.get("name") == name):
             last[r.get("pid")] = r
     if not last:
         return None
@@ -150,6 +153,14 @@ class Judge:
         self.by_stage = {}      # stage row -> its distinct findings (--baseline compares them)
         self.covers = []        # the operations the kernel was checked as
         self.row_of.setdefault("valgrind-ct", "constant time (valgrind)")
+        # the outside kernels of the check build: {"name", "role": "new" or "old", "pair": the
+        # new one's name an old one is compared with}; one, unnamed, by default
+        self.slots = [{"name": None, "role": "new"}]
+        self.checked_by = {}    # calls through the checked call, per kernel (property rows)
+        self.compared = []      # (stage row, old slot, its calls, its findings) for --baseline
+
+    def new_slots(self):
+        return [sl for sl in self.slots if sl["role"] == "new"]
 
     def reproduce(self, st, f, unit=None):
         """The one-line command for a finding: with a saved input, the check itself on that
@@ -160,17 +171,43 @@ class Judge:
         return f"{st.start.get('env', '')}{self.again} {saved}"
 
     def stage(self, st, name, detail, libfuzzer=False, checked=True):
-        """One stage's row from its records.  checked: its calls go through the checked call
-        (the property rows count them)."""
+        """One stage's rows from its records: one per outside kernel (the kernel's name after
+        the stage's when there are several); an old file's (--baseline) is kept for the "new
+        vs old" rows.  checked: its calls go through the checked call (the property rows count
+        them)."""
         for i in results.of_type(st.recs, "info"):
             if i.get("kind") == "allowed-leftover":
                 self.infos.setdefault((i.get("kind"), i.get("check")), i)
-        counts = outside_counts(st.recs)
+        several = len(self.new_slots()) > 1
+        outcome = "ran"
+        for sl in self.slots:
+            who = sl["name"]
+            fs = distinct([f for f in st.findings
+                           if who is None or f.get("implementation") == who])
+            counts = outside_counts(st.recs, who)
+            if sl["role"] == "old":
+                self.compared.append((name, sl, counts[1] if counts else 0, fs))
+                continue
+            row = f"{name}: {who}" if several else name
+            got = self.stage_row(st, row, detail, libfuzzer, checked, who or self.symbol, fs,
+                                 counts)
+            self.by_stage[(name, who)] = fs
+            if who is None:
+                self.by_stage[name] = fs
+            outcome = got if outcome == "ran" else outcome
+        if not libfuzzer and st.summary and st.summary.get("verdict") in ("pass", "finding"):
+            self.complete += 1
+        return outcome
+
+    def stage_row(self, st, name, detail, libfuzzer, checked, symbol, fs, counts):
+        """The row of one kernel in one stage."""
         cases, calls, _ = counts or (0, 0, 0)
-        of = f"{calls} calls of {self.symbol}"
-        fs = distinct(st.findings)
-        self.by_stage[name] = fs
+        of = f"{calls} calls of {symbol}"
         s = st.summary
+        # another kernel's finding (the old file's, or another entry point's) ends the stage
+        # with 1: this one's row is judged on its own records
+        others = st.rc not in (0, 77) and st.findings and not fs
+        rc = 0 if others else st.rc
         if fs:
             stage.print_reports(st)
             unit = fuzzing.unit_written(st.text) if libfuzzer else None
@@ -188,17 +225,21 @@ class Judge:
                        f"precondition ({self.precondition})")
             self.precondition_rows.append(len(self.v.rows) - 1)
             return "precondition"
-        elif st.rc == 77:
-            self.v.not_established(name, f"0 calls of {self.symbol}: {st.reason()}")
-        elif st.rc:
+        elif rc == 77:
+            self.v.not_established(name, f"0 calls of {symbol}: {st.reason()}")
+        elif rc:
             self.v.add(name, "FAIL", st.reason())
         elif not libfuzzer and s is None:
             self.v.add(name, "FAIL", "exit 0 without a summary record (docs/results.md)")
+        elif not calls and others:
+            self.v.not_established(name, f"0 calls of {symbol}: the stage stopped at another "
+                                   f"kernel's finding first ({stage.heading(st.findings[0])})")
         elif not calls:
-            self.v.not_established(name, f"0 calls of {self.symbol} "
+            self.v.not_established(name, f"0 calls of {symbol} "
                                    f"({detail(st) or 'no count of its calls in the records'})")
         elif libfuzzer:
-            self.v.add(name, "pass", f"{of} in {detail(st)}")
+            self.v.add(name, "pass", f"{of} in {detail(st)}" +
+                       (" (stopped at another kernel's finding)" if others else ""))
         else:
             # the kernel's own calls; the stage's total when oracles (libraries) ran too
             d = f"{cases} cases, {of}"
@@ -207,9 +248,8 @@ class Judge:
             self.v.add(name, "pass", d)
         if checked:
             self.checked_calls += calls
+            self.checked_by[symbol] = self.checked_by.get(symbol, 0) + calls
         self.total_calls += calls
-        if not libfuzzer and s and s.get("verdict") in ("pass", "finding"):
-            self.complete += 1
         return "finding" if fs else "ran"
 
     def properties(self, conv):
@@ -224,8 +264,15 @@ class Judge:
         by_row = {}
         for f in distinct(self.findings):
             by_row.setdefault(self.row_of.get(f.get("check"), f.get("check")), []).append(f)
-        allowed = {self.row_of.get(c) for (_, c) in self.infos}
+        # leftovers a convention allowed; an old file's (--baseline) allow nothing of the new
+        olds = tuple(f"{sl['name']}: " for sl in self.slots if sl["role"] == "old")
+        allowed = {self.row_of.get(c) for (_, c), i in self.infos.items()
+                   if not (olds and i.get("message", "").startswith(olds))}
         n = self.checked_calls
+        # with several kernels, each one's share (a kernel with none is not established)
+        per = (" (" + ", ".join(f"{k} {c}" for k, c in self.checked_by.items()) + ")"
+               if len(self.checked_by) > 1 else "")
+        idle = [k for k, c in self.checked_by.items() if not c]
         for row, detail in PROPERTIES:
             if row in by_row:
                 for f in by_row.pop(row):
@@ -235,12 +282,14 @@ class Judge:
                                             "above)")
             elif not n:
                 self.v.not_established(row, f"0 calls of {self.symbol} were checked")
+            elif idle:
+                self.v.not_established(row, f"0 calls of {', '.join(idle)} were checked{per}")
             elif row in allowed:
-                self.v.add(row, "pass", f"{n} calls checked: data left, which the {conv} "
+                self.v.add(row, "pass", f"{n} calls checked{per}: data left, which the {conv} "
                                         "convention allows (info below)")
             else:
                 rule = LEFTOVER_RULES.get(conv, "?")
-                self.v.add(row, "pass", f"{n} calls checked: " +
+                self.v.add(row, "pass", f"{n} calls checked{per}: " +
                            detail.format(conv=conv, rule=rule))
         for row, fs in by_row.items():
             for f in fs:
@@ -249,27 +298,52 @@ class Judge:
             self.v.add("  info", "info", i.get("message", ""))
 
 
-def configure(bdir, family, kernel, symbol, conv, needs, op, includes):
-    opts = [f"-Doutside_family={family}", f"-Doutside_source={kernel}",
-            f"-Doutside_symbol={symbol}", f"-Doutside_convention={conv}",
-            f"-Doutside_needs={needs}", f"-Doutside_op={op}",
-            "-Doutside_include=" + ",".join(includes)]
+def configure(bdir, family, slots, cross=None):
+    """meson setup of a check build of these kernels: the outside_* options, one element each
+    (meson.build); with cross, a cross build (riscv64) without fuzzers."""
+    def arr(key):
+        # meson reads a [...] value as a literal; "i|VALUE": equal values made distinct
+        return repr([f"{i}|{sl[key]}" for i, sl in enumerate(slots)])
+    incs = [f"{i}|{d}" for i, sl in enumerate(slots) for d in sl["includes"]]
+    opts = [f"-Doutside_family={family}", "-Doutside_source=" + arr("kernel"),
+            "-Doutside_symbol=" + arr("symbol"), "-Doutside_convention=" + arr("conv"),
+            "-Doutside_needs=" + arr("needs"), "-Doutside_op=" + arr("op"),
+            "-Doutside_name=" + arr("name"),
+            "-Doutside_include=" + repr(incs)]
     env = dict(os.environ, CC=os.environ.get("CC", "clang-19"))
-    p = subprocess.run(["meson", "setup", "-Dfuzzing=auto"] + opts + [bdir, TOP], env=env,
+    kind = ["--cross-file", cross, "-Dfuzzing=disabled"] if cross else ["-Dfuzzing=auto"]
+    p = subprocess.run(["meson", "setup"] + kind + opts + [bdir, TOP], env=env,
                        capture_output=True, text=True)
     if p.returncode:
         print(p.stdout[-3000:] + p.stderr[-2000:])
     return p.returncode == 0
 
 
-def check_outside(a):
-    family, kernel, symbol, needs, conv, op, budget = (a.family, a.kernel, a.symbol, a.needs,
-                                                        a.convention, a.op, a.budget)
-    fams = builds.families()
-    builds.check_family(family, fams)
-    if not os.path.isfile(kernel):
-        die(f"--kernel: no file {kernel}")
-    kernel = os.path.abspath(kernel)
+def per_kernel(values, n, what):
+    """An option given once (for every kernel) or once per kernel, as a list of n."""
+    if len(values) <= 1:
+        return (values or [""]) * n
+    if len(values) != n:
+        die(f"check: {len(values)} {what} for {n} kernels: give one for all, or one per "
+            "--symbol, in the same order")
+    return values
+
+
+def outside_slots(a):
+    """The outside kernels of the command, in order: each --kernel with its --symbol (or one
+    --kernel with every --symbol), then with --baseline the old file's same entry points.
+    Each a dict: kernel, symbol, includes, conv (and why), needs (and whether scanned), op,
+    name (in rows and findings), role ("new", or "old": the --baseline file's), pair (the new
+    kernel an old one is compared with)."""
+    kernels, symbols = a.kernel, a.symbol
+    if len(kernels) == 1 and len(symbols) > 1:
+        kernels = kernels * len(symbols)
+    if len(kernels) != len(symbols):
+        die(f"check: {len(a.kernel)} --kernel and {len(symbols)} --symbol: give one --symbol "
+            "per --kernel (paired in order), or one --kernel with several --symbol")
+    for k in dict.fromkeys(kernels):
+        if not os.path.isfile(k):
+            die(f"--kernel: no file {k}")
     includes = [os.path.abspath(d) for d in a.include]
     for d in includes:
         if not os.path.isdir(d):
@@ -281,30 +355,111 @@ def check_outside(a):
             die(f"--baseline-include: no folder {d}")
     if (a.baseline_symbol or a.baseline_include) and not a.baseline:
         die("--baseline-symbol and --baseline-include name the old file's parts: give --baseline")
-    why = "--convention"
-    if not conv:
-        conv, why = guess_convention(kernel)
-    scanned = ""
-    if not needs and scan_needs(kernel):
-        # run it where the CPU has them, emulated elsewhere (and the emulated set): never a
-        # SIGILL on a CPU without them
-        needs = ",".join(scan_needs(kernel))
-        scanned = f"; needs {needs} (its instructions: give --needs to say otherwise)"
-    key = hashlib.sha1(json.dumps([family, kernel, symbol, includes, needs, conv, op])
-                       .encode()).hexdigest()[:10]
-    bdir = os.path.join(builds.BUILD, "check", f"{family}-{symbol}-{key}")
+    n = len(symbols)
+    convs = per_kernel(a.convention, n, "--convention")
+    needs = per_kernel(a.needs, n, "--needs")
+    ops = per_kernel(a.op, n, "--op")
+    slots = []
+    for k, sym, conv, need, op in zip(kernels, symbols, convs, needs, ops):
+        slots.append({"kernel": os.path.abspath(k), "symbol": sym, "includes": includes,
+                      "conv": conv, "needs": need, "op": op, "role": "new", "pair": None})
+    if a.baseline:
+        olds = per_kernel(a.baseline_symbol, n, "--baseline-symbol")
+        oinc = [os.path.abspath(d) for d in a.baseline_include] or includes
+        for new, osym in zip(list(slots), olds):
+            # its convention and needs its own (guessed and scanned), its operation the new one's
+            slots.append(dict(new, kernel=os.path.abspath(a.baseline), symbol=osym or
+                              new["symbol"], includes=oinc, role="old", pair=None, conv="",
+                              needs=""))
+    if len(slots) > OUTSIDE_MAX:
+        die(f"check: {len(slots)} kernels (with the old file's): at most {OUTSIDE_MAX} in one "
+            "check build")
+    for sl in slots:
+        sl["why"] = "--convention"
+        if not sl["conv"]:
+            sl["conv"], sl["why"] = guess_convention(sl["kernel"])
+            if sl["role"] == "old" and sl["conv"] == "asmdiff":
+                # no upstream header seen: the old file is taken to be written as the new one
+                new_sl = slots[slots.index(sl) - n]
+                sl["conv"], sl["why"] = new_sl["conv"], "the new file's: " + sl["why"]
+        sl["scanned"] = ""
+        if not sl["needs"] and scan_needs(sl["kernel"]):
+            # run it where the CPU has them, emulated elsewhere (and the emulated set): never a
+            # SIGILL on a CPU without them
+            sl["needs"] = ",".join(scan_needs(sl["kernel"]))
+            sl["scanned"] = f"; needs {sl['needs']} (its instructions: give --needs to say " \
+                            "otherwise)"
+    # names: the symbol; a symbol two new kernels share, with its file; the old file's "old:"
+    new_syms = [sl["symbol"] for sl in slots if sl["role"] == "new"]
+    for i, sl in enumerate(slots):
+        sl["name"] = sl["symbol"]
+        if sl["role"] == "new" and new_syms.count(sl["symbol"]) > 1:
+            sl["name"] = f"{sl['symbol']}@{os.path.basename(sl['kernel'])}"
+        if sl["role"] == "old":
+            sl["name"] = f"old:{sl['symbol']}"
+            sl["pair"] = slots[i - len(new_syms)]["name"]
+    if len(slots) == 1:
+        slots[0]["name"] = ""  # the symbol, as before
+    return slots
+
+
+OUTSIDE_MAX = 4  # driver.h: a check build's outside kernels
+
+
+def renamed_symbols(bdir, i):
+    """The symbols rename_syms.py renamed in kernel i's object (what the family's own kernels or
+    an earlier outside kernel define too), as "old -> new"."""
+    try:
+        with open(os.path.join(bdir, f"liboutside-kernel-{i}-renamed.a.syms")) as f:
+            return [" -> ".join(line.split()) for line in f if line.strip()]
+    except OSError:
+        return []
+
+
+def check_outside(a):
+    family, budget = a.family, a.budget
+    fams = builds.families()
+    builds.check_family(family, fams)
+    slots = outside_slots(a)
+    if check_arch(a, slots) == "riscv64":
+        return check_riscv(a, family, slots)
+    new = [sl for sl in slots if sl["role"] == "new"]
+    first = slots[0]
+    kernel, symbol, conv = first["kernel"], first["symbol"], first["conv"]
+    needs = ",".join(dict.fromkeys(n for sl in slots for n in sl["needs"].split(",") if n))
+    # (the version: check builds of an earlier form of the outside_* options are not reused)
+    key = hashlib.sha1(json.dumps([2, family, slots]).encode()).hexdigest()[:10]
+    label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
+    bdir = os.path.join(builds.BUILD, "check", f"{family}-{label[:80]}-{key}")
     # the one-line command that redoes this check (and, with a file, reproduces a finding)
-    again = " ".join(["./asmdiff", "check", family, "--kernel", kernel, "--symbol", symbol] +
-                     [x for d in includes for x in ("--include", d)] +
-                     (["--needs", needs] if needs else []) + ["--convention", conv] +
-                     (["--op", op] if op else []))
+    words = ["./asmdiff", "check", family]
+    for sl in new:
+        words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
+    words += [x for d in new[0]["includes"] for x in ("--include", d)]
+    for key_, opt in (("needs", "--needs"), ("conv", "--convention"), ("op", "--op")):
+        vals = [sl[key_] for sl in new]
+        vals = vals[:1] if len(set(vals)) == 1 else vals
+        words += [x for v_ in vals if v_ for x in (opt, v_)]
+    if a.baseline:
+        words += ["--baseline", os.path.abspath(a.baseline)]
+        words += [x for sl in slots if sl["role"] == "old" and sl["symbol"] != sl.get("pair")
+                  for x in ("--baseline-symbol", sl["symbol"])]
+        words += [x for d in a.baseline_include for x in ("--baseline-include",
+                                                          os.path.abspath(d))]
+    again = " ".join(words)
     v = Verdict()
     judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, again)
-    title = f"check {family} {symbol}"
-    print(f"== check {family}: {symbol} from {kernel}\n   convention {conv} ({why}); "
-          f"build folder {bdir}{scanned}", flush=True)
+    if len(slots) > 1:
+        judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
+                       for sl in slots]
+    title = f"check {family} {label}"
+    for sl in slots:
+        print(f"== check {family}: {sl['symbol']} from {sl['kernel']}" +
+              (f" (as {sl['name']})" if sl["name"] and sl["name"] != sl["symbol"] else "") +
+              f"\n   convention {sl['conv']} ({sl['why']}){sl['scanned']}", flush=True)
+    print(f"   build folder {bdir}", flush=True)
     if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
-            not configure(bdir, family, kernel, symbol, conv, needs, op, includes):
+            not configure(bdir, family, slots):
         v.add("build", "FAIL", f"meson setup failed in {bdir}")
         return v.print(title)
     targets = [f"asmdiff-{family}-outside"]
@@ -321,9 +476,15 @@ def check_outside(a):
         v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
               f" (full log: meson compile -C {bdir})")
         return v.print(title)
-    shim = "--include " + " ".join(includes) if includes else \
-        "our compatibility headers (verify/outside/include)"
-    v.add("build", "pass", f"{os.path.basename(kernel)} with {shim}")
+    for sl in slots:
+        incs = sl["includes"]
+        shim = "--include " + " ".join(incs) if incs else \
+            "our compatibility headers (verify/outside/include)"
+        renamed = renamed_symbols(bdir, slots.index(sl))
+        renamed = f"; renamed in its object (defined twice): {', '.join(renamed[:2])}" + \
+            (f" and {len(renamed) - 2} more" if len(renamed) > 2 else "") if renamed else ""
+        v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
+              f"{os.path.basename(sl['kernel'])} with {shim}{renamed}")
     tool = os.path.join(bdir, f"asmdiff-{family}-outside")
     env = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(builds.FINDINGS, "check",
                                                          os.path.basename(bdir)))
@@ -337,26 +498,194 @@ def check_outside(a):
         sys.stdout.write(text)
         return st.rc
 
-    if not judge_kernel(judge, tool, fuzzer if has_fuzzer else None, family, symbol,
+    if not judge_kernel(judge, tool, fuzzer if has_fuzzer else None, family,
+                        symbol if len(slots) == 1 else f"the {len(slots)} kernels",
                         fams[family].get("exhaustive"), budget, env,
-                        engines=fams[family].get("engines") or (), needs=needs, conv=conv,
-                        kernel=kernel):
+                        engines=fams[family].get("engines") or (), needs=needs,
+                        conv=conv if len({sl["conv"] for sl in slots}) == 1 else None,
+                        kernel=next((sl["kernel"] for sl in slots if sl["kernel"].endswith(".c")),
+                                    kernel)):
         return v.print(title)
-    # what the stages reached of the kernel, and the lines none reached (docs/coverage.md)
-    coverage.check_outside_coverage(tool, kernel, family, [os.path.join(bdir, "corpus")], env)
+    # what the stages reached of each kernel, and the lines none reached (docs/coverage.md)
+    for k in dict.fromkeys(sl["kernel"] for sl in slots):
+        coverage.check_outside_coverage(tool, k, family, [os.path.join(bdir, "corpus")], env)
     judge.properties(conv)
     if a.baseline:
-        baseline(a, judge, family, conv, needs, includes, tool, env)
+        compare_with_old(judge)
+        bench_table(family, slots, tool, env)
     if a.sarif:
         sarif.write(a.sarif, judge.findings, kernel=kernel)
-    return v.print(f"check {family}: {symbol} ({conv} convention)")
+    return v.print(f"check {family}: {label} ({conv} convention)")
+
+
+# ---- riscv64: an outside kernel for riscv64 (RVV intrinsics in C), under qemu-riscv64 ----
+
+RISCV_VLENS = (128, 256, 512, 1024)
+# what the riscv64 check does not run, and why (each an n/a row)
+RISCV_NOT_RUN = (
+    ("fuzz", "no libFuzzer riscv64 build in a check build (the fuzzing runtime for riscv64 is "
+             "the default build's, tools/fetch_riscv_fuzzer_runtime)"),
+    ("unicorn bounds", "the Unicorn modes emulate x86-64 only"),
+    ("unicorn ct-trace", "the Unicorn modes emulate x86-64 only"),
+    ("emu-diff", "the Unicorn modes emulate x86-64 only"),
+    ("emulated set", "AVX-512/GFNI masking is x86-64's; the VLEN sweep is this kernel's"),
+    ("valgrind ct", "Valgrind does not run under qemu-riscv64"),
+)
+
+
+def check_arch(a, slots):
+    """riscv64 when asked (--arch) or when a kernel is C with RVV intrinsics; else the host."""
+    if a.arch:
+        return a.arch
+    for sl in slots:
+        if sl["kernel"].endswith(".c"):
+            with open(sl["kernel"], errors="replace") as f:
+                # the intrinsics' header, or a call of one (not a test of __riscv_vector)
+                if re.search(r"<riscv_vector\.h>|\b__riscv_v\w+\s*\(", f.read()):
+                    return "riscv64"
+    return "x86_64"
+
+
+def check_riscv(a, family, slots):
+    """The riscv64 check: the same check build (the outside_* options) made as a riscv64 cross
+    build, run under qemu-riscv64 at every VLEN our kernels run at (--vlen to choose), each
+    stage a row per VLEN with its calls of each kernel; the stages riscv64 cannot have are n/a
+    rows that say why.  --beside copies files next to the kernel first (a header it includes
+    with quotes, as its tree would give it)."""
+    vlens = [int(x) for x in a.vlen] or list(RISCV_VLENS)
+    for x in vlens:
+        if x not in RISCV_VLENS:
+            die(f"--vlen: {x} is not one of {', '.join(map(str, RISCV_VLENS))}")
+    for f in a.beside:
+        if not os.path.isfile(f):
+            die(f"--beside: no file {f}")
+    v = Verdict()
+    for tool_ in ("qemu-riscv64", "clang-19"):
+        if not shutil.which(tool_):
+            v.not_established("build", f"{tool_} not found: a riscv64 check needs it")
+            return v.print(f"check {family} (riscv64)")
+    new = [sl for sl in slots if sl["role"] == "new"]
+    label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
+    key = hashlib.sha1(json.dumps([2, family, slots, [os.path.abspath(f) for f in a.beside]])
+                       .encode()).hexdigest()[:10]
+    bdir = os.path.join(builds.BUILD, "check-riscv64", f"{family}-{label[:80]}-{key}")
+    if a.beside:
+        # each kernel beside the files given, in a folder of its own
+        src = bdir + ".src"
+        for i, sl in enumerate(slots):
+            d = os.path.join(src, str(i))
+            os.makedirs(d, exist_ok=True)
+            for f in a.beside:
+                shutil.copyfile(f, os.path.join(d, os.path.basename(f)))
+            copy = os.path.join(d, os.path.basename(sl["kernel"]))
+            shutil.copyfile(sl["kernel"], copy)
+            sl["kernel"] = copy
+    words = ["./asmdiff", "check", family, "--arch", "riscv64"]
+    for sl in new:
+        words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
+    words += [x for d in new[0]["includes"] for x in ("--include", d)]
+    words += [x for sl in new[:1] for k, o in (("conv", "--convention"), ("needs", "--needs"))
+              if sl[k] for x in (o, sl[k])]
+    judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, " ".join(words))
+    if len(slots) > 1:
+        judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
+                       for sl in slots]
+    title = f"check {family}: {label} ({slots[0]['conv']} convention, riscv64)"
+    for sl in slots:
+        print(f"== check {family} (riscv64, qemu-riscv64 at VLEN "
+              f"{', '.join(map(str, vlens))}): {sl['symbol']} from {sl['kernel']}\n"
+              f"   convention {sl['conv']} ({sl['why']})", flush=True)
+    print(f"   build folder {bdir}", flush=True)
+    target = f"asmdiff-{family}-outside"
+    if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
+            not configure(bdir, family, slots, cross=os.path.join(TOP, "cross",
+                                                               "riscv64-linux.ini")):
+        v.add("build", "FAIL", f"meson setup of the riscv64 check build failed in {bdir}")
+        return v.print(title)
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir, target],
+                       capture_output=True, text=True)
+    if p.returncode:
+        errs = compiler_errors(p.stdout + p.stderr)
+        print("\n".join(errs[:30]))
+        v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
+              f" (full log: meson compile -C {bdir} {target})")
+        return v.print(title)
+    for sl in slots:
+        v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
+              f"{os.path.basename(sl['kernel'])} for riscv64 (rv64gcv)")
+    tool = os.path.join(bdir, target)
+    env = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(builds.FINDINGS, "check-riscv64",
+                                                         os.path.basename(bdir)))
+    seeds = os.path.join(TOP, "corpus", family, "seeds")
+
+    def qemu(vlen):
+        return ["qemu-riscv64", "-cpu", f"rv64,v=true,vlen={vlen},zvkg=true"]
+
+    if a.files:
+        # reproduce: each file through the check build at each VLEN, the report as it prints
+        rc = 0
+        for vlen in vlens:
+            st = stage.run(qemu(vlen) + [tool, "replay"] + a.files, env)
+            print(f"-- VLEN {vlen}")
+            sys.stdout.write(st.text)
+            rc = max(rc, st.rc)
+        return rc
+    judge.symbol = slots[0]["symbol"] if len(slots) == 1 else f"the {len(slots)} kernels"
+    st = stage.run(qemu(vlens[0]) + [tool, "list"], env)
+    mine = {r.get("name"): r for r in results.impls(st.recs).values()
+            if r.get("kind") == "outside"}
+    for sl in slots:
+        r = mine.get(sl["name"] or sl["symbol"])
+        row = f"operations: {sl['name']}" if len(slots) > 1 else "operations"
+        if st.rc or not r or not r.get("available"):
+            v.add(row, "FAIL", st.reason() if st.rc or not r else r.get("reason") or "?")
+            return v.print(title)
+        role = (f" (the file before the patch, compared with {sl['pair']})"
+                if sl["role"] == "old" else "")
+        v.add(row, "pass", f"covers {', '.join(r.get('covers') or []) or 'nothing'}{role}")
+        for c in results.of_type(st.recs, "convention"):
+            if c.get("name") == sl["conv"]:
+                judge.precondition = c.get("prototype", "")
+
+    def fixed_reproduce(st, vlen):
+        # a saved input reproduces through the check itself at that VLEN; a mode's own line
+        # under qemu at that VLEN
+        for f in st.findings:
+            if not f.get("input") and f.get("reproduce"):
+                f["reproduce"] = " ".join(qemu(vlen)) + " " + f["reproduce"]
+            elif f.get("input"):
+                f["reproduce"] = f"{judge.again} --vlen {vlen} {f['input']}"
+
+    for vlen in vlens:
+        stages = [("kat", ["kat", TOP]), ("exhaustive", ["exhaustive"]),
+                  ("replay (seeds)", ["replay", seeds]), ("random", ["random", "3000", "1"])]
+        for name, args in stages:
+            if name == "replay (seeds)" and not os.path.isdir(seeds):
+                continue
+            print(f"-- vlen{vlen} {name}", flush=True)
+            st = stage.run(qemu(vlen) + [tool] + args, env)
+            fixed_reproduce(st, vlen)
+            if name == "exhaustive" and st.rc == 77 and not (st.summary or {}).get("calls"):
+                v.add(f"vlen{vlen} {name}", "n/a", st.reason())
+                continue
+            judge.stage(st, f"vlen{vlen} {name}", stage.Stage.counts, checked=True)
+    for name, why in RISCV_NOT_RUN:
+        v.add(name, "n/a", why)
+    judge.properties(slots[0]["conv"])
+    if a.baseline:
+        compare_with_old(judge)
+        v.add("bench", "n/a", "under qemu-riscv64 a time is the emulator's, not the kernel's: "
+                              "bench both on riscv64 hardware")
+    if a.sarif:
+        sarif.write(a.sarif, judge.findings, kernel=slots[0]["kernel"])
+    return v.print(title)
 
 
 def scan_needs(path):
     """The AVX-512 and GFNI features a source's instructions use (zmm or opmask registers,
     EVEX-only instructions, gf2p8*), as --needs spells them; [] for none."""
-    text = re.sub(r"(/\*.*?\*/|//[^\n]*)", " ", open(path, errors="replace").read(),
-                  flags=re.S)
+    with open(path, errors="replace") as f:
+        text = re.sub(r"(/\*.*?\*/|//[^\n]*)", " ", f.read(), flags=re.S)
     found = []
     if re.search(r"%?\bzmm\d|%k[1-7]\b|\{%?k[1-7]\}|vpternlog|\bkmov|vpermt2|vpermi2", text,
                  re.I):
@@ -383,30 +712,48 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
     row says why)."""
     v = judge.v
     judge.symbol = symbol
-    # what the kernel covers, as the driver made it (its impl record)
+    # what each kernel covers, as the driver made it (its impl record)
     st = stage.run([tool, "list"], env)
     mine = [r for r in results.impls(st.recs).values() if r.get("kind") == "outside"]
+    several = len(judge.slots) > 1
     if st.rc or not mine:
         print(st.text)
         v.add("operations", "FAIL", st.reason() if st.rc else
               f"{symbol}: no outside implementation in the list's records")
         return False
-    impl = mine[0]
-    if not impl.get("available"):
-        v.add("operations", "skip", impl.get("reason") or "not available here")
-        return False
-    for c in results.of_type(st.recs, "convention"):
-        if c.get("name") == (conv or impl.get("convention")):
-            judge.precondition = c.get("prototype", "")
-    covers, missing = impl.get("covers") or [], impl.get("not_covered") or []
-    judge.covers = covers
-    emulated = bool(impl.get("emulated"))
-    v.add("operations", "pass", f"covers {', '.join(covers) or 'nothing'}" +
-          (" (identified in the emulator: this CPU cannot run it; every stage below runs "
-           "there)" if emulated else ""))
-    if missing:
-        v.add("  not covered", "n/a", f"{', '.join(missing)} (another symbol, or another file: "
-              "check it with its own --symbol; not counted as passed)")
+    emulated = False
+    for sl in judge.slots:
+        impl = next((r for r in mine if sl["name"] is None or r.get("name") == sl["name"]), None)
+        row = f"operations: {sl['name']}" if several else "operations"
+        if impl is None:
+            v.add(row, "FAIL", f"{sl['name']}: no outside implementation of that name in the "
+                               "list's records")
+            return False
+        if not impl.get("available"):
+            v.add(row, "skip", impl.get("reason") or "not available here")
+            return False
+        for c in results.of_type(st.recs, "convention"):
+            if c.get("name") == (conv or impl.get("convention")):
+                judge.precondition = c.get("prototype", "")
+        covers, missing = impl.get("covers") or [], impl.get("not_covered") or []
+        if sl["role"] == "new":
+            judge.covers = list(dict.fromkeys(judge.covers + covers))
+        sl["covers"] = covers
+        emulated |= bool(impl.get("emulated"))
+        role = (f" (the file before the patch, compared with {sl['pair']})"
+                if sl["role"] == "old" else "")
+        v.add(row, "pass", f"covers {', '.join(covers) or 'nothing'}{role}" +
+              (" (identified in the emulator: this CPU cannot run it; every stage below runs "
+               "there)" if impl.get("emulated") else ""))
+        if missing and sl["role"] == "new" and not several:
+            v.add("  not covered", "n/a", f"{', '.join(missing)} (another symbol, or another "
+                  "file: check it with its own --symbol; not counted as passed)")
+    if several:
+        left = [op for op in (mine[0].get("covers") or []) + (mine[0].get("not_covered") or [])
+                if op not in judge.covers]
+        if left:
+            v.add("  not covered", "n/a", f"{', '.join(left)} (no --symbol here computes it; "
+                  "not counted as passed)")
 
     def run(name, cmd, detail=stage.Stage.counts, env=env, checked=True):
         print(f"-- {name}", flush=True)
@@ -513,121 +860,97 @@ def valgrind_ct(judge, tool, env):
 
 # ---- --baseline OLD.S: the file before the patch, one more oracle and a bench row ----
 
-# The stages both files go through, on the same cases (kat's vectors, the seeds, random seed 1).
-BASELINE_STAGES = (("kat", ["kat", TOP]), ("replay (seeds)", ["replay", None]),
-                   ("random", ["random", "3000", "1"]))
-
-
-def build_baseline(a, family, conv, needs, op, includes):
-    """The check build of the old file (the tool only), as the operation the new one was
-    checked as.  (tool, None) or (None, why)."""
-    old = os.path.abspath(a.baseline)
-    if not os.path.isfile(old):
-        return None, f"--baseline: no file {a.baseline}"
-    sym = a.baseline_symbol or a.symbol
-    incs = [os.path.abspath(d) for d in a.baseline_include] or includes
-    key = hashlib.sha1(json.dumps([family, old, sym, incs, needs, conv, op, "baseline"])
-                       .encode()).hexdigest()[:10]
-    bdir = os.path.join(builds.BUILD, "check", f"{family}-{sym}-{key}-baseline")
-    if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
-            not configure(bdir, family, old, sym, conv, needs, op, incs):
-        return None, f"meson setup failed in {bdir}"
-    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir,
-                        f"asmdiff-{family}-outside"], capture_output=True, text=True)
-    if p.returncode:
-        errs = compiler_errors(p.stdout + p.stderr)
-        return None, (errs[0] if errs else "meson compile failed") + f" (meson compile -C {bdir})"
-    return os.path.join(bdir, f"asmdiff-{family}-outside"), None
-
-
 def mismatches(fs):
     return [f for f in fs if f.get("check") == "mismatch"]
 
 
-def baseline(a, judge, family, conv, needs, includes, new_tool, env):
-    """The old file as one more oracle: the same cases through it, each judged by the C
-    reference, so a difference between new and old is named with the side the reference says
-    is wrong; then both benched beside our kernels, the libraries and the reference."""
+def compare_with_old(judge):
+    """The old file ran beside the new one in every stage, on the same cases, each judged by
+    the C reference: a difference between new and old is named with the side the reference
+    says is wrong."""
     v = judge.v
-    op = ",".join(judge.covers)
-    sym = a.baseline_symbol or a.symbol
-    print(f"-- baseline: {sym} from {a.baseline} (as {op or 'its operation'})", flush=True)
-    tool, why = build_baseline(a, family, conv, needs, op if len(judge.covers) == 1 else "",
-                               includes)
-    if not tool:
-        v.add("baseline build", "FAIL", why)
-        return
-    seeds = os.path.join(TOP, "corpus", family, "seeds")
-    for name, args in BASELINE_STAGES:
-        args = [seeds if x is None else x for x in args]
-        st = stage.run([tool] + args, env)
-        counts = outside_counts(st.recs)
-        calls = counts[1] if counts else 0
-        if st.rc not in (0, 1) and not st.findings:
-            v.add(f"old {name}", "FAIL", st.reason())
-            continue
-        new_bad, old_bad = mismatches(judge.by_stage.get(name, [])), mismatches(st.findings)
-        same = f"the same cases: {calls} calls of the old {sym}"
+    several = len(judge.new_slots()) > 1
+    for name, old, calls, old_fs in judge.compared:
+        new_fs = judge.by_stage.get((name, old["pair"]), [])
+        row = f"new vs old {name}" + (f": {old['pair']}" if several else "")
+        new_bad, old_bad = mismatches(new_fs), mismatches(old_fs)
+        same = f"the same cases: {calls} calls of {old['name']}"
+        other = [f for f in old_fs if f.get("check") != "mismatch"]
+        also = (f"; the old file also has: {stage.heading(other[0])}" if other else "")
         if new_bad and not old_bad:
-            v.add(f"new vs old {name}", "FINDING", f"new and old differ; the C reference says the "
-                  f"new file is wrong ({stage.heading(new_bad[0])}), the old one agrees with it "
-                  f"({same})")
+            v.add(row, "FINDING", f"new and old differ; the C reference says the new file is "
+                  f"wrong ({stage.heading(new_bad[0])}), the old one agrees with it ({same})"
+                  + also)
         elif old_bad and not new_bad:
-            v.add(f"new vs old {name}", "info", f"new and old differ; the C reference says the "
-                  f"old file was wrong ({stage.heading(old_bad[0])}): the patch fixes it ({same})")
+            v.add(row, "info", f"new and old differ; the C reference says the old file was "
+                  f"wrong ({stage.heading(old_bad[0])}): the patch fixes it ({same})" + also)
         elif old_bad:
-            v.add(f"new vs old {name}", "info", f"both differ from the C reference ({same})")
+            v.add(row, "info", f"both differ from the C reference ({same})" + also)
         elif not calls:
-            v.not_established(f"new vs old {name}", f"0 calls of the old {sym}: "
-                              f"{st.reason() if st.rc else 'no case in its domain'}")
+            why = ("the stage stopped at the new file's finding first" if new_fs else
+                   "no case of this stage reached it")
+            v.add(row, "-", f"0 calls of {old['name']} here ({why})")
+        elif other:
+            v.add(row, "info", f"the outputs of both equal the C reference's on {same}" + also)
         else:
-            v.add(f"new vs old {name}", "pass", f"the outputs of both equal the C reference's on "
-                  f"{same}")
-    bench_both(family, a.symbol, sym, new_tool, tool, env)
+            v.add(row, "pass", f"the outputs of both equal the C reference's on {same}")
 
 
-def bench_records(cmd, env):
+def bench_records(cmd, env, kinds=None):
+    """The bench records of one bench run; with kinds, only those of implementations of these
+    kinds (their impl records)."""
     st = stage.run(cmd + ["bench"], env)
-    return [r for r in results.of_type(st.recs, "bench")]
+    if kinds is None:
+        return list(results.of_type(st.recs, "bench"))
+    with_kind = {n: r.get("kind") for n, r in results.impls(st.recs).items()}
+    if not with_kind:  # a bench run without impl records: the kinds from its list
+        lst = stage.run(cmd + ["list"], env)
+        with_kind = {n: r.get("kind") for n, r in results.impls(lst.recs).items()}
+    return [r for r in results.of_type(st.recs, "bench") if with_kind.get(r.get("impl")) in kinds]
 
 
-def bench_both(family, new_sym, old_sym, new_tool, old_tool, env):
-    """libgcrypt's bench-slope layout: our kernels (the default build), the libraries and the
-    reference (the check build), the new and the old file, and old/new per operation and size
-    (each file's own process: the ratio is as noisy as two runs on this machine)."""
-    print("-- bench: new and old", flush=True)
-    new = bench_records([new_tool], env)
-    old = {(r["op"]): r for r in bench_records([old_tool], env) if r.get("impl") == old_sym}
+def bench_table(family, slots, tool, env):
+    """libgcrypt's bench-slope layout: our kernels (the default build's asmdiff-FAMILY, its own
+    process), then in one process of the check build the libraries, the reference, each new
+    kernel and its old one, with old/new per operation and size (the same process, so the
+    ratio is not two runs' noise)."""
+    print("-- bench: new and old, one process", flush=True)
+    recs = [r for r in bench_records([tool], env) if r.get("ns_per_byte") is not None]
+    by = {(r["impl"], r["op"]): r for r in recs}
+    names = {sl["name"] or sl["symbol"] for sl in slots}
     ours_tool = os.path.join(builds.BUILD, f"asmdiff-{family}")
-    ours = bench_records([ours_tool], env) if os.path.exists(ours_tool) else []
-    ours = [r for r in ours if r.get("ns_per_byte") is not None and
-            r.get("impl") != "c-reference" and "library" not in r.get("kind", "")]
-    known = {r["impl"] for r in new}
-    ours = [r for r in ours if r["impl"] not in known or
-            any(n["impl"] == r["impl"] and n.get("ns_per_byte") is None for n in new)]
+    ours = bench_records([ours_tool], env, kinds=("kernel",)) if os.path.exists(ours_tool) \
+        else []
+    ours = [r for r in ours if r.get("ns_per_byte") is not None]
     rows = []
-    for op in dict.fromkeys(r["op"] for r in new):
+    for op in dict.fromkeys(r["op"] for r in recs):
         for r in ours:
             if r["op"] == op:
+                rows.append((f"ours: {r['impl']} {op}", r, ""))
+        for r in recs:
+            if r["op"] == op and r["impl"] not in names:
                 rows.append((f"{r['impl']} {op}", r, ""))
-        for r in new:
-            if r["op"] != op or r.get("ns_per_byte") is None:
+        for sl in slots:
+            if sl["role"] != "new" or (sl["name"], op) not in by:
                 continue
-            if r["impl"] == new_sym:
-                o = old.get(op)
-                ratio = ""
-                if o and o.get("ns_per_byte") and r["ns_per_byte"]:
-                    ratio = f"{o['ns_per_byte'] / r['ns_per_byte']:.2f}x"
-                rows.append((f"new: {new_sym} {op}", r, ratio))
-                if o and o.get("ns_per_byte") is not None:
-                    rows.append((f"old: {old_sym} {op}", o, ""))
-            else:
-                rows.append((f"{r['impl']} {op}", r, ""))
+            r = by[(sl["name"], op)]
+            old = next((o for o in slots if o["role"] == "old" and o["pair"] == sl["name"]),
+                       None)
+            o = by.get((old["name"], op)) if old else None
+            ratio = f"{o['ns_per_byte'] / r['ns_per_byte']:.2f}x" \
+                if o and o["ns_per_byte"] and r["ns_per_byte"] else ""
+            rows.append((f"new: {sl['name']} {op}", r, ratio))
+            if o:
+                rows.append((f"{old['name']} {op}", o, ""))
+    if not rows:
+        print("bench: no bench records from the check build")
+        return
     w = max([len(n) for n, _, _ in rows] + [20]) + 2
     print(f"\n {family:<{w}}|  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz  "
           "old/new (ns/B)")
     for name, r, ratio in rows:
         print(f" {name:<{w}}|  {r['ns_per_byte']:10.4g} ns/B  {r['mib_per_s']:9.0f} MiB/s  "
               f"{r['cycles_per_byte']:8.3g} c/B  {r.get('mhz', 0):8.0f}  {ratio}")
-    print("(old/new above 1: the new file is faster; our kernels from the default build's "
-          "asmdiff-" + family + ", each table from its own process)")
+    print("(old/new above 1: the new file is faster; new, old, the libraries and the "
+          "reference from one process of the check build, ours from the default build's "
+          f"asmdiff-{family})")

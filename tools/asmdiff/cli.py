@@ -15,10 +15,12 @@ from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, libra
                soak, testsets)
 from .builds import die
 
-CHECK_USAGE = ("usage: ./asmdiff check FAMILY --kernel FILE.S --symbol NAME [--include DIR]... "
-               "[--needs FEATURES] [--convention linux|libgcrypt|asmdiff] [--op OP] "
+CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
+               "[--include DIR]... [--needs FEATURES]... [--convention linux|libgcrypt|asmdiff]... "
+               "[--op OP]... "
                "[--budget SECONDS] [--sarif FILE] [--baseline OLD.S [--baseline-symbol NAME] "
-               "[--baseline-include DIR]...] [FILE...]\n"
+               "[--baseline-include DIR]...] [--arch riscv64 [--beside FILE]... [--vlen N]...] "
+               "[FILE...]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--sarif FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
@@ -137,17 +139,26 @@ def parsers():
     p["check"] = c = add("check", "an outside kernel as one more implementation, or the "
                                   "families a library build of your own implements",
                          usage=CHECK_USAGE.removeprefix("usage: "))
-    c.add_argument("--kernel", metavar="FILE.S")
-    c.add_argument("--symbol", metavar="NAME")
+    # repeatable: each --kernel with its --symbol in order (or one --kernel, several --symbol);
+    # --needs, --convention, --op once for all or once per --symbol
+    c.add_argument("--kernel", action="append", default=[], metavar="FILE.S")
+    c.add_argument("--symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--include", action="append", default=[], metavar="DIR")
-    c.add_argument("--needs", default="", metavar="FEATURES")
-    c.add_argument("--convention", type=convention, metavar="linux|libgcrypt|asmdiff")
-    c.add_argument("--op", default="", metavar="OP")
+    c.add_argument("--needs", action="append", default=[], metavar="FEATURES")
+    c.add_argument("--convention", action="append", default=[], type=convention,
+                   metavar="linux|libgcrypt|asmdiff")
+    c.add_argument("--op", action="append", default=[], metavar="OP")
     c.add_argument("--baseline", metavar="OLD.S",
                    help="the file before the patch: one more oracle, and benched beside it")
-    c.add_argument("--baseline-symbol", metavar="NAME")
+    c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
+    # riscv64: the kernel built for riscv64 and run under qemu-riscv64 (RVV intrinsics in C are
+    # found without --arch); --beside copies a file next to it; --vlen chooses VLENs
+    c.add_argument("--arch", choices=("riscv64", "x86_64"), metavar="riscv64|x86_64")
+    c.add_argument("--beside", action="append", default=[], metavar="FILE")
+    c.add_argument("--vlen", action="append", default=[], choices=("128", "256", "512", "1024"),
+                   metavar="N")
     c.add_argument("--libgcrypt", metavar="PREFIX")
     c.add_argument("--openssl", metavar="PREFIX")
     c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")

@@ -394,22 +394,105 @@ def html_page(title, rows, lines, why, meta):
 
 
 def load_why(baseline, family):
-    """({(file, line): reason}, {(kernel, offset): reason}): what the baseline file says the
-    seeds cannot reach, by design — source lines, and branch directions (a kernel and the
-    branch's offset in it, as the listing names them)."""
-    lines, branches = {}, {}
-    for w in baseline.get(family, {}).get("why", []):
-        if "line" in w:
-            lines[(w["file"], int(w["line"]))] = w["reason"]
+    """The baseline's "why" entries of the family: what the seeds cannot reach, by design.
+    Each is keyed by source text, not by a line number or an offset, so an unrelated edit of
+    the file (a line added above) leaves it valid and a change of the line itself makes it
+    stale:
+      {"file", "text", "occurrence", "reason"}: a source line, by its text (comments and
+        spacing aside) and which of the file's lines of that text (1: the first);
+      {"kernel", "insn", "text", "occurrence", "reason"}: a conditional branch going one way, by
+        its mnemonic and the text of its source line (in a macro's expansion: the invocation's)
+        and which of the kernel's branches of that mnemonic and line (1: the first)."""
+    return list(baseline.get(family, {}).get("why", []))
+
+
+def norm_text(line):
+    """A source line as the keys compare it: no /* */ or // comment, spacing collapsed."""
+    line = re.sub(r"/\*.*?\*/", " ", line)
+    line = re.sub(r"/\*.*$", " ", line)
+    line = re.sub(r"(^|\s)//.*$", " ", line)
+    return " ".join(line.split())
+
+
+def line_key(path, n):
+    """(text, occurrence) of line n of path, or None."""
+    src = read_source(path)
+    if not src or not 1 <= n <= len(src):
+        return None
+    t = norm_text(src[n - 1])
+    return t, sum(1 for x in src[:n] if norm_text(x) == t)
+
+
+def find_line(path, text, occurrence):
+    """The line number of the occurrence-th line of path whose text is text, or None."""
+    seen = 0
+    for n, x in enumerate(read_source(path) or [], 1):
+        if norm_text(x) == text:
+            seen += 1
+            if seen == occurrence:
+                return n
+    return None
+
+
+def branch_keys(k):
+    """{offset: (mnemonic, text, occurrence)} of kernel k's conditional branches."""
+    out, seen, texts = {}, {}, {}
+    for i in k.insns:
+        if not i.cond or i.target is None:
+            continue
+        if (i.file, i.line) not in texts:
+            src = read_source(i.file) or []
+            texts[(i.file, i.line)] = norm_text(src[i.line - 1]) if 1 <= i.line <= len(src) else ""
+        key = (i.mnem, texts[(i.file, i.line)])
+        seen[key] = seen.get(key, 0) + 1
+        out[i.addr - k.start] = key + (seen[key],)
+    return out
+
+
+def resolve_why(entries, kernels):
+    """({(file, line): reason}, {(kernel, offset): reason}, [why an entry matches nothing])
+    for this build's kernels and sources."""
+    lines, branches, unresolved = {}, {}, []
+    by_name = {k.name: k for k in kernels}
+    keys = {}
+    for w in entries:
+        reason = w.get("reason", "")
+        if "kernel" in w:
+            if "branch" in w and "text" not in w:
+                unresolved.append(f"{w['kernel']}+{w['branch']}: keyed by an offset: key it by "
+                                  "the branch's mnemonic, source text and occurrence")
+                continue
+            k = by_name.get(w["kernel"])
+            if k is None:
+                unresolved.append(f"{w['kernel']}: no such kernel in the build")
+                continue
+            if k.name not in keys:
+                keys[k.name] = branch_keys(k)
+            want = (w.get("insn"), w.get("text"), int(w.get("occurrence", 1)))
+            off = [o for o, key in keys[k.name].items() if key == want]
+            if not off:
+                unresolved.append(f"{k.name}: no {want[0]} of the line \"{want[1]}\" "
+                                  f"(occurrence {want[2]}): the code changed")
+                continue
+            branches[(k.name, off[0])] = reason
         else:
-            branches[(w["kernel"], int(w["branch"], 16))] = w["reason"]
-    return lines, branches
+            if "line" in w and "text" not in w:
+                unresolved.append(f"{w['file']}:{w['line']}: keyed by a line number: key it by "
+                                  "the line's text and occurrence")
+                continue
+            n = find_line(w["file"], w.get("text"), int(w.get("occurrence", 1)))
+            if n is None:
+                unresolved.append(f"{w['file']}: no line \"{w.get('text')}\" (occurrence "
+                                  f"{w.get('occurrence', 1)}): the line changed")
+                continue
+            lines[(w["file"], n)] = reason
+    return lines, branches, unresolved
 
 
-def stale_why(rows, lines, why_lines, why_branches):
+def stale_why(rows, lines, why_lines, why_branches, unresolved=()):
     """Entries of the baseline's "why" that no longer describe a gap: each must be updated
-    with the code (an offset moved, or the gap was closed)."""
-    stale = []
+    with the code (the line or branch changed, or the gap was closed)."""
+    stale = list(unresolved)
     for (f, n), _ in why_lines.items():
         ln = lines.get(f, {}).get(n)
         if not ln or ln["hit"] == ln["insns"]:
@@ -446,14 +529,16 @@ def collect(tool, inputs, env=None):
     return hits, stages
 
 
-def report(title, binary, wanted, hits, why=None, html_path=None, listing_path=None):
-    """(rows, lines): the kernels' numbers and the per-line map; writes the listing and HTML.
-    why: load_why's pair."""
-    why, why_branch = why or ({}, {})
-    WHY.clear()
-    WHY.update(why_branch)
+def report(title, binary, wanted, hits, why_entries=None, html_path=None, listing_path=None):
+    """(rows, lines, resolved): the kernels' numbers, the per-line map, and the "why" entries
+    (load_why's) resolved against this build: resolve_why's triple; writes the listing and
+    HTML."""
     kernels = kernel_functions(binary, wanted)
     disassemble(binary, kernels)
+    resolved = resolve_why(why_entries or [], kernels)
+    why, why_branch, _ = resolved
+    WHY.clear()
+    WHY.update(why_branch)
     rows = [analyse(k, hits, why_branch) for k in kernels]
     lines = line_map(kernels, hits)
     for k, r in zip(kernels, rows):
@@ -469,7 +554,7 @@ def report(title, binary, wanted, hits, why=None, html_path=None, listing_path=N
         os.makedirs(os.path.dirname(os.path.abspath(html_path)), exist_ok=True)
         with open(html_path, "w") as f:
             f.write(html_page(title, rows, lines, why, meta))
-    return rows, lines
+    return rows, lines, resolved
 
 
 def compare(rows, base):
@@ -546,11 +631,11 @@ def cmd_coverage(a):
             baseline = json.load(f)
     except (OSError, ValueError):
         baseline = {}
-    why_lines, why_branches = load_why(baseline, a.family)
     srcs = ", ".join(os.path.relpath(d, TOP) if d.startswith(TOP) else d
                      for d in [seeds] + a.corpus) + (", kat" if a.kat else "")
-    rows, lines = report(f"asmdiff coverage {a.family} ({srcs})", tool, family_wanted(a.family),
-                         hits, (why_lines, why_branches), html_path, listing_path)
+    rows, lines, (why_lines, why_branches, unresolved) = report(
+        f"asmdiff coverage {a.family} ({srcs})", tool, family_wanted(a.family), hits,
+        load_why(baseline, a.family), html_path, listing_path)
     cases = sum((s.summary or {}).get("cases", 0) for s in stages)
     bad = [s for s in stages if s.rc]
     print(f"coverage {a.family}: {cases} cases from {srcs}, {len(rows)} kernels, "
@@ -613,7 +698,7 @@ def cmd_coverage(a):
             return 1
         drops = compare(rows, base)
         drops += [f"stale \"why\" entry: {w}" for w in
-                  stale_why(rows, lines, why_lines, why_branches)]
+                  stale_why(rows, lines, why_lines, why_branches, unresolved)]
         if drops:
             print(f"\ncoverage {a.family}: FAIL: below the baseline, or the baseline out of date:")
             for d in drops:
@@ -643,7 +728,7 @@ def check_outside_coverage(tool, kernel, family, corpora, env=None):
                   if i.get("kind") == "coverage-unfinished"]
     out = os.path.join((env or os.environ).get("ASMDIFF_FINDINGS", builds.FINDINGS), "coverage")
     base = os.path.splitext(os.path.basename(kernel))[0]
-    rows, lines = report(f"asmdiff check coverage: {kernel}", tool,
+    rows, lines, _ = report(f"asmdiff check coverage: {kernel}", tool,
                          lambda p: p == kernel, hits, None,
                          os.path.join(out, base + ".html"), os.path.join(out, base + ".txt"))
     print(f"\n== coverage of {os.path.basename(kernel)} (seeds, random, kat"

@@ -270,6 +270,35 @@ class CheckVerdict(unittest.TestCase):
         self.assertIn(("vector leftovers", "pass"), rows, table)
         self.assertIn(("output", "FINDING"), rows, table)
 
+    def test_two_kernels_rows_per_kernel(self):
+        # add_n and sub_n in one check build: each stage a row per kernel from its own impl
+        # record and findings; sub_n's finding leaves add_n's rows passing; --baseline's old
+        # kernel is compared, not judged
+        judge = check.Judge(check.Verdict(), {k["name"]: k["row"] for k in results.check_kinds()},
+                            "./asmdiff check mpi ...")
+        judge.slots = [{"name": "_gcry_mpih_add_n", "role": "new", "pair": None},
+                       {"name": "_gcry_mpih_sub_n", "role": "new", "pair": None},
+                       {"name": "old:_gcry_mpih_sub_n", "role": "old",
+                        "pair": "_gcry_mpih_sub_n"}]
+        bad = finding("guard-page", "GUARD PAGE", "_gcry_mpih_sub_n: touched byte 32",
+                      implementation="_gcry_mpih_sub_n", operation="sub_n")
+        recs = [rec("impl", name=n, kind="outside", cases=40, calls=c, skipped_cases=0)
+                for n, c in (("_gcry_mpih_add_n", 80), ("_gcry_mpih_sub_n", 70),
+                             ("old:_gcry_mpih_sub_n", 70))]
+        recs += [bad, rec("summary", cases=40, calls=300, verdict="finding")]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            judge.stage(stage.Stage(1, "", recs), "kat", stage.Stage.counts)
+            check.compare_with_old(judge)
+        rows = {r[0]: (r[1], r[2]) for r in judge.v.rows}
+        self.assertEqual(rows["kat: _gcry_mpih_add_n"][0], "pass", rows)
+        self.assertIn("80 calls of _gcry_mpih_add_n", rows["kat: _gcry_mpih_add_n"][1])
+        self.assertEqual(rows["kat: _gcry_mpih_sub_n"][0], "FINDING", rows)
+        self.assertNotIn("kat: old:_gcry_mpih_sub_n", rows)
+        # the new sub_n is wrong where the old one is right: named so (a guard page is not an
+        # output difference: both outputs agreed with the reference where they ran)
+        self.assertIn("70 calls of old:_gcry_mpih_sub_n", rows["new vs old kat: _gcry_mpih_sub_n"][1])
+        self.assertEqual(judge.checked_by, {"_gcry_mpih_add_n": 80, "_gcry_mpih_sub_n": 70})
+
     def test_allowed_leftover_and_clean(self):
         summary = rec("summary", cases=40, calls=120, verdict="pass")
         info = rec("info", kind="allowed-leftover", check="residue", message="xmm5 left data")
@@ -442,6 +471,50 @@ class BadInput(unittest.TestCase):
         self.bad(a, "usage: ./asmdiff check", cli.cmd_check)
         _, a = cli.parse(["check", "--libgcrypt", "/p", "--kernel", "k.S"])
         self.bad(a, "one at a time", cli.cmd_check)
+
+    def test_several_kernels(self):
+        # --kernel and --symbol pair in order; counts that do not pair are refused
+        fx = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "verify/outside/fixtures")
+        add, sub = os.path.join(fx, "mpih-add1-gcrypt.S"), os.path.join(fx, "mpih-sub1-gcrypt.S")
+        slots = lambda argv: check.outside_slots(cli.parse(argv)[1])  # noqa: E731
+        self.bad(["check", "mpi", "--kernel", add, "--kernel", sub, "--symbol", "a"],
+                 "2 --kernel and 1 --symbol", slots)
+        self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", sub, "--symbol",
+                  "b", "--op", "add_n", "--op", "sub_n", "--op", "add_n"],
+                 "3 --op for 2 kernels", slots)
+        self.bad(["check", "mpi", "--kernel", add] + ["--symbol", "a", "--symbol", "b"] * 2 +
+                 ["--baseline", sub], "at most 4", slots)
+        self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", "/nonexistent.S",
+                  "--symbol", "b"], "--kernel: no file /nonexistent.S", slots)
+        # add_n and sub_n: two kernels, each named by its symbol
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
+                     "--kernel", sub, "--symbol", "_gcry_mpih_sub_n"])
+        self.assertEqual([(g["name"], g["kernel"], g["role"]) for g in got],
+                         [("_gcry_mpih_add_n", add, "new"), ("_gcry_mpih_sub_n", sub, "new")])
+        # one file, two entry points
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "x", "--symbol", "y"])
+        self.assertEqual([(g["kernel"], g["symbol"]) for g in got], [(add, "x"), (add, "y")])
+        # --baseline: the old file's same symbol, named old:, its convention its own
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
+                     "--convention", "asmdiff", "--baseline", sub])
+        self.assertEqual([(g["name"], g["role"], g["pair"], g["conv"]) for g in got],
+                         [("_gcry_mpih_add_n", "new", None, "asmdiff"),
+                          ("old:_gcry_mpih_add_n", "old", "_gcry_mpih_add_n", "libgcrypt")])
+
+    def test_riscv64_found_from_intrinsics(self):
+        # a C file calling RVV intrinsics is checked for riscv64; one that only tests
+        # __riscv_vector (our POLYVAL fixture, for the host) is not
+        top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        no_arch = cli.parse(["check", "polyval"])[1]
+        fixture = os.path.join(top, "verify/outside/fixtures/polyval-gcrypt.c")
+        self.assertEqual(check.check_arch(no_arch, [{"kernel": fixture}]), "x86_64")
+        with tempfile.NamedTemporaryFile("w", suffix=".c") as f:
+            f.write("#include <riscv_vector.h>\nvoid k(void) { __riscv_vsetvl_e8m1(16); }\n")
+            f.flush()
+            self.assertEqual(check.check_arch(no_arch, [{"kernel": f.name}]), "riscv64")
+        forced = cli.parse(["check", "polyval", "--arch", "riscv64"])[1]
+        self.assertEqual(check.check_arch(forced, [{"kernel": fixture}]), "riscv64")
 
     def test_good_usage(self):
         cmd, a = cli.parse(["fuzz", "mpi", "-max_total_time=5", "-help=1", "crash-1"])
@@ -623,6 +696,29 @@ class Soak(unittest.TestCase):
         self.assertEqual(a.minutes, 0.5)
         self.assertEqual([t[0] for t in soak.targets(a, fams)],
                          ["nh", "polyval vlen=128", "polyval vlen=1024"])
+
+
+class TestLogs(unittest.TestCase):
+    """Each ./asmdiff test run reads meson's log of its own (two runs in one build once appended
+    to one testlog.json and counted each other's tests); old runs' logs are pruned."""
+
+    def test_prune_keeps_the_newest_runs(self):
+        from asmdiff import testsets
+        with tempfile.TemporaryDirectory() as d:
+            for i, pid in enumerate(["11", "22", "33"]):
+                for n in (f"testlog-{pid}.json", f"testlog-{pid}.txt",
+                          f"testlog-{pid}-Haswell-host_profile.sh.json"):
+                    open(os.path.join(d, n), "w").close()
+                    os.utime(os.path.join(d, n), (1000 + i, 1000 + i))
+            for n in ("testlog.json", "testlog-Haswell-host_profile.sh.json", "meson-log.txt"):
+                open(os.path.join(d, n), "w").close()
+            testsets.prune_logs(d, keep=2)
+            left = sorted(os.listdir(d))
+            self.assertFalse([n for n in left if n.startswith("testlog-11")], left)
+            self.assertEqual(len([n for n in left if n.startswith("testlog-22")]), 3)
+            self.assertEqual(len([n for n in left if n.startswith("testlog-33")]), 3)
+            for n in ("testlog.json", "testlog-Haswell-host_profile.sh.json", "meson-log.txt"):
+                self.assertIn(n, left)
 
 
 @contextlib.contextmanager

@@ -151,11 +151,13 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
         ran_suites |= {s for t in picked for s in t["suites"] if s not in (SLOW, "asmdiff")}
         args = [a for s in suites if s in known[b] for a in ("--suite", s)]
         args += [a for s in exclude if s in known[b] for a in ("--no-suite", s)]
+        # a log of this run's own: two runs at once in one build (two profiles, or a user's
+        # run beside CI's) would otherwise append to one testlog.json and miscount each other
+        logbase = f"testlog-{os.getpid()}" + (f"-{profile.split(',')[0]}" if profile else "")
+        args += ["--logbase", logbase]
         if profile:
             # the tests by name (meson has no per-test exclusion), each under the wrapper
-            # a log of the profile's own: two profiles can run at once in one build
-            args = ["--wrapper", shlex.join([HOST_PROFILE, profile]), "--logbase",
-                    f"testlog-{profile.split(',')[0]}",
+            args = ["--wrapper", shlex.join([HOST_PROFILE, profile]), "--logbase", logbase,
                     "--timeout-multiplier", str(PROFILE_TIMEOUT_MULTIPLIER)] + names
         if b == builds.BUILD_RV:
             print(f"== riscv64 build (qemu-riscv64): {b}", flush=True)
@@ -167,9 +169,10 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
         rc |= p.returncode != 0
         try:
             # meson adds the wrapper's name to the log's
-            log = (f"testlog-{profile.split(',')[0]}-{os.path.basename(HOST_PROFILE)}.json"
-                   if profile else "testlog.json")
-            with open(os.path.join(b, "meson-logs", log)) as f:
+            own = (f"{logbase}-{os.path.basename(HOST_PROFILE)}" if profile else logbase)
+            logs = os.path.join(b, "meson-logs")
+            log = own + ".json"
+            with open(os.path.join(logs, log)) as f:
                 for line in f:
                     try:
                         t = json.loads(line)
@@ -182,6 +185,7 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
                                     t.get("stdout", "")))
         except OSError:
             rc = 1
+        prune_logs(os.path.join(b, "meson-logs"))
     counts = {"passed": 0, "failed": 0, "skipped": 0, "tests": chosen,
               "suites": len(ran_suites), "builds": ran_builds}
     for _, _, r, _, _ in results:
@@ -194,6 +198,28 @@ def run_tests(suites, quiet=False, exclude=(), profile=None):
     if not results:
         rc = 1
     return rc, counts, results
+
+
+def prune_logs(logs, keep=8):
+    """Each run's meson logs are its own (testlog-PID*, the files meson names at the end of
+    its output); the newest `keep` runs' are kept."""
+    try:
+        names = [n for n in os.listdir(logs) if n.startswith("testlog-") and
+                 n.split("-")[1].split(".")[0].isdigit()]
+    except OSError:
+        return
+    runs = {}
+    for n in names:
+        pid = n.split("-")[1].split(".")[0]
+        runs.setdefault(pid, []).append(n)
+    def newest(pid):
+        return max(os.path.getmtime(os.path.join(logs, n)) for n in runs[pid])
+    for pid in sorted(runs, key=newest)[:-keep]:
+        for n in runs[pid]:
+            try:
+                os.remove(os.path.join(logs, n))
+            except OSError:
+                pass
 
 
 FAST = ("fast", [], [SLOW])

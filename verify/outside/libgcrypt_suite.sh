@@ -18,7 +18,7 @@
 #            camellia-kernel-planted: the AVX-512 file with camellia_plant.sh's line, caught;
 #   polyval-kernel-{shipped,fraclmul}: cipher/cipher-gcm-riscv-zvkg.c as shipped and with the
 #            fractional-LMUL byte reversal (polyval_fraclmul_patch.py), each clean under
-#            qemu-riscv64 at VLEN 128, 256, 512 and 1024 (riscv_check.py);
+#            qemu-riscv64 at VLEN 128, 256, 512 and 1024 (./asmdiff check --arch riscv64);
 #            polyval-kernel-fraclmul-planted: that change with mf8 one step too early, which
 #            must be caught at VLEN 512 (and only there);
 #   mpi-kernel-{add,sub}: mpi/amd64/mpih-add1.S and mpih-sub1.S, whose latent bug (the int
@@ -68,8 +68,9 @@ case $mode in
       python3 "$here/polyval_fraclmul_patch.py" $plant "$file" "$work/cipher-gcm-riscv-zvkg.c" || exit 1
       file=$work/cipher-gcm-riscv-zvkg.c
     fi
-    cmd=(python3 "$here/riscv_check.py" polyval --kernel "$file" --symbol _gcry_polyval_riscv_zvkg
-         --convention libgcrypt --needs v,zvkg --include "$here/libgcrypt-riscv"
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check polyval --arch riscv64 --kernel "$file"
+         --symbol _gcry_polyval_riscv_zvkg --convention libgcrypt --needs v,zvkg
+         --include "$here/libgcrypt-riscv"
          --beside "$here/libgcrypt-riscv/cipher-internal.h" --beside "$here/libgcrypt-riscv/g10lib.h"
          --beside "$src/cipher/simd-common-riscv.h")
     if [ "$mode" = polyval-kernel-fraclmul-planted ]; then
@@ -148,7 +149,8 @@ for d in sorted(glob.glob(os.path.join(top, f"aria-{sym}-*")), key=os.path.getmt
     except (OSError, ValueError):
         continue
     exe = os.path.join(d, "asmdiff-aria-outside")
-    if opts.get("outside_source") == src and not opts.get("outside_op") and os.access(exe, os.X_OK):
+    if opts.get("outside_source") == ["0|" + src] and opts.get("outside_op") == ["0|"] and \
+            os.access(exe, os.X_OK):
         print(exe)
         break
 PY

@@ -29,6 +29,8 @@
 void uc_vctl_overread1(uint8_t out[64], const uint8_t in[63]);
 void uc_vctl_xor64_masked(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t len);
 void uc_ctl_overread16(const uint8_t *in, size_t len, uint8_t out[16]);
+void uc_ctl_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len);
+uint32_t uc_ctl_secret_branch(const uint8_t *secret);
 uint64_t uc_vctl_fs_canary(void);
 uint64_t uc_vctl_sum10(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                        uint64_t, uint64_t, uint64_t);
@@ -216,6 +218,19 @@ int main(void)
         ok = r != 0 && strstr(err, "fault: read of") && strstr(err, "no readable host page") &&
              strstr(err, "uc_ctl_overread16+");
         check(ok, "SSE overread into a guard page (run by Unicorn) reported as a fault", err);
+    }
+    /* which functions may run natively beside emulated ones (emu_needs_emulation): plain
+     * scalar code, loops included, yes; an EVEX kernel, legacy SSE (not in the executor's
+     * table) and a function of no known size (main's callee, C) no */
+    {
+        int plain = !emu_needs_emulation((const void *)uc_ctl_xor) &&
+                    !emu_needs_emulation((const void *)uc_ctl_secret_branch);
+        check(plain, "scalar functions need no emulation", "uc_ctl_xor, uc_ctl_secret_branch");
+        int vector = emu_needs_emulation((const void *)uc_vctl_xor64_masked) &&
+                     emu_needs_emulation((const void *)uc_ctl_overread16) &&
+                     emu_needs_emulation((const void *)((const uint8_t *)uc_ctl_xor + 1));
+        check(vector, "vector, SSE and unsized code needs emulation",
+              "uc_vctl_xor64_masked, uc_ctl_overread16, an address inside uc_ctl_xor");
     }
     return st_finish();
 }

@@ -298,7 +298,8 @@ uint64_t vxd_paths(const struct vx_form *f)
         /* 66 changes nothing for an 8-bit operation and is the nopw of padding */
         if ((f->flags & VF_BYTE) || !strcmp(f->name, "nop") || !strcmp(f->name, "nop r/m"))
             p |= VXP_BIT(VXP_66);
-        if (endbr || !strcmp(f->name, "ret")) p |= VXP_BIT(VXP_F3); /* rep ret */
+        if (endbr || !strcmp(f->name, "ret") || !strcmp(f->name, "movsb"))
+            p |= VXP_BIT(VXP_F3); /* rep ret, rep movsb */
         if (is_branch_form(f)) p |= VXP_BIT(VXP_F2);                 /* bnd */
         if (!endbr) p |= VXP_BIT(VXP_REX);
         p |= VXP_BIT(VXP_LNONE);
@@ -641,6 +642,14 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
             }
             st.gpr[e.base] = target - (uint64_t)full - (idxv << e.scale);
         }
+    }
+    if (!strcmp(f->name, "movsb")) {
+        /* inside the data area, either direction apart, a quarter of the cases an overlapping
+         * upward copy (the destination 1-40 bytes above the source); rcx 0..599 */
+        st.gpr[VX_RSI] = (uint64_t)(uintptr_t)(data + 64 + pick(&r, DATA_SIZE / 2 - 1024));
+        st.gpr[VX_RDI] = pick(&r, 4) == 0 ? st.gpr[VX_RSI] + 1 + pick(&r, 40)
+                         : (uint64_t)(uintptr_t)(data + 64 + pick(&r, DATA_SIZE - 1024));
+        st.gpr[VX_RCX] = pick(&r, 600);
     }
     if ((f->flags & VF_STACK) && !strcmp(f->name, "ret")) {
         uint64_t t = (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16);
