@@ -30,6 +30,7 @@ expect 2 "unknown family 'nosuch'" -- "$asmdiff" fuzz nosuch
 expect 2 "unknown family 'nosuch'" -- "$asmdiff" bench nosuch
 expect 2 "unknown option '--bogus'" -- "$asmdiff" bench --bogus
 expect 2 "needs a number of seconds" -- "$asmdiff" premerge --budget soon
+expect 2 "needs a number of minutes above 0" -- "$asmdiff" soak --minutes 0
 expect 2 "unknown option '--fast'" -- "$asmdiff" premerge --fast
 expect 2 "takes no arguments" -- "$asmdiff" list extra
 expect 2 "unknown option '--bogus'" -- "$asmdiff" test --bogus

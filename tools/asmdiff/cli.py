@@ -12,7 +12,7 @@ import os
 import sys
 
 from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, library, premerge,
-               testsets)
+               soak, testsets)
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
@@ -26,6 +26,7 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
 # what an option that lacks its value needed, by its metavar
 NEEDS = {"FILE": "a file name", "SECONDS": "a number of seconds", "N": "a number",
+         "MINUTES": "a number of minutes", "DIR": "a folder",
          "MODEL": "a CPU model (qemu-x86_64 -cpu help lists them)"}
 
 
@@ -50,6 +51,16 @@ def seconds(text):
     if not text.isdigit() or int(text) <= 0:
         raise argparse.ArgumentTypeError("needs a number of seconds")
     return int(text)
+
+
+def minutes(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError("needs a number of minutes above 0")
+    return value
 
 
 def vlen(text):
@@ -106,6 +117,24 @@ def parsers():
     m.add_argument("--junit", metavar="FILE", help="the tests and fuzz runs as JUnit XML")
     m.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
     m.add_argument("families", nargs="*", metavar="FAMILY")
+
+    p["soak"] = s = add("soak", "each family fuzzed for an hour (--minutes) from its seeds into "
+                                "a fresh corpus: execs, exec/s first and last minute, execs "
+                                "per CPU second, peak RSS, findings, corpus growth")
+    s.add_argument("--minutes", type=minutes, default=60, metavar="MINUTES",
+                   help="fuzzing time per family (default 60; a fraction is allowed)")
+    s.add_argument("--serial", action="store_true",
+                   help="one family after another (default: side by side)")
+    s.add_argument("--vlen", type=vlen, action="append", metavar="N",
+                   help="riscv64 families: fuzz at this VLEN (repeat for several; default 256)")
+    s.add_argument("--markdown", metavar="FILE", help="the table as Markdown")
+    s.add_argument("--json", metavar="FILE", help="every number as JSON")
+    s.add_argument("--out", metavar="DIR",
+                   help="the soak's folder: corpora, findings, logs (default build/soak/TIME)")
+    s.add_argument("--fuzzer", metavar="FILE",
+                   help="run this fuzzer binary in place of the family's (one family; the "
+                        "test's planted-bug control)")
+    s.add_argument("families", nargs="*", metavar="FAMILY")
 
     p["check"] = c = add("check", "an outside kernel as one more implementation, or the "
                                   "families a library build of your own implements",
@@ -194,7 +223,7 @@ def cmd_check(a):
 COMMANDS = {"test": testsets.cmd_test, "list": builds.cmd_list, "fuzz": fuzzing.cmd_fuzz,
             "bench": bench.cmd_bench, "premerge": premerge.premerge, "check": cmd_check,
             "corpus": corpus.cmd_corpus, "inventory": inventory.cmd_inventory,
-            "coverage": coverage.cmd_coverage}
+            "coverage": coverage.cmd_coverage, "soak": soak.cmd_soak}
 
 
 def parse(argv):

@@ -1,6 +1,7 @@
 """test_cli.py — unit tests of the CLI package on synthetic result streams (no build, no
 network): the results reader on good and malformed streams, the SARIF writer, check's verdict
-with two findings in one run (both reported, each in its row), argparse's bad input.
+with two findings in one run (both reported, each in its row), argparse's bad input, soak's
+reading of libFuzzer's status lines and its verdicts.
 
     cd tools && python3 -m unittest -v asmdiff.test_cli
 """
@@ -13,8 +14,10 @@ import sys
 import tempfile
 import textwrap
 import unittest
+import unittest.mock
 
-from asmdiff import check, cli, fuzzing, library, premerge, results, sarif, stage, testsets
+from asmdiff import (check, cli, fuzzing, library, premerge, results, sarif, soak, stage,
+                     testsets)
 
 
 def rec(type_, **kw):
@@ -563,6 +566,136 @@ class HostProfile(unittest.TestCase):
                 self.assertEqual(builds.with_runner([elf]), [elf])
         with mock_env(ASMDIFF_RUNNER=""):
             self.assertEqual(builds.runner({"riscv64": False}), [])
+
+
+class Soak(unittest.TestCase):
+    """./asmdiff soak's reading of a run: libFuzzer's status lines, the speed windows, the
+    verdict of a run that found something, ran nothing or died; its bad input."""
+
+    LINES = ["#121\tINITED cov: 80 ft: 196 corp: 68/2115b exec/s: 0 rss: 88Mb",
+             "#170\tNEW    cov: 80 ft: 203 corp: 72/2250b lim: 609 exec/s: 0 rss: 88Mb L: 17/609 "
+             "MS: 2 CopyPart-CMP- DE: \"\\377M\"-",
+             "#262144\tpulse  cov: 83 ft: 241 corp: 100/2705b lim: 2294 exec/s: 43690 rss: 135Mb",
+             "#412857\tDONE   cov: 83 ft: 241 corp: 100/2694b lim: 3757 exec/s: 45873 rss: 152Mb"]
+
+    def test_status_lines(self):
+        got = [soak.parse_status(l) for l in self.LINES]
+        self.assertEqual(got[0], {"execs": 121, "kind": "INITED", "cov": 80, "ft": 196,
+                                  "corp": 68, "exec_s": 0, "rss": 88})
+        self.assertEqual((got[1]["kind"], got[1]["corp"]), ("NEW", 72))
+        self.assertEqual((got[3]["execs"], got[3]["kind"], got[3]["rss"]), (412857, "DONE", 152))
+        for other in ("INFO: Seed: 1", "#0\tREAD units: 5", "Done 412857 runs in 9 second(s)",
+                      "stat::peak_rss_mb: 152", "MS: 0 ; base unit: 00"):
+            self.assertIsNone(soak.parse_status(other), other)
+
+    def test_speed_windows(self):
+        # an hour at 1000 exec/s (2 CPU s per 1000 execs): lines at powers of two and the end
+        pts = [{"t": 0.5, "cpu": 0.5, "execs": 121}]
+        pts += [{"t": n / 1000, "cpu": n / 500, "execs": n}
+                for n in (2 ** k for k in range(10, 22))]
+        pts.append({"t": 3600.0, "cpu": 7200.0, "execs": 3_600_000})
+        sp = soak.speeds(pts)
+        self.assertEqual((sp["start"]["from_s"], sp["start"]["to_s"]), (0, 65.5))  # 2^16 execs
+        self.assertEqual(sp["start"]["exec_per_s"], 1000)
+        self.assertEqual(sp["start"]["exec_per_cpu_s"], 500)
+        self.assertEqual((sp["end"]["from_s"], sp["end"]["to_s"]), (2097.2, 3600.0))  # 2^21
+        self.assertEqual((sp["end"]["exec_per_s"], sp["end"]["exec_per_cpu_s"]), (1000, 500))
+        # a short run measures over half its length; one line measures nothing
+        short = soak.speeds([{"t": 1, "cpu": 1, "execs": 10}, {"t": 4, "cpu": 4, "execs": 400},
+                             {"t": 8, "cpu": 8, "execs": 800}])
+        self.assertEqual((short["start"]["to_s"], short["end"]["from_s"]), (4, 4))
+        self.assertEqual(soak.speeds(pts[:1]), {"start": None, "end": None})
+
+    def verdict(self, rc, log, recs=(), execs_cpu=(5.0, 100 * 1024)):
+        with tempfile.TemporaryDirectory() as d:
+            r = soak.Run("nh", "nh", {"build": d, "fuzzer": True, "riscv64": False}, None, 5, d)
+            os.makedirs(r.dir)
+            with open(r.log, "w") as f:
+                f.write(log)
+            with open(r.stream, "w") as f:
+                f.write(lines(*recs))
+            r.points = [dict(soak.parse_status(l), t=i + 1.0, cpu=i + 1.0)
+                        for i, l in enumerate(log.splitlines()) if soak.parse_status(l)]
+            r.rc, r.wall = rc, 5.0
+            r.usage = type("Usage", (), {"ru_utime": execs_cpu[0], "ru_stime": 0.0,
+                                         "ru_maxrss": execs_cpu[1]})
+            return r.record()
+
+    def test_verdicts(self):
+        done = "\n".join(self.LINES) + "\nstat::number_of_executed_units: 412857\n"
+        clean = self.verdict(0, done)
+        self.assertEqual((clean["verdict"], clean["execs"], clean["exec_per_cpu_s"],
+                          clean["peak_rss_mb"], clean["units"], clean["cov"]),
+                         ("clean", 412857, 82571, 100, {"start": 68, "end": 100},
+                          {"start": 80, "end": 83}))
+        nothing = self.verdict(0, "stat::number_of_executed_units: 0\n")
+        self.assertEqual((nothing["verdict"], nothing["reason"]),
+                         ("FAIL", "zero execs: nothing was fuzzed"))
+        died = self.verdict(1, done)
+        self.assertEqual(died["verdict"], "FAIL")
+        self.assertIn("exited 1 without a finding", died["reason"])
+        # a timeout libFuzzer saved without a report of ours is a finding, with its file
+        slow = self.verdict(1, done + "Test unit written to /f/timeout-ab12\n")
+        self.assertEqual((slow["verdict"], slow["findings"][0]["file"],
+                          slow["findings"][0]["reproduce"]),
+                         ("FINDING", "/f/timeout-ab12", "./asmdiff fuzz nh /f/timeout-ab12"))
+        mm = dict(MISMATCH, input="/f/crash-1", reproduce="./asmdiff fuzz nh /f/crash-1")
+        found = self.verdict(1, done + "Test unit written to /f/crash-1\n", [mm])
+        self.assertEqual(len(found["findings"]), 1)
+        self.assertEqual((found["verdict"], found["findings"][0]["check"]), ("FINDING", "mismatch"))
+
+    def test_reproduce_names_the_vlen(self):
+        fam = {"build": "/b", "fuzzer": True, "riscv64": True}
+        at512 = soak.Run("polyval vlen=512", "polyval", fam, "512", 5, "/o")
+        at256 = soak.Run("polyval", "polyval", fam, "256", 5, "/o")
+        given = "./asmdiff fuzz polyval /f/crash-1"
+        self.assertEqual(at512.reproduce("/f/crash-1", given),
+                         "./asmdiff fuzz polyval --vlen 512 /f/crash-1")
+        self.assertEqual(at256.reproduce("/f/crash-1", given), given)
+        self.assertEqual(at512.reproduce("/f/oom-2", None),
+                         "./asmdiff fuzz polyval --vlen 512 /f/oom-2")
+
+    def test_a_fuzzer_that_does_not_end_is_stopped(self):
+        with tempfile.TemporaryDirectory() as d:
+            hang = os.path.join(d, "hang")
+            with open(hang, "w") as f:
+                f.write("#!/bin/sh\nexec sleep 600\n")
+            os.chmod(hang, 0o755)
+            fams = {"nh": {"build": d, "fuzzer": True, "riscv64": False}}
+            _, a = cli.parse(["soak", "nh", "--minutes", "0.01", "--fuzzer", hang, "--out",
+                              os.path.join(d, "out"), "--json", os.path.join(d, "s.json")])
+            old = soak.GRACE
+            soak.GRACE = 1.0
+            try:
+                with contextlib.redirect_stdout(io.StringIO()) as out, \
+                        unittest.mock.patch.object(soak.builds, "families", lambda: fams):
+                    rc = soak.cmd_soak(a)
+            finally:
+                soak.GRACE = old
+            with open(os.path.join(d, "s.json")) as f:
+                r = json.load(f)["families"][0]
+        self.assertEqual((rc, r["verdict"], r["execs"]), (1, "FAIL", 0), out.getvalue())
+        self.assertIn("past its budget: stopped", r["reason"])
+
+    def test_bad_input(self):
+        bad = BadInput("test_messages")
+        for m in ("0", "-1", "soon", "nan", "inf"):
+            bad.bad(["soak", "--minutes", m], "--minutes needs a number of minutes above 0")
+        bad.bad(["soak", "--minutes"], "--minutes needs a number of minutes")
+        bad.bad(["soak", "--json"], "--json needs a file name")
+        bad.bad(["soak", "--vlen", "100"], "must be 128, 256, 512 or 1024")
+        bad.bad(["soak", "--hour"], "soak: unknown option '--hour'")
+        fams = {"nh": {"fuzzer": True, "riscv64": False}, "polyval": {"fuzzer": True,
+                                                                      "riscv64": True}}
+        for argv, message in ((["soak", "nosuch"], "unknown family 'nosuch'"),
+                              (["soak", "nh", "polyval", "--fuzzer", "f"], "exactly one family"),
+                              (["soak", "nh", "--vlen", "512"], "riscv64 families only")):
+            _, a = cli.parse(argv)
+            bad.bad(a, message, lambda a: soak.targets(a, fams))
+        _, a = cli.parse(["soak", "--vlen", "128", "--vlen", "1024", "--minutes", "0.5"])
+        self.assertEqual(a.minutes, 0.5)
+        self.assertEqual([t[0] for t in soak.targets(a, fams)],
+                         ["nh", "polyval vlen=128", "polyval vlen=1024"])
 
 
 class TestLogs(unittest.TestCase):
