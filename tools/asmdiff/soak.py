@@ -96,7 +96,9 @@ class Run:
         self.seeds = os.path.join(builds.TOP, "corpus", name, "seeds")
         self.fuzzer = fuzzer or os.path.join(fam["build"], "fuzz_" + name)
         self.own_fuzzer = fuzzer is not None
-        self.run = builds.runner(fam, vlen)
+        # riscv64: qemu-riscv64 at the VLEN; x86-64: the host profile's runner, put in front by
+        # command() only when the fuzzer is an x86-64 program of ours (--fuzzer may be a script)
+        self.run = builds.runner(fam, vlen) if fam["riscv64"] else []
         self.points, self.rc, self.usage, self.error = [], None, None, None
         self.t0 = self.wall = None
         self.overran = 0
