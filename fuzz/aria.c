@@ -319,9 +319,16 @@ static const struct convention conventions[] = {
      .make_ops = gcry_make_ops,
      .identify = gcry_identify,
      .accepts = gcry_accepts},
+    /* our own kernels' prototypes (a patch to one of our forms): blockcipher.h's row, with its
+     * own state per kernel, so a --baseline pair is one check build */
+    BC_OWN_CONVENTION(
+        "as kernels/aria/aria.h: void aria_ecb_*(const uint8_t *rk, unsigned int rounds, "
+        "uint8_t *out, const uint8_t *in, size_t nblocks) or aria_ctr_*(rk, rounds, out, in, "
+        "nblocks, uint8_t ctr[16]); rk the reference's round keys (encryption or decryption "
+        "schedule), any block count, ctr a 128-bit big-endian counter"),
 };
 #define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
-#define CONVENTIONS .conventions = conventions, .nconventions = 2
+#define CONVENTIONS .conventions = conventions, .nconventions = 3
 #else
 #define OUTSIDE_HOOKS
 #define CONVENTIONS .nconventions = 0

@@ -347,9 +347,17 @@ static const struct convention conventions[] = {
      .make_ops = linux_make_ops,
      .identify = linux_identify,
      .accepts = entry_accepts},
+    /* our own kernels' prototypes (a patch to one of our forms): blockcipher.h's row, with its
+     * own state per kernel, so a --baseline pair is one check build */
+    BC_OWN_CONVENTION(
+        "as kernels/camellia/camellia.h: void camellia_ecb_*(const uint64_t *sk, unsigned int "
+        "rounds, uint8_t *out, const uint8_t *in, size_t nblocks) or camellia_ctr_*(sk, "
+        "rounds, out, in, nblocks, uint8_t ctr[16]); sk the reference's subkeys in order of "
+        "use (encryption or decryption schedule), any block count, ctr a 128-bit big-endian "
+        "counter"),
 };
 #define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
-#define CONVENTIONS .conventions = conventions, .nconventions = 2
+#define CONVENTIONS .conventions = conventions, .nconventions = 3
 #else
 #define OUTSIDE_HOOKS
 #define CONVENTIONS .nconventions = 0
