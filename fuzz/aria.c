@@ -143,14 +143,14 @@ static void gcry_call(const struct impl *im, const struct bc_case *c, int op, ui
 }
 
 static const char *const gcry_ops[] = {"ecb", "ctr"};
-static struct gcry_outside gcry_outside_ops;
+static struct gcry_outside gcry_kernels[OUTSIDE_MAX]; /* one per outside kernel */
+static size_t ngcry;
 
 static const void *gcry_make_ops(const void *fn, size_t op)
 {
-    drv_outside_single("libgcrypt"); /* one state, which accepts() reads */
-    gcry_outside_ops.fn = fn;
-    gcry_outside_ops.ctr = op == 1;
-    return &gcry_outside_ops;
+    if (ngcry == OUTSIDE_MAX) return NULL; /* outside.c makes at most OUTSIDE_MAX */
+    gcry_kernels[ngcry] = (struct gcry_outside){fn, op == 1};
+    return &gcry_kernels[ngcry++];
 }
 
 /* ECB or CTR: 64 blocks of zeros under a fixed key, each way, against the reference. */
@@ -182,7 +182,8 @@ static int gcry_accepts(const void *cv)
     for (size_t i = 0; i < c->nsplits; i++)
         if (c->split[i] % GCRY_BLOCKS) return 0;
     size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
-    return !gcry_outside_ops.ctr || low16 + c->nblocks < 0x10000;
+    const struct gcry_outside *g = drv_outside_asking();
+    return !g->ctr || low16 + c->nblocks < 0x10000;
 }
 
 /* ---- an outside kernel in Linux's convention (arch/x86/crypto/aria-*-asm_64.S) ----
@@ -200,17 +201,16 @@ struct linux_outside {
     int op;       /* 0 encrypt, 1 decrypt, 2 ctr: the blockcipher.h operation */
     size_t width; /* blocks per call */
 };
-static struct linux_outside linux_outside_ops;
+static struct linux_outside linux_kernels[OUTSIDE_MAX]; /* one per outside kernel */
+static size_t nlinux;
 static const char *const linux_ops[] = {"encrypt_64way", "decrypt_64way", "ctr_crypt_64way",
                                         "encrypt_32way", "decrypt_32way", "ctr_crypt_32way"};
 
 static const void *linux_make_ops(const void *fn, size_t op)
 {
-    drv_outside_single("linux"); /* one state, which accepts() reads */
-    linux_outside_ops.fn = fn;
-    linux_outside_ops.op = (int)(op % 3);
-    linux_outside_ops.width = op < 3 ? 64 : 32;
-    return &linux_outside_ops;
+    if (nlinux == OUTSIDE_MAX) return NULL; /* outside.c makes at most OUTSIDE_MAX */
+    linux_kernels[nlinux] = (struct linux_outside){fn, (int)(op % 3), op < 3 ? 64 : 32};
+    return &linux_kernels[nlinux++];
 }
 
 static int linux_does(const struct linux_outside *l, int op)
@@ -271,24 +271,31 @@ static int linux_identify(const void *fn)
 static int linux_accepts(const void *cv)
 {
     const struct bc_case *c = cv;
-    size_t w = linux_outside_ops.width;
+    const struct linux_outside *l = drv_outside_asking();
+    size_t w = l->width;
     if (!c->nblocks || c->nblocks % w) return 0;
     for (size_t i = 0; i < c->nsplits; i++)
         if (c->split[i] % w) return 0;
     return 1;
 }
 
-/* The two conventions' calls: an implementation's ops is one of the two static structs. */
+/* The two conventions' calls: an implementation's ops is in one of the two tables. */
+static int is_linux(const struct impl *im)
+{
+    const struct linux_outside *l = im->ops;
+    return l >= linux_kernels && l < linux_kernels + nlinux;
+}
+
 static int outside_does(const struct impl *im, int op)
 {
-    if (im->ops == &linux_outside_ops) return linux_does(im->ops, op);
+    if (is_linux(im)) return linux_does(im->ops, op);
     return gcry_does(im, op);
 }
 
 static void outside_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
                          const uint8_t *src, uint8_t *ctr)
 {
-    if (im->ops == &linux_outside_ops) linux_call(im->ops, c, op, dst, src, ctr);
+    if (is_linux(im)) linux_call(im->ops, c, op, dst, src, ctr);
     else gcry_call(im, c, op, dst, src, ctr);
 }
 
@@ -319,9 +326,16 @@ static const struct convention conventions[] = {
      .make_ops = gcry_make_ops,
      .identify = gcry_identify,
      .accepts = gcry_accepts},
+    /* our own kernels' prototypes (a patch to one of our forms): blockcipher.h's row, with its
+     * own state per kernel, so a --baseline pair is one check build */
+    BC_OWN_CONVENTION(
+        "as kernels/aria/aria.h: void aria_ecb_*(const uint8_t *rk, unsigned int rounds, "
+        "uint8_t *out, const uint8_t *in, size_t nblocks) or aria_ctr_*(rk, rounds, out, in, "
+        "nblocks, uint8_t ctr[16]); rk the reference's round keys (encryption or decryption "
+        "schedule), any block count, ctr a 128-bit big-endian counter"),
 };
 #define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
-#define CONVENTIONS .conventions = conventions, .nconventions = 2
+#define CONVENTIONS .conventions = conventions, .nconventions = 3
 #else
 #define OUTSIDE_HOOKS
 #define CONVENTIONS .nconventions = 0

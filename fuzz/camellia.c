@@ -212,20 +212,24 @@ struct outside_ops {
     const void *fn;
     const struct outside_entry *entry;
 };
-static struct outside_ops the_outside;
+static struct outside_ops outside_kernels[OUTSIDE_MAX]; /* one per outside kernel */
+static size_t noutside;
+
+static const void *entry_ops(const void *fn, const struct outside_entry *e)
+{
+    if (noutside == OUTSIDE_MAX) return NULL; /* outside.c makes at most OUTSIDE_MAX */
+    outside_kernels[noutside] = (struct outside_ops){fn, e};
+    return &outside_kernels[noutside++];
+}
 
 static const void *gcry_make_ops(const void *fn, size_t op)
 {
-    drv_outside_single("libgcrypt"); /* one state, which accepts() reads */
-    the_outside = (struct outside_ops){fn, &gcry_entries[op]};
-    return &the_outside;
+    return entry_ops(fn, &gcry_entries[op]);
 }
 
 static const void *linux_make_ops(const void *fn, size_t op)
 {
-    drv_outside_single("linux"); /* one state, which accepts() reads */
-    the_outside = (struct outside_ops){fn, &linux_entries[op]};
-    return &the_outside;
+    return entry_ops(fn, &linux_entries[op]);
 }
 
 static int outside_does(const struct impl *im, int op)
@@ -266,6 +270,17 @@ static void outside_call(const struct impl *im, const struct bc_case *c, int op,
  * marker is left gives the width.  A CTR entry point takes a counter pointer where a blk1_32
  * one takes a count, so the symbol's name decides which of the two is probed (libgcrypt's
  * names all say "ctr" for CTR); an entry point of three arguments ignores the fourth. */
+/* The symbol of the outside kernel at fn (identify() is given its address). */
+static const char *symbol_of(const void *fn)
+{
+    const struct outside_kernel *const all[OUTSIDE_MAX] = {&asmdiff_outside, &asmdiff_outside1,
+                                                           &asmdiff_outside2, &asmdiff_outside3};
+    for (size_t i = 0; i < OUTSIDE_MAX; i++)
+        if (all[i] && (all[i]->fn_renamed ? all[i]->fn_renamed : all[i]->fn) == fn)
+            return all[i]->symbol;
+    return "";
+}
+
 static int identify(const void *fn, const struct outside_entry *entries, size_t nentries)
 {
     static uint8_t in[16 * 64], out[16 * 64], want[3][16 * 64];
@@ -278,7 +293,7 @@ static int identify(const void *fn, const struct outside_entry *entries, size_t 
     camellia_ctr(&ek, want[2], in, 64, ctr0);
     upstream_context(ctx, ek.sk, ek.rounds, 16, entries[0].linux_ctx);
     memset(out, 0xa5, sizeof out);
-    int ctr = asmdiff_outside.symbol && strstr(asmdiff_outside.symbol, "ctr");
+    int ctr = strstr(symbol_of(fn), "ctr") != NULL;
     if (ctr) DRV_PROBE(fn, ctx, out, (const uint8_t *)in, iv);
     else DRV_PROBE(fn, ctx, out, (const uint8_t *)in, 32u);
     for (size_t i = 0; i < nentries; i++) {
@@ -310,7 +325,8 @@ static int linux_identify(const void *fn)
 static int entry_accepts(const void *cv)
 {
     const struct bc_case *c = cv;
-    const struct outside_entry *e = the_outside.entry;
+    const struct outside_ops *o = drv_outside_asking();
+    const struct outside_entry *e = o->entry;
     if (!c->nblocks) return 0;
     if (e->count_arg) return c->nblocks % e->width != 1;
     if (c->nblocks % e->width) return 0;
@@ -347,9 +363,17 @@ static const struct convention conventions[] = {
      .make_ops = linux_make_ops,
      .identify = linux_identify,
      .accepts = entry_accepts},
+    /* our own kernels' prototypes (a patch to one of our forms): blockcipher.h's row, with its
+     * own state per kernel, so a --baseline pair is one check build */
+    BC_OWN_CONVENTION(
+        "as kernels/camellia/camellia.h: void camellia_ecb_*(const uint64_t *sk, unsigned int "
+        "rounds, uint8_t *out, const uint8_t *in, size_t nblocks) or camellia_ctr_*(sk, "
+        "rounds, out, in, nblocks, uint8_t ctr[16]); sk the reference's subkeys in order of "
+        "use (encryption or decryption schedule), any block count, ctr a 128-bit big-endian "
+        "counter"),
 };
 #define OUTSIDE_HOOKS .outside_does = outside_does, .outside_call = outside_call,
-#define CONVENTIONS .conventions = conventions, .nconventions = 2
+#define CONVENTIONS .conventions = conventions, .nconventions = 3
 #else
 #define OUTSIDE_HOOKS
 #define CONVENTIONS .nconventions = 0

@@ -80,6 +80,54 @@ const void *bc_expect(const void *cv)
     return &want_;
 }
 
+/* ---- the asmdiff convention: outside kernels of our own kernels' prototypes ----
+ *
+ * Each one's ops is its own struct bc_kernel_ops (the entry point it is not left NULL), so
+ * they are called and benched as our own kernels are, and several live in one check build. */
+const char *const bc_own_ops[2] = {"ecb", "ctr"};
+static struct bc_kernel_ops own_kernels[OUTSIDE_MAX];
+static size_t nown;
+
+static const struct bc_kernel_ops *own_of(const struct impl *im)
+{
+    const struct bc_kernel_ops *k = im->ops;
+    return (im->flags & IMPL_OUTSIDE) && k >= own_kernels && k < own_kernels + nown ? k : NULL;
+}
+
+const void *bc_own_make_ops(const void *fn, size_t op)
+{
+    if (nown == OUTSIDE_MAX) return NULL; /* outside.c makes at most OUTSIDE_MAX */
+    struct bc_kernel_ops *k = &own_kernels[nown++];
+    if (op == 1) k->ctr = (bc_kernel_ctr)fn;
+    else k->ecb = (bc_kernel_ecb)fn;
+    return k;
+}
+
+/* ECB or CTR: 64 blocks of zeros under a fixed key's encryption schedule, every argument of a
+ * CTR call passed (an ECB entry point ignores the counter), against the reference's ECB and
+ * its CTR from a zero counter. */
+int bc_own_identify(const void *fn)
+{
+    static struct schedule s;
+    static uint8_t in[16 * 64], out[16 * 64], want_ecb[16 * 64], want_ctr[16 * 64];
+    uint8_t key[16] = {1, 2, 3, 4}, ctr0[16] = {0}, ctr[16] = {0};
+    schedule(&s, key, sizeof key, 0);
+    C->ecb(s.ks, want_ecb, in, 64);
+    C->ctr(s.ks, want_ctr, in, 64, ctr0);
+    DRV_PROBE(fn, (const uint8_t *)s.ks + C->kernel_offset, s.rounds, out, (const uint8_t *)in,
+              (size_t)64, ctr);
+    return !memcmp(out, want_ecb, sizeof out) ? 0 : !memcmp(out, want_ctr, sizeof out) ? 1 : -1;
+}
+
+/* Whether an outside kernel does operation op: ours by its entry point, an upstream
+ * convention's by the family. */
+static int outside_does(const struct impl *im, int op)
+{
+    const struct bc_kernel_ops *own = own_of(im);
+    if (own) return op == OP_CTR ? own->ctr != NULL : own->ecb != NULL;
+    return C->outside_does && C->outside_does(im, op);
+}
+
 const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes)
 {
     const struct schedule *s = decrypt ? &want_.dec : &want_.enc;
@@ -99,7 +147,7 @@ static uint8_t *one_op(const struct impl *im, const struct bc_case *c, enum op o
     uint8_t *src = c->in_place ? drv_inout(BC_BUF_IN, in, bytes) : drv_in(BC_BUF_IN, in, bytes);
     uint8_t *dst = c->in_place ? src : drv_out(BC_BUF_OUT, bytes);
     uint8_t *ctr = op == OP_CTR ? drv_inout(BC_BUF_CTR, c->ctr, 16) : NULL;
-    if (im->flags & IMPL_OUTSIDE) {
+    if ((im->flags & IMPL_OUTSIDE) && !own_of(im)) {
         C->outside_call(im, c, (int)op, dst, src, ctr);
     } else if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *ops = im->ops;
@@ -136,13 +184,13 @@ void bc_run(const struct impl *im, const void *cv, const void *wv)
     size_t bytes = 16 * c->nblocks;
     uint8_t ctr[16];
     for (int op = 0; op < OP_COUNT; op++) {
-        if ((im->flags & IMPL_OUTSIDE) && !(C->outside_does && C->outside_does(im, op)))
+        if ((im->flags & IMPL_OUTSIDE) && !outside_does(im, op))
             continue; /* an outside entry point of another operation */
         uint8_t *out = one_op(im, c, (enum op)op, c->in, ctr);
         drv_expect_equal("output", w->out[op], out, bytes);
         if (op == OP_CTR) drv_expect_equal("final counter", w->ctr, ctr, 16);
         if (op == OP_ECB_ENC && (im->flags & IMPL_KERNEL) &&
-            (!(im->flags & IMPL_OUTSIDE) || C->outside_does(im, OP_ECB_DEC))) {
+            (!(im->flags & IMPL_OUTSIDE) || outside_does(im, OP_ECB_DEC))) {
             /* the round trip through the kernel itself (an outside entry point that only
              * encrypts, as Linux's encrypt_Nway, has none) */
             memcpy(ct, out, bytes);
@@ -279,8 +327,11 @@ int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
     uint8_t ctr[16] = {0};
     size_t n = bytes / 16;
     (void)op;
+    /* an upstream convention's kernel takes its own context: no bench row */
+    if ((im->flags & IMPL_OUTSIDE) && !own_of(im)) return -1;
     if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *k = im->ops;
+        if (bench.op == OP_CTR ? !k->ctr : !k->ecb) return -1; /* an outside ECB or CTR one */
         const uint8_t *ks = bench.s.ks + C->kernel_offset;
         if (bench.op == OP_CTR) k->ctr(ks, bench.s.rounds, buf, buf, n, ctr);
         else k->ecb(ks, bench.s.rounds, buf, buf, n);

@@ -71,13 +71,32 @@ struct bc_cipher {
     void (*extra_run)(const struct impl *im, const void *c);
     /* Optional: the family's own exhaustive checks (tables over their domain); failures. */
     int (*exhaustive_extra)(void);
-    /* Optional, for an outside kernel (./asmdiff check) in one of the family's conventions:
+    /* Optional, for an outside kernel (./asmdiff check) in one of the family's upstream
+     * conventions (the asmdiff one is blockcipher.c's own, below):
      * whether it does operation op (0 ECB encrypt, 1 ECB decrypt, 2 CTR), and how to call it on
      * the placed buffers (it places what else it needs, e.g. a cipher context, itself). */
     int (*outside_does)(const struct impl *im, int op);
     void (*outside_call)(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
                          const uint8_t *src, uint8_t *ctr);
 };
+
+/* ---- the asmdiff convention (./asmdiff check --convention asmdiff) ----
+ *
+ * An outside kernel written to the kernel prototypes above (one of our own forms, or a patch
+ * to it): an ECB or a CTR entry point taking the reference's schedule and the round count,
+ * any block count.  blockcipher.c calls and benches it as it does our own kernels; each such
+ * kernel has its own state, so several (a patch's file and the file before it, --baseline)
+ * are in one check build.  A family's conventions table has it as one row:
+ * BC_OWN_CONVENTION("as kernels/aria/aria.h: ..."). */
+extern const char *const bc_own_ops[2]; /* "ecb", "ctr" */
+const void *bc_own_make_ops(const void *fn, size_t op);
+int bc_own_identify(const void *fn);
+#define BC_OWN_CONVENTION(prototype_)                                                       \
+    {                                                                                        \
+        .name = "asmdiff", .prototype = (prototype_),                                        \
+        .clean = CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, .leftovers = "", .ops = bc_own_ops,  \
+        .nops = 2, .make_ops = bc_own_make_ops, .identify = bc_own_identify                  \
+    }
 
 /* The reference's schedule of the current case (for extra_run): enc or dec. */
 const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes);

@@ -174,6 +174,9 @@ extern const struct outside_kernel asmdiff_outside3 __attribute__((weak));
 /* For a convention whose make_ops keeps one kernel's state (its accepts() has no implementation
  * to ask about): exits with a message when the check build has several outside kernels. */
 void drv_outside_single(const char *convention);
+/* For a convention's accepts(): the ops (its make_ops's) of the outside kernel asked about, so
+ * a convention keeps its state per kernel and several are in one check build. */
+const void *drv_outside_asking(void);
 
 /* A call for a convention's identify(): through the checked call's trampoline, so a broken
  * kernel cannot corrupt the caller's registers, but reporting nothing (the checks that follow

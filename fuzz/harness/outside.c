@@ -220,10 +220,21 @@ const struct outside_kernel *outside_kernel_of(const struct impl *im)
     return sl ? sl->k : NULL;
 }
 
+static const void *asking; /* the ops of the kernel accepts() is asked about */
+
+const void *drv_outside_asking(void)
+{
+    return asking;
+}
+
 int outside_accepts(const struct impl *im, const void *c)
 {
     const struct outside_slot *sl = slot_of(im);
-    return !sl || !sl->conv->accepts || sl->conv->accepts(c);
+    if (!sl || !sl->conv->accepts) return 1;
+    asking = im->ops;
+    int yes = sl->conv->accepts(c);
+    asking = NULL;
+    return yes;
 }
 
 int outside_allows(enum finding kind, const char *what)
