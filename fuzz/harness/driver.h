@@ -171,9 +171,6 @@ extern const struct outside_kernel asmdiff_outside1 __attribute__((weak));
 extern const struct outside_kernel asmdiff_outside2 __attribute__((weak));
 extern const struct outside_kernel asmdiff_outside3 __attribute__((weak));
 
-/* For a convention whose make_ops keeps one kernel's state (its accepts() has no implementation
- * to ask about): exits with a message when the check build has several outside kernels. */
-void drv_outside_single(const char *convention);
 /* For a convention's accepts(): the ops (its make_ops's) of the outside kernel asked about, so
  * a convention keeps its state per kernel and several are in one check build. */
 const void *drv_outside_asking(void);

@@ -170,16 +170,6 @@ static void slot_setup(struct outside_slot *sl)
     sl->impl.ops = cv->make_ops(fn, (size_t)op);
 }
 
-void drv_outside_single(const char *convention)
-{
-    if (nkernels <= 1) return;
-    fprintf(stderr, "asmdiff: %s's %s convention takes one outside kernel per check build, not "
-            "%zu: check each --symbol with its own command\n", F->name, convention, nkernels);
-    printf("%s: FAIL: the %s convention takes one outside kernel per check build (%zu given)\n",
-           F->name, convention, nkernels);
-    exit(2);
-}
-
 static void probe_quiet(const char *who, const char *what)
 {
     (void)who, (void)what;
