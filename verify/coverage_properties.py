@@ -84,12 +84,7 @@ def main(argv):
         body = [i for i in k.insns if not i.nop]
         if not body:
             continue
-        leaders = {k.start}
-        for i in k.insns:
-            if i.target is not None and k.start <= i.target < k.end:
-                leaders.add(i.target)
-            if i.jump:
-                leaders.add(i.addr + i.size)
+        leaders = coverage.block_leaders(k)
         # a block's first instruction that is not padding
         firsts, started = [], False
         for i in k.insns:

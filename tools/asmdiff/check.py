@@ -113,6 +113,20 @@ def distinct(findings):
     return out
 
 
+def compile_check_build(v, bdir, targets):
+    """Compile the check build's targets (niced: a check runs beside the user's work); on failure
+    the compiler's errors are printed and the build row fails.  True when it built."""
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + targets,
+                       capture_output=True, text=True)
+    if not p.returncode:
+        return True
+    errs = compiler_errors(p.stdout + p.stderr)
+    print("\n".join(errs[:30]))
+    v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
+          f" (full log: meson compile -C {bdir} {' '.join(targets)})")
+    return False
+
+
 def compiler_errors(text):
     """The compiler's or linker's own words first (file:line: error, undefined reference)."""
     lines = text.splitlines()
@@ -468,13 +482,7 @@ def check_outside(a):
     has_fuzzer = f'"fuzz_{family}-outside"' in p.stdout
     if has_fuzzer:
         targets.append(f"fuzz_{family}-outside")
-    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + targets,
-                       capture_output=True, text=True)
-    if p.returncode:
-        errs = compiler_errors(p.stdout + p.stderr)
-        print("\n".join(errs[:30]))
-        v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
-              f" (full log: meson compile -C {bdir})")
+    if not compile_check_build(v, bdir, targets):
         return v.print(title)
     for sl in slots:
         incs = sl["includes"]
@@ -602,13 +610,7 @@ def check_riscv(a, family, slots):
                                                                "riscv64-linux.ini")):
         v.add("build", "FAIL", f"meson setup of the riscv64 check build failed in {bdir}")
         return v.print(title)
-    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir, target],
-                       capture_output=True, text=True)
-    if p.returncode:
-        errs = compiler_errors(p.stdout + p.stderr)
-        print("\n".join(errs[:30]))
-        v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
-              f" (full log: meson compile -C {bdir} {target})")
+    if not compile_check_build(v, bdir, [target]):
         return v.print(title)
     for sl in slots:
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",

@@ -146,18 +146,25 @@ def merge_records(recs, hits=None):
     return hits
 
 
-def analyse(k, hits, why_branch=None):
-    """The kernel's numbers: instructions, blocks, branches (each with what reached it); a
-    branch that goes one way by design (why_branch: {(kernel, offset): reason}) is counted as
-    explained."""
-    why_branch = why_branch or {}
-    body = [i for i in k.insns if not i.nop]
+def block_leaders(k):
+    """The addresses that start a basic block of kernel k: its entry, every branch target
+    inside it, and the instruction after every jump."""
     leaders = {k.start}
     for i in k.insns:
         if i.target is not None and k.start <= i.target < k.end:
             leaders.add(i.target)
         if i.jump:
             leaders.add(i.addr + i.size)
+    return leaders
+
+
+def analyse(k, hits, why_branch=None):
+    """The kernel's numbers: instructions, blocks, branches (each with what reached it); a
+    branch that goes one way by design (why_branch: {(kernel, offset): reason}) is counted as
+    explained."""
+    why_branch = why_branch or {}
+    body = [i for i in k.insns if not i.nop]
+    leaders = block_leaders(k)
     blocks, cur = [], []
     for i in k.insns:
         if i.addr in leaders and cur:
