@@ -5,23 +5,23 @@
 #            --libgcrypt) must come out clean;
 #   planted: the same library with one line of its ARIA assembly broken (aria_plant.sh) must be
 #            caught (a MISMATCH on the libgcrypt implementation), or the suite is blind;
-#   kernel-ecb, kernel-ctr: the library's own ARIA AVX-512/GFNI file, taken from its source tree
-#            as an outside kernel (./asmdiff check aria --kernel ... in the libgcrypt
-#            convention), each entry point must come out clean;
+#   kernel-ecb-ctr: the library's own ARIA AVX-512/GFNI file, taken from its source tree as
+#            outside kernels (./asmdiff check aria --kernel ... in the libgcrypt convention),
+#            both entry points in one check, each must come out clean;
 #   kernel-planted: the planted copy of that file must be caught the same way;
-#   kernel-ecb-emulated, kernel-ctr-emulated: kernel-ecb/-ctr with ASMDIFF_CPU_MASK=
+#   kernel-ecb-ctr-emulated: kernel-ecb-ctr with ASMDIFF_CPU_MASK=
 #            -avx512f,-gfni, so the kernel can run only in the vector executor: the same verdict
 #            (clean) is required, then emu-diff on the check build's tool must compare its calls
 #            with the CPU (more than zero) without a finding;
-#   camellia-kernel-{enc,dec,ctr,avx2-enc,avx2-dec,avx2-ctr}: the library's Camellia GFNI
-#            AVX-512 file (seed 002's) and GFNI AVX2 file, each entry point clean;
+#   camellia-kernel-{avx512,avx2}: the library's Camellia GFNI AVX-512 file (seed 002's) and
+#            GFNI AVX2 file, their three entry points (enc, dec, ctr) in one check, each clean;
 #            camellia-kernel-planted: the AVX-512 file with camellia_plant.sh's line, caught;
 #   polyval-kernel-{shipped,fraclmul}: cipher/cipher-gcm-riscv-zvkg.c as shipped and with the
 #            fractional-LMUL byte reversal (polyval_fraclmul_patch.py), each clean under
 #            qemu-riscv64 at VLEN 128, 256, 512 and 1024 (./asmdiff check --arch riscv64);
 #            polyval-kernel-fraclmul-planted: that change with mf8 one step too early, which
 #            must be caught at VLEN 512 (and only there);
-#   mpi-kernel-{add,sub}: mpi/amd64/mpih-add1.S and mpih-sub1.S, whose latent bug (the int
+#   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
 #            runs (it computes CTR on the first known answer), never checked as ECB;
@@ -82,37 +82,52 @@ case $mode in
       "${cmd[@]}" ;;
   camellia-kernel-*|mpi-kernel-*)
     # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
-    # fuzz/mpi.c: the libgcrypt conventions); FAMILY and BUDGET as for the others
+    # fuzz/mpi.c: the libgcrypt conventions); the entry points of one file are the kernels of
+    # one check build (each with its own rows and calls); FAMILY and BUDGET as for the others
     clean=$("$top/tools/build_libgcrypt" "$cache" 2>/dev/null)
     src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
     a512=avx512f,avx512bw,avx512vl,gfni
-    case ${mode#*-kernel-} in
-      enc)      file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_enc_blk64 needs=$a512 ;;
-      dec)      file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_dec_blk64 needs=$a512 ;;
-      ctr)      file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_ctr_enc needs=$a512 ;;
-      planted)  file=cipher/camellia-gfni-avx512-amd64.S sym=_gcry_camellia_gfni_avx512_enc_blk64 needs=$a512 ;;
-      avx2-enc) file=cipher/camellia-gfni-avx2-amd64.S sym=_gcry_camellia_gfni_avx2_enc_blk1_32 needs=avx2,gfni ;;
-      avx2-dec) file=cipher/camellia-gfni-avx2-amd64.S sym=_gcry_camellia_gfni_avx2_dec_blk1_32 needs=avx2,gfni ;;
-      avx2-ctr) file=cipher/camellia-gfni-avx2-amd64.S sym=_gcry_camellia_gfni_avx2_ctr_enc needs=avx2,gfni ;;
-      add)      file=mpi/amd64/mpih-add1.S sym=_gcry_mpih_add_n needs="" ;;
-      sub)      file=mpi/amd64/mpih-sub1.S sym=_gcry_mpih_sub_n needs="" ;;
+    c512=cipher/camellia-gfni-avx512-amd64.S c2=cipher/camellia-gfni-avx2-amd64.S
+    case ${mode#*-kernel-} in   # file, then symbol and needs per kernel
+      avx512)   file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512
+                                    _gcry_camellia_gfni_avx512_dec_blk64 $a512
+                                    _gcry_camellia_gfni_avx512_ctr_enc $a512) ;;
+      planted)  file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512) ;;
+      avx2)     file=$c2 kernels=(_gcry_camellia_gfni_avx2_enc_blk1_32 avx2,gfni
+                                  _gcry_camellia_gfni_avx2_dec_blk1_32 avx2,gfni
+                                  _gcry_camellia_gfni_avx2_ctr_enc avx2,gfni) ;;
+      add-sub)  file="" kernels=(_gcry_mpih_add_n "" _gcry_mpih_sub_n "") ;;
       *) echo "libgcrypt_suite.sh: no mode $mode" >&2; exit 2 ;;
     esac
-    path=$src/$file
-    [ "$mode" = camellia-kernel-planted ] && path=$prefix.build/$file
-    cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}" --kernel "$path" --symbol "$sym"
-         --include "$clean.build" --include "$clean.build/mpi" --include "$src/${file%/*}"
-         --include "$src/mpi" ${needs:+--needs "$needs"}
-         --budget "$budget")
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}")
+    syms=()
+    for ((i = 0; i < ${#kernels[@]}; i += 2)); do
+      sym=${kernels[i]} needs=${kernels[i+1]}
+      f=$file
+      case $sym in _gcry_mpih_add_n) f=mpi/amd64/mpih-add1.S ;; _gcry_mpih_sub_n) f=mpi/amd64/mpih-sub1.S ;; esac
+      path=$src/$f
+      [ "$mode" = camellia-kernel-planted ] && path=$prefix.build/$f
+      cmd+=(--kernel "$path" --symbol "$sym" ${needs:+--needs "$needs"})
+      syms+=("$sym")
+    done
+    cmd+=(--include "$clean.build" --include "$clean.build/mpi" --include "$src/${f%/*}"
+          --include "$src/mpi" --budget "$budget")
     case $mode in
       camellia-kernel-planted)
-        exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in camellia: $sym" "${cmd[@]}" ;;
+        exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in camellia: ${syms[0]}" "${cmd[@]}" ;;
       mpi-kernel-*)
         # libgcrypt 1.12.4's latent bug (docs/check-your-patch.md): the int size counted in all
-        # of rcx, so the loop runs past the last limb when the caller leaves junk above it
-        exec "$top/verify/expect_finding.sh" "^kat +FINDING +GUARD PAGE in mpi: $sym" "${cmd[@]}" ;;
+        # of rcx, so the loop runs past the last limb when the caller leaves junk above it; in
+        # both files, each kernel's own rows
+        exec "$top/verify/expect_finding.sh" \
+          "^kat: _gcry_mpih_add_n +FINDING +GUARD PAGE in mpi: _gcry_mpih_add_n" \
+          "^kat: _gcry_mpih_sub_n +FINDING +GUARD PAGE in mpi: _gcry_mpih_sub_n" -- "${cmd[@]}" ;;
     esac
-    exec "$here/expect_clean.sh" "^kat +pass" "^exhaustive +pass" "^vector leftovers +pass" \
+    patterns=()
+    for s in "${syms[@]}"; do
+      patterns+=("^kat: $s +pass +[0-9]+ cases, [1-9][0-9]* calls of $s" "^exhaustive: $s +pass")
+    done
+    exec "$here/expect_clean.sh" "${patterns[@]}" "^vector leftovers +pass" \
       "check: clean" -- "${cmd[@]}" ;;
   kernel-*)
     # the file as the library's tree has it, with that tree's headers and its build's config.h
@@ -120,11 +135,25 @@ case $mode in
     src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
     file=$src/cipher/aria-gfni-avx512-amd64.S
     [ "$mode" = kernel-planted ] && file=$prefix.build/cipher/aria-gfni-avx512-amd64.S
-    sym=_gcry_aria_gfni_avx512_ecb_crypt_blk64
-    case $mode in kernel-ctr*) sym=_gcry_aria_gfni_avx512_ctr_crypt_blk64 ;; esac
-    cmd=(python3 "$top/tools/asmdiff_cmd.py" check aria --kernel "$file" --symbol "$sym"
-         --include "$clean.build" --include "$src/cipher" --needs avx512f,avx512bw,avx512vl,gfni
-         --budget "$budget")
+    ecb=_gcry_aria_gfni_avx512_ecb_crypt_blk64 ctr=_gcry_aria_gfni_avx512_ctr_crypt_blk64
+    # kernel-ecb-ctr*: both entry points, kernels of one check build; the others one of them
+    case $mode in
+      kernel-ecb-ctr*) syms=("$ecb" "$ctr") ;;
+      kernel-ctr*)     syms=("$ctr") ;;
+      *)               syms=("$ecb") ;;
+    esac
+    sym=${syms[0]}
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check aria)
+    for s in "${syms[@]}"; do cmd+=(--kernel "$file" --symbol "$s"); done
+    cmd+=(--include "$clean.build" --include "$src/cipher" --needs avx512f,avx512bw,avx512vl,gfni
+          --budget "$budget")
+    # the verdict rows to see: unnamed for one kernel, "ROW: SYMBOL" with its calls for two
+    rows=()
+    for row in kat exhaustive random; do
+      if [ ${#syms[@]} = 1 ]; then rows+=("^$row +pass")
+      else for s in "${syms[@]}"; do rows+=("^$row: $s +pass +[0-9]+ cases, [1-9][0-9]* calls of $s"); done
+      fi
+    done
     if [ "$mode" = kernel-ctr-as-ecb ]; then
       exec "$top/verify/expect_finding.sh" \
         "^operations +FAIL .*computes ctr on the first known answer, not ecb" "${cmd[@]}" --op ecb
@@ -132,24 +161,26 @@ case $mode in
     if [ "$mode" = kernel-planted ]; then
       exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in aria: $sym" "${cmd[@]}"
     fi
-    if [ "$mode" = kernel-ecb-emulated ] || [ "$mode" = kernel-ctr-emulated ]; then
-      ASMDIFF_CPU_MASK=-avx512f,-gfni "$here/expect_clean.sh" "^kat +pass" "^exhaustive +pass" \
-        "^random +pass" "^vector leftovers +pass" "check: clean" -- "${cmd[@]}" || exit 1
+    if [ "${mode%-emulated}" != "$mode" ]; then
+      ASMDIFF_CPU_MASK=-avx512f,-gfni "$here/expect_clean.sh" "${rows[@]}" \
+        "^vector leftovers +pass" "check: clean" -- "${cmd[@]}" || exit 1
       # the check build's tool for this file without --op (other tests of the suite build the
       # same symbol from the planted copy, or with --op, at the same time: the newest folder
       # may be theirs), on the CPU
       # and in the executor from the same state, call for call
-      tool=$(python3 - "$ASMDIFF_BUILD/check" "$sym" "$(readlink -f "$file")" <<'PY'
+      tool=$(python3 - "$ASMDIFF_BUILD/check" "${#syms[@]}" "$sym" "$(readlink -f "$file")" <<'PY'
 import glob, json, os, sys
-top, sym, src = sys.argv[1:]
-for d in sorted(glob.glob(os.path.join(top, f"aria-{sym}-*")), key=os.path.getmtime, reverse=True):
+top, n, sym, src = sys.argv[1:]
+n = int(n)
+for d in sorted(glob.glob(os.path.join(top, f"aria-{sym}*")), key=os.path.getmtime, reverse=True):
     try:
         opts = {o["name"]: o["value"] for o in
                 json.load(open(os.path.join(d, "meson-info", "intro-buildoptions.json")))}
     except (OSError, ValueError):
         continue
     exe = os.path.join(d, "asmdiff-aria-outside")
-    if opts.get("outside_source") == ["0|" + src] and opts.get("outside_op") == ["0|"] and \
+    if opts.get("outside_source") == [f"{i}|{src}" for i in range(n)] and \
+            opts.get("outside_op") == [f"{i}|" for i in range(n)] and \
             os.access(exe, os.X_OK):
         print(exe)
         break
@@ -166,8 +197,8 @@ PY
       echo "emu-diff FAILED: exit $rc, ${n:-0} kernel calls compared"
       exit 1
     fi
-    exec "$here/expect_clean.sh" "^kat +pass" "^exhaustive +pass" "^vector leftovers +pass" \
-      "check: clean" -- "${cmd[@]}" ;;
+    exec "$here/expect_clean.sh" "${rows[@]}" "^vector leftovers +pass" "check: clean" -- \
+      "${cmd[@]}" ;;
 esac
 cmd=(python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" --budget "$budget")
 if [ "$mode" = mpi-planted ]; then

@@ -1,25 +1,43 @@
 #!/usr/bin/env bash
-# linux_suite.sh FILE SYMBOL NEEDS BUDGET [PATTERN...] — Linux's own crypto assembly as an outside
-# kernel (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in the linux
-# convention, with our stand-in for the generated asm/asm-offsets.h in verify/outside/linux-compat).
-# The family is the file's name up to its first '-' or '_' (aria, camellia, nh).  The check must
-# come out clean and print every PATTERN (default: the known answers passed).
+# linux_suite.sh BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]... — Linux's own crypto assembly as
+# outside kernels (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in
+# the linux convention, with our stand-in for the generated asm/asm-offsets.h in
+# verify/outside/linux-compat).  Every triple is one kernel of ONE check build (up to four: the
+# entry points of a file, or two files of one family, share the build, the cases and the fuzz
+# run instead of repeating them per entry point).  The family is the first file's name up to its
+# first '-' or '_' (aria, camellia, nh).  The check must come out clean with the known answers
+# passed for every kernel, each counting its own calls.
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
-# without the file, a skip (77) saying what is missing: tests never download.
+# without a file, a skip (77) saying what is missing: tests never download.
 set -u
-file=$1 symbol=$2 needs=$3 budget=$4
-shift 4
+if [ $# -lt 4 ] || [ $(( ($# - 1) % 3 )) != 0 ]; then
+  echo "usage: linux_suite.sh BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
+  exit 2
+fi
+budget=$1
+shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 src=${ASMDIFF_LINUX_SRC:-${ASMDIFF_BUILD:?}/lib-cache/linux-6.12}
-path=$src/arch/x86/crypto/$file
-if [ ! -f "$path" ]; then
-  echo "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)"
-  exit 77
+family=${1%%[-_]*}
+args=() symbols=()
+while [ $# -gt 0 ]; do
+  path=$src/arch/x86/crypto/$1
+  if [ ! -f "$path" ]; then
+    echo "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)"
+    exit 77
+  fi
+  args+=(--kernel "$path" --symbol "$2" --needs "$3")
+  symbols+=("$2")
+  shift 3
+done
+# one kernel: rows without a name; several: a row per kernel, "kat: SYMBOL", each with its calls
+patterns=()
+if [ ${#symbols[@]} = 1 ]; then
+  patterns=("^kat +pass +[0-9]+ cases, [1-9][0-9]* calls")
+else
+  for s in "${symbols[@]}"; do patterns+=("^kat: $s +pass +[0-9]+ cases, [1-9][0-9]* calls of $s"); done
 fi
-family=${file%%[-_]*}
-patterns=("$@")
-[ ${#patterns[@]} = 0 ] && patterns=("^kat +pass")
 exec "$here/expect_clean.sh" "${patterns[@]}" "check: clean" -- \
-  python3 "$top/tools/asmdiff_cmd.py" check "$family" --kernel "$path" --symbol "$symbol" \
-  --include "$here/linux-compat" --needs "$needs" --budget "$budget"
+  python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
+  --include "$here/linux-compat" --budget "$budget"
