@@ -120,10 +120,38 @@ const struct impl *drv_impl_at(size_t i)
     return i < F->nimpls ? &F->impls[i] : outside_at(i - F->nimpls);
 }
 
+/* ASMDIFF_SET_ASIDE="NAME;NAME": implementations not run in this process, by name.  What
+ * `./asmdiff check` sets when its fuzz stage stopped at one outside kernel's finding: the
+ * stage goes on with the others (a fuzzer stops at its first finding) instead of leaving their
+ * rows without a call.  Parsed once; an empty or unset list costs one test per call. */
+static int set_aside(const struct impl *im)
+{
+    static const char *list;
+    static int parsed;
+    if (!parsed) {
+        list = getenv("ASMDIFF_SET_ASIDE");
+        if (list && !*list) list = NULL;
+        parsed = 1;
+    }
+    if (!list) return 0;
+    const char *name = impl_name(im);
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ';');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !memcmp(p, name, n)) return 1;
+        if (!end) break;
+        p = end + 1;
+    }
+    return 0;
+}
+
 const char *impl_unavailable(const struct impl *im)
 {
     const char *why = drv.backend->unavailable ? drv.backend->unavailable(im) : NULL;
     if (why) return why;
+    if (set_aside(im))
+        return "set aside by ASMDIFF_SET_ASIDE (a finding of its own was reported already)";
     if (outside_impl() && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
         return "a check build runs the outside kernel, not ours (the default build tests ours)";
     if (impl_emulated(im)) return NULL;

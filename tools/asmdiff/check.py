@@ -184,11 +184,12 @@ class Judge:
             return f.get("reproduce") or ""
         return f"{st.start.get('env', '')}{self.again} {saved}"
 
-    def stage(self, st, name, detail, libfuzzer=False, checked=True):
+    def stage(self, st, name, detail, libfuzzer=False, checked=True, only=None, note=""):
         """One stage's rows from its records: one per outside kernel (the kernel's name after
         the stage's when there are several); an old file's (--baseline) is kept for the "new
         vs old" rows.  checked: its calls go through the checked call (the property rows count
-        them)."""
+        them).  only: the kernels (by name) this run of the stage judges (a fuzz stage run
+        again without the kernels that had findings: fuzz() below); note: said after a pass."""
         for i in results.of_type(st.recs, "info"):
             if i.get("kind") == "allowed-leftover":
                 self.infos.setdefault((i.get("kind"), i.get("check")), i)
@@ -196,6 +197,8 @@ class Judge:
         outcome = "ran"
         for sl in self.slots:
             who = sl["name"]
+            if only is not None and who not in only:
+                continue
             fs = distinct([f for f in st.findings
                            if who is None or f.get("implementation") == who])
             counts = outside_counts(st.recs, who)
@@ -204,7 +207,7 @@ class Judge:
                 continue
             row = f"{name}: {who}" if several else name
             got = self.stage_row(st, row, detail, libfuzzer, checked, who or self.symbol, fs,
-                                 counts)
+                                 counts, note)
             self.by_stage[(name, who)] = fs
             if who is None:
                 self.by_stage[name] = fs
@@ -213,7 +216,7 @@ class Judge:
             self.complete += 1
         return outcome
 
-    def stage_row(self, st, name, detail, libfuzzer, checked, symbol, fs, counts):
+    def stage_row(self, st, name, detail, libfuzzer, checked, symbol, fs, counts, note=""):
         """The row of one kernel in one stage."""
         cases, calls, _ = counts or (0, 0, 0)
         of = f"{calls} calls of {symbol}"
@@ -253,7 +256,7 @@ class Judge:
                                    f"({detail(st) or 'no count of its calls in the records'})")
         elif libfuzzer:
             self.v.add(name, "pass", f"{of} in {detail(st)}" +
-                       (" (stopped at another kernel's finding)" if others else ""))
+                       (" (stopped at another kernel's finding)" if others else "") + note)
         else:
             # the kernel's own calls; the stage's total when oracles (libraries) ran too
             d = f"{cases} cases, {of}"
@@ -778,10 +781,28 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
             return
         print(f"-- {name}", flush=True)
         corpus = os.path.join(os.path.dirname(fuzzer), "corpus")
-        st = fuzzing.run_libfuzzer(fuzzer, [corpus, seeds], env=env,
-                                   budget=budget, checked_stack=True,
-                                   artifacts=os.path.join(env["ASMDIFF_FINDINGS"], family))
-        judge.stage(st, name, fuzz_detail, libfuzzer=True)
+        # a fuzzer stops at its first finding: when that is one kernel's and others had none,
+        # the stage runs again with the kernels that have one set aside (ASMDIFF_SET_ASIDE,
+        # driver.c), so each kernel's row is its own fuzzing, never "stopped at another's"
+        names = [sl["name"] for sl in judge.slots if sl["name"]]
+        aside = []
+        while True:
+            e = dict(env, ASMDIFF_SET_ASIDE=";".join(aside)) if aside else env
+            st = fuzzing.run_libfuzzer(fuzzer, [corpus, seeds], env=e,
+                                       budget=budget, checked_stack=True,
+                                       artifacts=os.path.join(env["ASMDIFF_FINDINGS"], family))
+            left = [n for n in names if n not in aside]
+            hit = [n for n in left if any(f.get("implementation") == n for f in st.findings)]
+            note = (f" (run again without {', '.join(aside)}, whose finding stopped the first "
+                    "run)") if aside else ""
+            if hit and len(hit) < len(left) and st.rc not in (0, 77):
+                judge.stage(st, name, fuzz_detail, libfuzzer=True, only=hit, note=note)
+                aside += hit
+                print(f"-- {name}, again without {', '.join(aside)}", flush=True)
+                continue
+            judge.stage(st, name, fuzz_detail, libfuzzer=True,
+                        only=left if aside else None, note=note)
+            break
 
     seeds = os.path.join(TOP, "corpus", family, "seeds")
 
