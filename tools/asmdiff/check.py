@@ -262,7 +262,7 @@ class Judge:
             d = f"{cases} cases, {of}"
             if s.get("calls", calls) != calls:
                 d += f" ({s.get('calls')} checked calls with the oracles)"
-            self.v.add(name, "pass", d)
+            self.v.add(name, "pass", d + note)
         if checked:
             self.checked_calls += calls
             self.checked_by[symbol] = self.checked_by.get(symbol, 0) + calls
@@ -857,28 +857,51 @@ def valgrind_ct(judge, tool, env):
     cmd = ["valgrind", "-q", f"--error-exitcode={MEMCHECK_ERROR}", "--track-origins=yes",
            tool, "ct", VALGRIND_CT_CASES]
     print(f"-- {name}", flush=True)
-    st = stage.run(cmd, env)
-    if st.rc == MEMCHECK_ERROR and "uninitialised value" in st.text:
-        lines = [l.split("== ", 1)[-1] for l in st.text.splitlines() if l.startswith("==")]
-        first = next((l for l in lines if "uninitialised value" in l or "Conditional jump" in l),
-                     lines[0] if lines else "")
-        at = next((l.strip() for l in lines if l.strip().startswith("at ")), "")
-        f = {"check": "valgrind-ct", "heading": "SECRET-DEPENDENT (memcheck)",
-             "family": st.start.get("family", "?"), "implementation": judge.symbol,
-             "title": f"{judge.symbol}: {first.strip()} {at}".strip(),
-             "reproduce": " ".join(cmd)}
-        print("\n".join(lines[:12]), flush=True)
-        judge.findings.append(f)
-        judge.v.add(name, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+    # several kernels: memcheck stops the process at the first error's exit, so the kernel the
+    # error's stack names gets the finding, and the stage runs again with it set aside
+    # (ASMDIFF_SET_ASIDE) until every kernel has a finding or a clean run of its own
+    names = [sl["name"] for sl in judge.slots if sl["name"]]
+    several = len(judge.new_slots()) > 1
+    aside = []
+    while True:
+        e = dict(env, ASMDIFF_SET_ASIDE=";".join(aside)) if aside else env
+        st = stage.run(cmd, e)
+        left = [n for n in names if n not in aside]
+        note = (f" (run again without {', '.join(aside)}, whose finding stopped the first "
+                "run)") if aside else ""
+        if st.rc == MEMCHECK_ERROR and "uninitialised value" in st.text:
+            lines = [l.split("== ", 1)[-1] for l in st.text.splitlines() if l.startswith("==")]
+            first = next((l for l in lines if "uninitialised value" in l or
+                          "Conditional jump" in l), lines[0] if lines else "")
+            at = next((l.strip() for l in lines if l.strip().startswith("at ")), "")
+            # the kernel the report's stack names (its first frame that is one of them)
+            who = next((n for l in lines if l.strip().startswith(("at ", "by "))
+                        for n in left if re.search(rf"\b{re.escape(n)}\b", l)), None)
+            who = who or (left[0] if len(left) == 1 else judge.symbol)
+            f = {"check": "valgrind-ct", "heading": "SECRET-DEPENDENT (memcheck)",
+                 "family": st.start.get("family", "?"), "implementation": who,
+                 "title": f"{who}: {first.strip()} {at}".strip(),
+                 "reproduce": " ".join((f"ASMDIFF_SET_ASIDE='{e['ASMDIFF_SET_ASIDE']}' "
+                                        if aside else "").split() + cmd)}
+            print("\n".join(lines[:12]), flush=True)
+            judge.findings.append(f)
+            row = f"{name}: {who}" if several and who in names else name
+            judge.v.add(row, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+            if several and who in left and len(left) > 1:
+                aside.append(who)
+                print(f"-- {name}, again without {', '.join(aside)}", flush=True)
+                continue
+            return
+        if st.rc == MEMCHECK_ERROR:
+            # an invalid read or write (the rows above name it), not a secret-dependent one
+            errs = [l.split("== ", 1)[-1].strip() for l in st.text.splitlines()
+                    if l.startswith("==") and "== " in l]
+            judge.v.add(name, "FAIL", "memcheck error that is not about secrets: " +
+                        (errs[0] if errs else st.reason()))
+            return
+        judge.stage(st, name, stage.Stage.counts, checked=False,
+                    only=left if aside else None, note=note)
         return
-    if st.rc == MEMCHECK_ERROR:
-        # an invalid read or write (the rows above name it), not a secret-dependent one
-        errs = [l.split("== ", 1)[-1].strip() for l in st.text.splitlines()
-                if l.startswith("==") and "== " in l]
-        judge.v.add(name, "FAIL", "memcheck error that is not about secrets: " +
-                    (errs[0] if errs else st.reason()))
-        return
-    judge.stage(st, name, stage.Stage.counts, checked=False)
 
 
 # ---- --baseline OLD.S: the file before the patch, one more oracle and a bench row ----
