@@ -162,6 +162,12 @@
 #define DUMMY   (Q_OUT + 1024)
 #define DT      (DUMMY + 1024)
 #define ECB_FRAME (DT + 4 * 8 * 34 + 64)
+/* The field form's frame adds, above DT, the subkeys taken into the field (FTS: 34 words and
+ * room to 40, see FIELD_KEYS) and FL's per-call matrices (FLM: per FL key word 192 bytes, the
+ * SHL, SHR and AND matrices of its eight bytes, a qword each, in sk's memory byte order). */
+#define FTS     (DT + 4 * 8 * 34)
+#define FLM     (FTS + 8 * 40)
+#define FIELD_FRAME (FLM + 192 * 6 + 64)
 
         .section .rodata
         .p2align 6
@@ -219,14 +225,79 @@ camellia_avx512_cam_shr7:
 .Lcam_shr7:
         .quad CAMELLIA_GFNI_SHR7_MATRIX         /* FL: x >> 7 in every byte */
         .size camellia_avx512_cam_shr7, . - camellia_avx512_cam_shr7
+/* The field form's constants (camellia-gfni-constants.h, FIELD_*, FL_GEN_*). */
+        .type camellia_avx512_field_consts, @object
+camellia_avx512_field_consts:
+.Lfield_a:
+        .quad CAMELLIA_GFNI_FIELD_MATRIX        /* field: x -> A x */
+.Lfield_ainv:
+        .quad CAMELLIA_GFNI_UNFIELD_MATRIX      /* field: A x -> x */
+.Lfield_s1:
+        .quad CAMELLIA_GFNI_FIELD_S1_MATRIX     /* field: SBOX1 and SBOX4 after inversion */
+.Lfield_s2:
+        .quad CAMELLIA_GFNI_FIELD_S2_MATRIX
+.Lfield_s3:
+        .quad CAMELLIA_GFNI_FIELD_S3_MATRIX
+.Lfield_s4pre:
+        .quad CAMELLIA_GFNI_FIELD_S4_PRE_MATRIX /* field: A R A^-1 before SBOX4's inversion */
+        .p2align 6
+.Lfl_gen_shl:                                   /* qword p: key byte -> byte p of its matrix */
+        .quad CAMELLIA_GFNI_FL_GEN_SHL_0, CAMELLIA_GFNI_FL_GEN_SHL_1, CAMELLIA_GFNI_FL_GEN_SHL_2
+        .quad CAMELLIA_GFNI_FL_GEN_SHL_3, CAMELLIA_GFNI_FL_GEN_SHL_4, CAMELLIA_GFNI_FL_GEN_SHL_5
+        .quad CAMELLIA_GFNI_FL_GEN_SHL_6, CAMELLIA_GFNI_FL_GEN_SHL_7
+.Lfl_gen_shr:
+        .quad CAMELLIA_GFNI_FL_GEN_SHR_0, CAMELLIA_GFNI_FL_GEN_SHR_1, CAMELLIA_GFNI_FL_GEN_SHR_2
+        .quad CAMELLIA_GFNI_FL_GEN_SHR_3, CAMELLIA_GFNI_FL_GEN_SHR_4, CAMELLIA_GFNI_FL_GEN_SHR_5
+        .quad CAMELLIA_GFNI_FL_GEN_SHR_6, CAMELLIA_GFNI_FL_GEN_SHR_7
+.Lfl_gen_and:
+        .quad CAMELLIA_GFNI_FL_GEN_AND_0, CAMELLIA_GFNI_FL_GEN_AND_1, CAMELLIA_GFNI_FL_GEN_AND_2
+        .quad CAMELLIA_GFNI_FL_GEN_AND_3, CAMELLIA_GFNI_FL_GEN_AND_4, CAMELLIA_GFNI_FL_GEN_AND_5
+        .quad CAMELLIA_GFNI_FL_GEN_AND_6, CAMELLIA_GFNI_FL_GEN_AND_7
+.Lfl_transpose:                                 /* vpermb: byte 8m+p from byte 8p+m */
+.irp m, 0, 1, 2, 3, 4, 5, 6, 7
+        .byte \m, 8+\m, 16+\m, 24+\m, 32+\m, 40+\m, 48+\m, 56+\m
+.endr
+/* Per sk word (40, five zmm loads): FIELD_C in every byte of a round key word, 0 in the
+ * whitening and FL words (and the padding), for 18 and for 24 rounds. */
+.Lfield_c18:
+.irp w, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39
+.if (\w >= 2 && \w <= 7) || (\w >= 10 && \w <= 15) || (\w >= 18 && \w <= 23)
+        .quad CAMELLIA_GFNI_FIELD_C * 0x0101010101010101
+.else
+        .quad 0
+.endif
+.endr
+.Lfield_c24:
+.irp w, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39
+.if (\w >= 2 && \w <= 7) || (\w >= 10 && \w <= 15) || (\w >= 18 && \w <= 23) || (\w >= 26 && \w <= 31)
+        .quad CAMELLIA_GFNI_FIELD_C * 0x0101010101010101
+.else
+        .quad 0
+.endif
+.endr
+        .size camellia_avx512_field_consts, . - camellia_avx512_field_consts
 
         .text
 
 /* ---- The F-function ---- */
 
-/* SBOX V, j, t:  V t = SBOXn(V t), n the S-box of F's byte j: 1 2 3 4 2 3 4 1 (section 2.4.1).
- * Uses the matrices in V24-28. */
-.macro SBOX V, j, t
+/* SBOX V, j, t, form:  V t = SBOXn(V t), n the S-box of F's byte j: 1 2 3 4 2 3 4 1 (section
+ * 2.4.1).  Uses the matrices in V24-28.  The field form (V t = A x ^ A k ^ FIELD_C, see FIELD_KEYS):
+ * one vgf2p8affineinvqb to A SBOXn, two for SBOX4; V24 = FIELD_S4_PRE, V26-28 = FIELD_S1-3. */
+.macro SBOX V, j, t, form=plain
+.ifc \form, field
+.if \j == 3 || \j == 6
+        vgf2p8affineqb $CAMELLIA_GFNI_FIELD_S4_PRE_IMM, %\V\()PRE, %\V\t, %\V\t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, %\V\()POST1, %\V\t, %\V\t   /* field S4 */
+.elseif \j == 0 || \j == 7
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, %\V\()POST1, %\V\t, %\V\t   /* field S1 */
+.elseif \j == 1 || \j == 4
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S2_IMM, %\V\()POST2, %\V\t, %\V\t   /* field S2 */
+.else
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S3_IMM, %\V\()POST3, %\V\t, %\V\t   /* field S3 */
+.endif
+.exitm
+.endif
 .if \j == 3 || \j == 6
         vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, %\V\()PRE4, %\V\t, %\V\t
         vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, %\V\()POST1, %\V\t, %\V\t
@@ -244,9 +315,9 @@ camellia_avx512_cam_shr7:
 
 /* KEY_SBOX V, N, kofs, j, src, t:  V t = SBOX(V src ^ key byte j), the key the word at
  * kofs in the key table at %rax (see BUILD_KEY_TABLE); N = dwords per V (16 or 8). */
-.macro KEY_SBOX V, N, kofs, j, src, t
+.macro KEY_SBOX V, N, kofs, j, src, t, form=plain
         vpxord (4 * (\kofs + 7 - \j))(%rax){1to\N}, %\V\src, %\V\t
-        SBOX \V, \j, \t
+        SBOX \V, \j, \t, \form
 .endm
 
 /* P_XOR V, o0..o7:  V oj ^= byte j of P(t), t1..t8 in V16-23 (destroyed).  Temporaries:
@@ -283,24 +354,24 @@ camellia_avx512_cam_shr7:
 
 /* F_ROUND V, N, kofs, i0..i7, o0..o7:  (V o) ^= F(V i, the key word at kofs).
  * Temporaries: V16-23. */
-.macro F_ROUND V, N, kofs, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
-        KEY_SBOX \V, \N, \kofs, 0, \i0, 16
-        KEY_SBOX \V, \N, \kofs, 1, \i1, 17
-        KEY_SBOX \V, \N, \kofs, 2, \i2, 18
-        KEY_SBOX \V, \N, \kofs, 3, \i3, 19
-        KEY_SBOX \V, \N, \kofs, 4, \i4, 20
-        KEY_SBOX \V, \N, \kofs, 5, \i5, 21
-        KEY_SBOX \V, \N, \kofs, 6, \i6, 22
-        KEY_SBOX \V, \N, \kofs, 7, \i7, 23
+.macro F_ROUND V, N, kofs, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain
+        KEY_SBOX \V, \N, \kofs, 0, \i0, 16, \form
+        KEY_SBOX \V, \N, \kofs, 1, \i1, 17, \form
+        KEY_SBOX \V, \N, \kofs, 2, \i2, 18, \form
+        KEY_SBOX \V, \N, \kofs, 3, \i3, 19, \form
+        KEY_SBOX \V, \N, \kofs, 4, \i4, 20, \form
+        KEY_SBOX \V, \N, \kofs, 5, \i5, 21, \form
+        KEY_SBOX \V, \N, \kofs, 6, \i6, 22, \form
+        KEY_SBOX \V, \N, \kofs, 7, \i7, 23, \form
         P_XOR \V, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
 .endm
 
 /* SIX_ROUNDS V, N:  R ^= F(L, k), L ^= F(R, k'), three times, the keys words 0 .. 5 of the
  * table at %rax. */
-.macro SIX_ROUNDS V, N
+.macro SIX_ROUNDS V, N, form=plain
 .irp kofs, 0, 16, 32
-        F_ROUND \V, \N, \kofs, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-        F_ROUND \V, \N, (\kofs + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+        F_ROUND \V, \N, \kofs, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form
+        F_ROUND \V, \N, (\kofs + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
 .endm
 
@@ -430,6 +501,167 @@ camellia_core_\V\()_\form:
         ADD_KEY_HALF \V, \N, 8, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw4 */
         ret
         .size camellia_core_\V\()_\form, .-camellia_core_\V\()_\form
+.endm
+
+/* ---- FL and FL^-1 in the field (the field form) ---- */
+
+/* In the field a byte is A x, and x & k = diag(k) x is linear in x: FL's (x1 & k1) <<< 1 byte j
+ * is SHL(k1_j) y1_j ^ SHR(k1_{j+1}) y1_{j+1}, and x2 | k2 = diag(~k2) x2 ^ k2 is AND(~k2_j) y2_j
+ * ^ A k2_j, each matrix A S diag(k) A^-1 made per call (FIELD_FLM) and applied with one
+ * vgf2p8affineqb from the matrix table at moff(mreg) ({1toQ}, Q = qwords per V); A k2_j is
+ * the FL word's byte in the key table (taken into the field by FIELD_KEYS without FIELD_C). */
+
+/* FLF_ROT V, Q, moff, mreg, a0..a3, b0..b3:  word b ^= (word a & k1) <<< 1.  Temporaries
+ * V16-23.  k1_j is sk's memory byte 7 - j.  moff must keep every displacement here and in
+ * FLF_OR above 127: clang 19's assembler encodes a vgf2p8affineqb {1toN} operand's 8-bit
+ * displacement unscaled, which EVEX hardware multiplies by 8 (seen as 0x38(%r9) read at
+ * 0x1c0); a 32-bit displacement is not scaled. */
+.macro FLF_ROT V, Q, moff, mreg, a0, a1, a2, a3, b0, b1, b2, b3
+        vgf2p8affineqb $0, (\moff + 56)(\mreg){1to\Q}, %\V\a0, %\V\()16
+        vgf2p8affineqb $0, (\moff + 48)(\mreg){1to\Q}, %\V\a1, %\V\()17
+        vgf2p8affineqb $0, (\moff + 40)(\mreg){1to\Q}, %\V\a2, %\V\()18
+        vgf2p8affineqb $0, (\moff + 32)(\mreg){1to\Q}, %\V\a3, %\V\()19
+        vgf2p8affineqb $0, (\moff + 64 + 48)(\mreg){1to\Q}, %\V\a1, %\V\()20   /* field FL: k1_1 >> 7 into byte 0 */
+        vgf2p8affineqb $0, (\moff + 64 + 40)(\mreg){1to\Q}, %\V\a2, %\V\()21
+        vgf2p8affineqb $0, (\moff + 64 + 32)(\mreg){1to\Q}, %\V\a3, %\V\()22
+        vgf2p8affineqb $0, (\moff + 64 + 56)(\mreg){1to\Q}, %\V\a0, %\V\()23
+        vpternlogq $0x96, %\V\()20, %\V\()16, %\V\b0
+        vpternlogq $0x96, %\V\()21, %\V\()17, %\V\b1
+        vpternlogq $0x96, %\V\()22, %\V\()18, %\V\b2
+        vpternlogq $0x96, %\V\()23, %\V\()19, %\V\b3
+.endm
+
+/* FLF_OR V, N, Q, kofs, moff, mreg, a0..a3, b0..b3:  word a ^= word b | k2, k2 the low half of
+ * the key word at kofs(%rax) (its bytes A k2_j there), k2_j sk's memory byte 3 - j. */
+.macro FLF_OR V, N, Q, kofs, moff, mreg, a0, a1, a2, a3, b0, b1, b2, b3
+        vgf2p8affineqb $0, (\moff + 128 + 24)(\mreg){1to\Q}, %\V\b0, %\V\()16
+        vgf2p8affineqb $0, (\moff + 128 + 16)(\mreg){1to\Q}, %\V\b1, %\V\()17
+        vgf2p8affineqb $0, (\moff + 128 + 8)(\mreg){1to\Q}, %\V\b2, %\V\()18
+        vgf2p8affineqb $0, (\moff + 128 + 0)(\mreg){1to\Q}, %\V\b3, %\V\()19
+        vpternlogd $0x96, (4 * (\kofs + 3))(%rax){1to\N}, %\V\()16, %\V\a0   /* field FL: ^ A k2 */
+        vpternlogd $0x96, (4 * (\kofs + 2))(%rax){1to\N}, %\V\()17, %\V\a1
+        vpternlogd $0x96, (4 * (\kofs + 1))(%rax){1to\N}, %\V\()18, %\V\a2
+        vpternlogd $0x96, (4 * (\kofs + 0))(%rax){1to\N}, %\V\()19, %\V\a3
+.endm
+
+/* FIELD_FL_LAYER V, N, Q, moff, mreg:  L = FL(L), R = FL^-1(R) in the field, the key words at
+ * 0 and 8 of the key table at %rax, their matrices at moff(mreg) and 192 bytes on. */
+.macro FIELD_FL_LAYER V, N, Q, moff, mreg
+        FLF_ROT \V, \Q, \moff, \mreg, 0, 1, 2, 3, 4, 5, 6, 7
+        FLF_OR \V, \N, \Q, 0, \moff, \mreg, 0, 1, 2, 3, 4, 5, 6, 7
+        FLF_OR \V, \N, \Q, 8, (\moff + 192), \mreg, 8, 9, 10, 11, 12, 13, 14, 15    /* field FL^-1 on R: OR first */
+        FLF_ROT \V, \Q, (\moff + 192), \mreg, 8, 9, 10, 11, 12, 13, 14, 15
+.endm
+
+/* FIELD_MAP V, matrix:  V0-15 = matrix V0-15 in every byte (into or out of the field). */
+.macro FIELD_MAP V, matrix
+.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        vgf2p8affineqb $0, \matrix, %\V\n, %\V\n
+.endr
+.endm
+
+/* CAMELLIA_CORE_FIELD V, N, Q:  camellia_core_<V>_field, as CAMELLIA_CORE, on the state taken
+ * into the field on entry and out of it on return.  Also clobbers r9 (FL's matrices at FLM). */
+.macro CAMELLIA_CORE_FIELD V, N, Q
+        .type camellia_core_\V\()_field, @function
+        .p2align 5
+camellia_core_\V\()_field:
+        vpbroadcastq .Lfield_s4pre(%rip), %\V\()PRE
+        vpbroadcastq .Lfield_s1(%rip), %\V\()POST1
+        vpbroadcastq .Lfield_s2(%rip), %\V\()POST2
+        vpbroadcastq .Lfield_s3(%rip), %\V\()POST3
+        vpbroadcastq .Lfield_a(%rip), %\V\()KEYTMP
+        FIELD_MAP \V, %\V\()KEYTMP                                /* into the field */
+        mov %rdi, %rax
+        mov %esi, %r10d
+        lea (FLM + 8 - 1024)(%rsp), %r9 /* FLM - 1024 in the caller's frame (see FLF_ROT) */
+        ADD_KEY_HALF \V, \N, 0, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw1 */
+        ADD_KEY_HALF \V, \N, 8, 8, 9, 10, 11, 12, 13, 14, 15    /* R ^= kw2 */
+        add $(4 * 16), %rax
+1:      SIX_ROUNDS \V, \N, field
+        add $(4 * 48), %rax
+        sub $6, %r10d                   /* rounds left */
+        jz 2f
+        FIELD_FL_LAYER \V, \N, \Q, 1024, %r9
+        add $384, %r9
+        add $(4 * 16), %rax
+        jmp 1b
+2:      ADD_KEY_HALF \V, \N, 0, 8, 9, 10, 11, 12, 13, 14, 15    /* R ^= kw3 */
+        ADD_KEY_HALF \V, \N, 8, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw4 */
+        vpbroadcastq .Lfield_ainv(%rip), %\V\()KEYTMP
+        FIELD_MAP \V, %\V\()KEYTMP                                /* out of the field */
+        ret
+        .size camellia_core_\V\()_field, .-camellia_core_\V\()_field
+.endm
+
+/* FIELD_TS n, ctab:  FTS = the n sk words at rdi, each byte x as A x, XORed with FIELD_C in the
+ * round key words (ctab); reads exactly n words (the last chunk masked). Clobbers rax, zmm16,
+ * k4. */
+.macro FIELD_TS n, ctab
+.irp c, 0, 1, 2, 3, 4
+.if 8 * \c + 8 <= \n
+        vmovdqu64 (64 * \c)(%rdi), %zmm16
+.elseif 8 * \c < \n
+        mov $((1 << (\n - 8 * \c)) - 1), %eax
+        kmovq %rax, %k4
+        vmovdqu64 (64 * \c)(%rdi), %zmm16{%k4}{z}
+.endif
+.if 8 * \c < \n
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm16, %zmm16
+        vpxorq (\ctab + 64 * \c)(%rip), %zmm16, %zmm16
+        vmovdqa64 %zmm16, (FTS + 64 * \c)(%rsp)
+.endif
+.endr
+.endm
+
+/* FIELD_FLM w, f:  FL's matrices for sk word w at FLM + 192 f: for each byte k of the word
+ * (memory order) SHL(k) at +0, SHR(k) at +64, AND(~k) at +128.  One vgf2p8affineqb per type
+ * makes byte p of all eight matrices in qword p, a vpermb transposes.  zmm19 = the transpose's
+ * indices.  Clobbers zmm16-17. */
+.macro FIELD_FLM w, f
+        vpbroadcastq (8 * \w)(%rdi), %zmm16
+        vgf2p8affineqb $0, .Lfl_gen_shl(%rip), %zmm16, %zmm17
+        vpermb %zmm17, %zmm19, %zmm17
+        vmovdqa64 %zmm17, (FLM + 192 * \f)(%rsp)
+        vgf2p8affineqb $0, .Lfl_gen_shr(%rip), %zmm16, %zmm17
+        vpermb %zmm17, %zmm19, %zmm17
+        vmovdqa64 %zmm17, (FLM + 192 * \f + 64)(%rsp)
+        vpternlogq $0x55, %zmm16, %zmm16, %zmm16        /* ~k */
+        vgf2p8affineqb $0, .Lfl_gen_and(%rip), %zmm16, %zmm17
+        vpermb %zmm17, %zmm19, %zmm17
+        vmovdqa64 %zmm17, (FLM + 192 * \f + 128)(%rsp)
+.endm
+
+/* FIELD_KEYS:  from rdi = sk, esi = rounds: FTS (FIELD_TS) and FL's matrices (FLM); leaves
+ * rdi and r11 = FTS, the subkeys the key table and the delta table are built from.  Clobbers
+ * rax, zmm16-19, k4. */
+.macro FIELD_KEYS
+        vmovdqu64 .Lfl_transpose(%rip), %zmm19
+        cmp $18, %esi
+        jne 1f
+        FIELD_TS 26, .Lfield_c18
+        FIELD_FLM 8, 0
+        FIELD_FLM 9, 1
+        FIELD_FLM 16, 2
+        FIELD_FLM 17, 3
+        jmp 2f
+1:      FIELD_TS 34, .Lfield_c24
+        FIELD_FLM 8, 0
+        FIELD_FLM 9, 1
+        FIELD_FLM 16, 2
+        FIELD_FLM 17, 3
+        FIELD_FLM 24, 4
+        FIELD_FLM 25, 5
+2:      lea FTS(%rsp), %rdi
+        mov %rdi, %r11
+.endm
+
+/* DROP_FIELD_KEYS:  zero FTS and FLM.  Clobbers zmm16. */
+.macro DROP_FIELD_KEYS
+        vpxord %zmm16, %zmm16, %zmm16
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22
+        vmovdqa64 %zmm16, (FTS + 64 * \i)(%rsp)
+.endr
 .endm
 
 /* ---- Pieces kernels/x86_64-common/bytesliced-avx512.h leaves to each kernel ---- */
@@ -721,20 +953,33 @@ camellia_core_\V\()_\form:
 
 /* KEYED_ROUND t, i0..i7, o0..o7:  (zmm o) ^= F(zmm i) ^ D, the input already keyed, D from DT
  * word t.  The S-boxes read the state directly (first GFNI step not in place). */
-.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
-        KEYED_SBOX 0, \i0, 16
-        KEYED_SBOX 1, \i1, 17
-        KEYED_SBOX 2, \i2, 18
-        KEYED_SBOX 3, \i3, 19
-        KEYED_SBOX 4, \i4, 20
-        KEYED_SBOX 5, \i5, 21
-        KEYED_SBOX 6, \i6, 22
-        KEYED_SBOX 7, \i7, 23
+.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain
+        KEYED_SBOX 0, \i0, 16, \form
+        KEYED_SBOX 1, \i1, 17, \form
+        KEYED_SBOX 2, \i2, 18, \form
+        KEYED_SBOX 3, \i3, 19, \form
+        KEYED_SBOX 4, \i4, 20, \form
+        KEYED_SBOX 5, \i5, 21, \form
+        KEYED_SBOX 6, \i6, 22, \form
+        KEYED_SBOX 7, \i7, 23, \form
         KEYED_P_XOR \t, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
 .endm
 
 /* KEYED_SBOX j, src, t:  zmm t = SBOX(zmm src), matrices from .rodata (as SBOX). */
-.macro KEYED_SBOX j, src, t
+.macro KEYED_SBOX j, src, t, form=plain
+.ifc \form, field
+.if \j == 3 || \j == 6
+        vgf2p8affineqb $CAMELLIA_GFNI_FIELD_S4_PRE_IMM, .Lfield_s4pre(%rip){1to8}, %zmm\src, %zmm\t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, .Lfield_s1(%rip){1to8}, %zmm\t, %zmm\t
+.elseif \j == 0 || \j == 7
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, .Lfield_s1(%rip){1to8}, %zmm\src, %zmm\t
+.elseif \j == 1 || \j == 4
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S2_IMM, .Lfield_s2(%rip){1to8}, %zmm\src, %zmm\t
+.else
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S3_IMM, .Lfield_s3(%rip){1to8}, %zmm\src, %zmm\t
+.endif
+.exitm
+.endif
 .if \j == 3 || \j == 6
         vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, .Lcam_pre4(%rip){1to8}, %zmm\src, %zmm\t
         vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, .Lcam_post1(%rip){1to8}, %zmm\t, %zmm\t
@@ -758,25 +1003,35 @@ camellia_core_\V\()_\form:
  * (FL keys), DT built, r9 = next batch's input (or the dummy buffer), r11 = previous batch's
  * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
+.ifc \form, field
+        FIELD_MAP zmm, .Lfield_a(%rip){1to8}                    /* into the field */
+.endif
         ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* L ^= kw1 ^ k1 */
         ADD_DT_HALF 1, 8, 9, 10, 11, 12, 13, 14, 15             /* R ^= kw2 */
 .irp g, 0, 1, 2, 3
 .if \g < \groups
 .if \g > 0
-        FL_CONSTANTS zmm, \form
         lea (KT + 4 * 8 * 8 * \g)(%rsp), %rax                  /* W[8g], W[8g+1] */
+.ifc \form, field
+        FIELD_FL_LAYER zmm, 16, 8, (FLM + 384 * (\g - 1)), %rsp
+.else
+        FL_CONSTANTS zmm, \form
         FL_LAYER zmm, 16, \form
+.endif
         ADD_DT_HALF (2 + 8 * (\g - 1) + 7), 0, 1, 2, 3, 4, 5, 6, 7   /* key L */
 .endif
 .irp q, 0, 2, 4
         BG_SLOT (6 * \g + \q), \mode
-        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form
         BG_SLOT (6 * \g + \q + 1), \mode
-        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
         ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* un-key R (last: ^ kw3) */
 .endif
 .endr
+.ifc \form, field
+        FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}                 /* out of the field */
+.endif
 .endm
 
 /* STORE_SLICED_SWAPPED:  S_PREV = the sliced batch in zmm0-15 with its halves exchanged (R
@@ -878,10 +1133,18 @@ camellia_core_\V\()_\form:
 /* STACK_FRAME:  rsp = a 64-byte aligned frame of ECB_FRAME bytes (rax = the caller's rsp,
  * stored at ECB_SAVE).  The frame is over 4 KiB, so the page below the caller's is touched
  * first, as compilers' stack-clash probes do: no write can skip a guard page. */
-.macro STACK_FRAME
+.macro STACK_FRAME form
+.ifc \form, field
+        sub $4096, %rsp                 /* the field form's frame is over 8 KiB: two probes */
+        orq $0, (%rsp)
+        sub $4096, %rsp
+        orq $0, (%rsp)
+        sub $(FIELD_FRAME - 8192), %rsp
+.else
         sub $4096, %rsp
         orq $0, (%rsp)
         sub $(ECB_FRAME - 4096), %rsp
+.endif
         and $-64, %rsp
         mov %rax, ECB_SAVE(%rsp)
 .endm
@@ -898,8 +1161,11 @@ camellia_ecb_avx512_gfni_\form:
         test %r8, %r8
         jz 9f                           /* nothing to do, no register touched */
         mov %rsp, %rax
-        STACK_FRAME
+        STACK_FRAME \form
         mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
+.ifc \form, field
+        FIELD_KEYS
+.endif
         BUILD_KEY_TABLE
         cmp $128, %r8
         jb 1f
@@ -949,6 +1215,9 @@ camellia_ecb_avx512_gfni_\form:
         TRANSPOSE_HALFSWAP zmm
         TAIL_STORE16 zmm, 64, k5, k6, k7
 8:      DROP_KEY_TABLE
+.ifc \form, field
+        DROP_FIELD_KEYS
+.endif
         mov ECB_SAVE(%rsp), %rsp
         LEAVE \form
 9:      ret
@@ -966,9 +1235,12 @@ camellia_ctr_avx512_gfni_\form:
         test %r8, %r8
         jz 9f                           /* nothing to do; ctr unchanged */
         mov %rsp, %rax
-        STACK_FRAME
+        STACK_FRAME \form
         mov %r9, CTR_PTR(%rsp)
         mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
+.ifc \form, field
+        FIELD_KEYS
+.endif
         BUILD_KEY_TABLE
         mov (%r9), %rax
         bswap %rax
@@ -1034,6 +1306,9 @@ camellia_ctr_avx512_gfni_\form:
         movq $0, (%rsp)
         movq $0, 8(%rsp)
         DROP_KEY_TABLE
+.ifc \form, field
+        DROP_FIELD_KEYS
+.endif
         mov ECB_SAVE(%rsp), %rsp
         LEAVE \form
 9:      ret
@@ -1048,5 +1323,9 @@ camellia_ctr_avx512_gfni_\form:
         CAMELLIA_ECB gfnishift
         CAMELLIA_CTR cmpmask
         CAMELLIA_CTR gfnishift
+        CAMELLIA_CORE_FIELD zmm, 16, 8
+        CAMELLIA_CORE_FIELD ymm, 8, 4
+        CAMELLIA_ECB field
+        CAMELLIA_CTR field
 
         .section .note.GNU-stack,"",@progbits

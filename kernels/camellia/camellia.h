@@ -81,6 +81,13 @@ void camellia_ctr_avx512_gfni_cmpmask(const uint64_t *sk, unsigned int rounds, u
                                       const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
 void camellia_ctr_avx512_gfni_gfnishift(const uint64_t *sk, unsigned int rounds, uint8_t *out,
                                         const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
+/* field: the same passes with the state kept in the S-boxes' input field (each byte x as A x,
+ * A the linear part of the S-boxes' first affine map): one GFNI per S-box (two for SBOX4), FL
+ * through per-call key-dependent GFNI matrices; see the kernel's header comment. */
+void camellia_ecb_avx512_gfni_field(const uint64_t *sk, unsigned int rounds, uint8_t *out,
+                                    const uint8_t *in, size_t nblocks);
+void camellia_ctr_avx512_gfni_field(const uint64_t *sk, unsigned int rounds, uint8_t *out,
+                                    const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
 
 /* AVX2 + GFNI, 32 blocks per pass byte-sliced in ymm registers with the state on the stack; a
  * tail below 32 blocks goes through a stack buffer (kernels/camellia/camellia-x86_64-avx2-gfni.S). */
