@@ -167,7 +167,11 @@
  * SHL, SHR and AND matrices of its eight bytes, a qword each, in sk's memory byte order). */
 #define FTS     (DT + 4 * 8 * 34)
 #define FLM     (FTS + 8 * 40)
-#define FIELD_FRAME (FLM + 192 * 6 + 64)
+/* FKT: the pipelined pass's FL constants (per FL layer two words, dword-spread as the key table)
+ * with the key changes around FL folded in (FIELD_PIPE_KEYS); CST their staging. */
+#define FKT     (FLM + 192 * 6)
+#define CST     (FKT + 64 * 3)
+#define FIELD_FRAME (CST + 64 + 64)
 
         .section .rodata
         .p2align 6
@@ -256,6 +260,10 @@ camellia_avx512_field_consts:
 .Lfl_transpose:                                 /* vpermb: byte 8m+p from byte 8p+m */
 .irp m, 0, 1, 2, 3, 4, 5, 6, 7
         .byte \m, 8+\m, 16+\m, 24+\m, 32+\m, 40+\m, 48+\m, 56+\m
+.endr
+.Lfl_spread:                                    /* vpermb: byte 8m+i from byte m */
+.irp m, 0, 1, 2, 3, 4, 5, 6, 7
+        .byte \m, \m, \m, \m, \m, \m, \m, \m
 .endr
 /* Per sk word (40, five zmm loads): FIELD_C in every byte of a round key word, 0 in the
  * whitening and FL words (and the padding), for 18 and for 24 rounds. */
@@ -656,10 +664,10 @@ camellia_core_\V\()_field:
         mov %rdi, %r11
 .endm
 
-/* DROP_FIELD_KEYS:  zero FTS and FLM.  Clobbers zmm16. */
+/* DROP_FIELD_KEYS:  zero FTS, FLM, FKT and CST.  Clobbers zmm16. */
 .macro DROP_FIELD_KEYS
         vpxord %zmm16, %zmm16, %zmm16
-.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26
         vmovdqa64 %zmm16, (FTS + 64 * \i)(%rsp)
 .endr
 .endm
@@ -906,6 +914,105 @@ camellia_core_\V\()_field:
 .endr
 .endm
 
+/* The field form's pipelined pass folds the key changes around FL into FL itself: L leaves
+ * its last round keyed with (0 || N2) and FL's OR step gives it N1 (N = its next key), so FL
+ * hands it over keyed; R enters FL^-1 still keyed with F (its last key), FL^-1's OR constant
+ * cancels F's effect on y1, and R leaves with the offset O_R = (F1 || F2 ^ (F1 & k1) <<< 1),
+ * which the next group's first delta replaces by R's next key; kw2 rides in group 0's first
+ * delta.  Per FL layer that saves the 16 XORs of "key L" and "un-key R", and 8 for kw2.
+ * FIELD_APPLY, FIELD_PIPE_KEYS and BUILD_DELTA_TABLE_FIELD make the constants: FTS words 34..39
+ * hold, per layer l (1..groups-1), V1 = N2 = the low half of K(l,0) (at 34 + 2(l-1)) and V2 =
+ * O_R (at 35 + 2(l-1)); FKT holds per layer the words whose low halves are L's OR constants
+ * A k2 ^ AND(N2) ^ N1 and R's A k2 ^ AND(F2), dword-spread. */
+
+/* FIELD_APPLY mat, w:  rax = FTS word w with its memory byte m through the matrix in qword m of
+ * the 64 bytes at mat(%rsp) (FLM's layout).  zmm18 = .Lfl_spread, zmm19 = .Lfl_transpose (its
+ * first qword gathers byte 0 of each qword).  Clobbers zmm16. */
+.macro FIELD_APPLY mat, w
+        vpbroadcastq (FTS + 8 * (\w))(%rsp), %zmm16
+        vpermb %zmm16, %zmm18, %zmm16
+        vgf2p8affineqb $0, (\mat)(%rsp), %zmm16, %zmm16
+        vpermb %zmm16, %zmm19, %zmm16
+        vmovq %xmm16, %rax
+.endm
+
+/* FIELD_PIPE_KEYS groups:  V1, V2 and FKT (above), from FTS and FLM.  Clobbers rax, rsi, r9,
+ * zmm16-19. */
+.macro FIELD_PIPE_KEYS groups
+        vmovdqu64 .Lfl_spread(%rip), %zmm18
+        vmovdqu64 .Lfl_transpose(%rip), %zmm19
+.irp l, 1, 2, 3
+.if \l < \groups
+        FIELD_APPLY (FLM + 192 * (2 * \l - 2) + 128), (2 + 8 * \l)     /* AND(N2), N = K(l,0) */
+        mov (FTS + 8 * (2 + 8 * \l))(%rsp), %rsi
+        xor (FTS + 8 * (8 * \l))(%rsp), %rax                            /* ^ A k2 */
+        mov %rsi, %r9
+        shr $32, %r9
+        xor %r9, %rax                                                   /* ^ N1, low half */
+        mov %rax, (CST + 16 * (\l - 1))(%rsp)
+        mov %esi, %esi
+        mov %rsi, (FTS + 8 * (34 + 2 * (\l - 1)))(%rsp)                 /* V1 = N2 */
+        FIELD_APPLY (FLM + 192 * (2 * \l - 1) + 128), (2 + 8 * (\l - 1) + 5)   /* AND(F2) */
+        xor (FTS + 8 * (8 * \l + 1))(%rsp), %rax                        /* ^ A k2 */
+        mov %rax, (CST + 16 * (\l - 1) + 8)(%rsp)
+        FIELD_APPLY (FLM + 192 * (2 * \l - 1) + 64), (2 + 8 * (\l - 1) + 5)    /* SHR(k1_j) F1_j */
+        shr $32, %rax
+        rol $8, %eax                    /* byte j+1's carry into byte j */
+        mov %rax, %r9
+        FIELD_APPLY (FLM + 192 * (2 * \l - 1)), (2 + 8 * (\l - 1) + 5)         /* SHL(k1_j) F1_j */
+        shr $32, %rax
+        xor %r9, %rax                   /* (F1 & k1) <<< 1 in the field */
+        xor (FTS + 8 * (2 + 8 * (\l - 1) + 5))(%rsp), %rax
+        mov %rax, (FTS + 8 * (35 + 2 * (\l - 1)))(%rsp)                 /* V2 = O_R */
+.endif
+.endr
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+.irp l, 1, 2, 3
+.if \l < \groups
+        vpmovzxbd (CST + 16 * (\l - 1))(%rsp), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqa64 %zmm16, (FKT + 64 * (\l - 1))(%rsp)
+.endif
+.endr
+.endm
+
+/* BUILD_DELTA_TABLE_FIELD groups:  BUILD_DELTA_TABLE for the field form (FIELD_PIPE_KEYS first;
+ * r11 = FTS).  The words it leaves unused are zero. */
+.macro BUILD_DELTA_TABLE_FIELD groups
+        FIELD_PIPE_KEYS \groups
+        DT_STAGE 0, 0, 2, 0
+        DT_STAGE 1, -1, -1, 0
+.irp g, 0, 1, 2, 3
+.if \g < \groups
+.if \g == 0
+        DT_STAGE 2, 3, 1, 1                                     /* R: kw2 -> K(0,1) */
+.else
+        DT_STAGE (2 + 8 * \g), (2 + 8 * \g + 1), (35 + 2 * (\g - 1)), 1    /* R: O_R -> K(g,1) */
+.endif
+.irp q, 1, 2, 3, 4
+        DT_STAGE (2 + 8 * \g + \q), (2 + 8 * \g + \q - 1), (2 + 8 * \g + \q + 1), 1
+.endr
+.if \g < \groups - 1
+        DT_STAGE (2 + 8 * \g + 5), (2 + 8 * \g + 4), (34 + 2 * \g), 1  /* L: K(g,4) -> (0 || N2) */
+        DT_STAGE (2 + 8 * \g + 6), -1, -1, 0
+        DT_STAGE (2 + 8 * \g + 7), -1, -1, 0
+.else
+        DT_STAGE (2 + 8 * \g + 5), (2 + 8 * \g + 4), (8 * \groups + 1), 1
+        DT_STAGE (2 + 8 * \g + 6), (2 + 8 * \g + 5), (8 * \groups), 0
+        DT_STAGE (2 + 8 * \g + 7), -1, -1, 0
+.endif
+.endif
+.endr
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+.if \c < 4 * \groups + 1
+        vpmovzxbd (Q_IN + 16 * \c)(%rsp), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqa64 %zmm16, (DT + 64 * \c)(%rsp)
+.endif
+.endr
+.endm
+
 /* ADD_DT_HALF t, r0..r7:  zmm rj ^= byte j of DT word t. */
 .macro ADD_DT_HALF t, r0, r1, r2, r3, r4, r5, r6, r7
         vpxord (DT + 4 * (8 * (\t) + 7))(%rsp){1to16}, %zmm\r0, %zmm\r0
@@ -1005,20 +1112,23 @@ camellia_core_\V\()_field:
 .macro PIPE_CORE form, groups, mode
 .ifc \form, field
         FIELD_MAP zmm, .Lfield_a(%rip){1to8}                    /* into the field */
-.endif
+        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* field: L ^= kw1 ^ k1; kw2 rides in round 1 */
+.else
         ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* L ^= kw1 ^ k1 */
         ADD_DT_HALF 1, 8, 9, 10, 11, 12, 13, 14, 15             /* R ^= kw2 */
+.endif
 .irp g, 0, 1, 2, 3
 .if \g < \groups
 .if \g > 0
-        lea (KT + 4 * 8 * 8 * \g)(%rsp), %rax                  /* W[8g], W[8g+1] */
 .ifc \form, field
+        lea (FKT + 64 * (\g - 1))(%rsp), %rax                  /* field: constants with the key changes */
         FIELD_FL_LAYER zmm, 16, 8, (FLM + 384 * (\g - 1)), %rsp
 .else
+        lea (KT + 4 * 8 * 8 * \g)(%rsp), %rax                  /* W[8g], W[8g+1] */
         FL_CONSTANTS zmm, \form
         FL_LAYER zmm, 16, \form
-.endif
         ADD_DT_HALF (2 + 8 * (\g - 1) + 7), 0, 1, 2, 3, 4, 5, 6, 7   /* key L */
+.endif
 .endif
 .irp q, 0, 2, 4
         BG_SLOT (6 * \g + \q), \mode
@@ -1026,7 +1136,13 @@ camellia_core_\V\()_field:
         BG_SLOT (6 * \g + \q + 1), \mode
         KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
+.ifc \form, field
+.if \g == \groups - 1
+        ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* field: R ^= its key ^ kw3, last group only */
+.endif
+.else
         ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* un-key R (last: ^ kw3) */
+.endif
 .endif
 .endr
 .ifc \form, field
@@ -1174,11 +1290,19 @@ camellia_ecb_avx512_gfni_\form:
         shr $6, %r8
         cmp $18, %esi
         jne 4f
+.ifc \form, field
+        BUILD_DELTA_TABLE_FIELD 3
+.else
         BUILD_DELTA_TABLE 3
+.endif
         mov $18, %esi                   /* rounds again, for the tail's core */
         ECB_PIPELINED \form, 3
         jmp 5f
+.ifc \form, field
+4:      BUILD_DELTA_TABLE_FIELD 4
+.else
 4:      BUILD_DELTA_TABLE 4
+.endif
         mov $24, %esi
         ECB_PIPELINED \form, 4
 5:      mov %r10, %r8
@@ -1255,11 +1379,19 @@ camellia_ctr_avx512_gfni_\form:
         shr $6, %r8
         cmp $18, %esi
         jne 4f
+.ifc \form, field
+        BUILD_DELTA_TABLE_FIELD 3
+.else
         BUILD_DELTA_TABLE 3
+.endif
         mov $18, %esi                   /* rounds again, for the tail's core */
         CTR_PIPELINED \form, 3
         jmp 5f
+.ifc \form, field
+4:      BUILD_DELTA_TABLE_FIELD 4
+.else
 4:      BUILD_DELTA_TABLE 4
+.endif
         mov $24, %esi
         CTR_PIPELINED \form, 4
 5:      mov %r10, %r8
