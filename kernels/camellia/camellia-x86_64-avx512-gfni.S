@@ -2,13 +2,17 @@
  *
  * Computes what reference/camellia.c computes (camellia_ecb, camellia_ctr), from the subkeys in
  * order of use that its camellia_set_encrypt_key / camellia_set_decrypt_key (or
- * camellia_setkey_x86_64) produce; interface and contract in kernels/camellia/camellia.h.  Two
- * forms of the same code, differing only in how FL's 32-bit rotate by one moves each byte's
- * top bit into the next byte (macro ROTL1_BYTE):
+ * camellia_setkey_x86_64) produce; interface and contract in kernels/camellia/camellia.h.  Three
+ * forms of the same passes.  The first two differ only in how FL's 32-bit rotate by one moves
+ * each byte's top bit into the next byte (macro ROTL1_BYTE):
  *   camellia_{ecb,ctr}_avx512_gfni_cmpmask    vpcmpltb against zero into k1, then a
  *                                             k1-masked vpaddb of a vector of ones
  *   camellia_{ecb,ctr}_avx512_gfni_gfnishift  one vgf2p8affineqb with the x >> 7 matrix
  *                                             (does not touch k1)
+ * The third keeps the state in the S-boxes' input field (the fastest; "The field form" below):
+ *   camellia_{ecb,ctr}_avx512_gfni_field      each byte x held as A x: one GFNI per S-box
+ *                                             (two for SBOX4), FL through per-call GFNI
+ *                                             matrices; FL's key changes folded away
  *
  * Algorithm (the C equivalent is reference/camellia.c camellia_crypt_block), per block with
  * halves L, R (64 bits each) and sk the subkeys in order of use:
@@ -63,6 +67,9 @@
  * 2.6 GHz clock estimated from a dependent imul chain; about 29x OpenSSL 3.0 EVP.  CTR within
  * 2% of ECB.  The two forms differ by FL's rotate only (gfnishift: 3 operations per byte,
  * one of them GFNI; cmpmask: 4, none GFNI).
+ * Again on 2026-12-02, the machine quiet (3.67 GHz by a dependent add chain; 16 KiB, all in
+ * one process): field 0.155 ns/B = 0.57 c/B, gfnishift 0.171 (0.63), cmpmask 0.174 (0.64),
+ * ARIA-128 ternlog 0.165 (0.61); the ratios per key size and mode under "The field form".
  *
  * Where the cycles go (issue 21; ECB, 128-bit key, 16 KiB, this Zen 5 class machine, 2026-12-01):
  * no hardware counters here (perf stat: "not supported"), so by ablation: variants of this
@@ -84,24 +91,55 @@
  * not by the rounds' latency, one port, the S-box matrices' loads or the transposes (hidden).
  * ARIA-128 ternlog is about 1080 operations per batch in ~615 cycles (1.75 per cycle: its
  * rounds have 16 independent S-boxes, ours 8), so the two families run at the same speed.
- * 0.80x ARIA needs about 750 operations per batch, 20% fewer.  Known ways, none done yet:
- * keeping the state in the S-box's input field (x -> A1 x, A1 the pre-affine map: P and the
- * key XORs are linear, so they commute) makes each S-box one vgf2p8affineinvqb (two for the
- * s4 bytes), 108 operations fewer (the last ablation: 0.93x); FL then runs in that field
- * at its present 20 operations per half, since x & k = diag(k) x is linear too (one GFNI with the key-dependent matrix
- * A1 shl1 diag(k1) A1^-1 per byte and half of the rotate); folding the 56 key-delta XORs
- * into FL's vpternlog: about 40 fewer.  Estimated together about 0.89x ARIA: the 0.80 of
- * libgcrypt's pair (0.71 against 0.90 c/B here) comes from a slower ARIA, not a faster
- * Camellia (ours 0.61 c/B).
+ * 0.80x ARIA needs about 750 operations per batch, 20% fewer.
+ *
+ * The field form (issue 21 item 1, 2026-12-02).  Keeping every state byte x as A x (A the
+ * linear part of the S-boxes' first affine map PRE = A x ^ c; generated and checked over all
+ * inputs by tools/gen_camellia_gfni.c: FIELD_*) makes each S-box one vgf2p8affineinvqb with A
+ * POSTn, since P, the XOR into the other half and the key XORs are XORs of whole bytes and
+ * commute with A; the round keys are taken into the field per call as A k ^ c (FIELD_KEYS), so
+ * c costs nothing.  SBOX4 keeps two GFNI (A R A^-1 first; A R A^-1 is not a constant times a
+ * Frobenius power, checked for all eight, so no choice of A makes it commute with the
+ * inversion).  FL in the field: x & k = diag(k) x is linear, so each byte of (x1 & k1) <<< 1 is
+ * two vgf2p8affineqb with the per-call matrices A shl1 diag(k1_j) A^-1 and A shr7
+ * diag(k1_{j+1}) A^-1, and x2 | k2 = diag(~k2) x2 ^ k2 one more with the constant in the
+ * ternary XOR: 20 operations per half, as in gfnishift.  The matrices are built per call, one
+ * vgf2p8affineqb per type and key word (each byte of such a matrix is a linear function of the
+ * key byte: FL_GEN tables) and a vpermb (FIELD_FLM).  The pipelined pass also folds the key
+ * changes around FL into FL's OR constants and the neighbouring rounds' deltas, and kw2 into
+ * round 1's (FIELD_PIPE_KEYS).  Operations per 64-block batch, 128-bit key: S-boxes 304 -> 180,
+ * into and out of the field +32, key XORs 56 -> 16: about 930 -> 814 (256-bit: 1208 -> 1040).
+ * Measured (same method, 300 alternating trials of 8 calls, fastest kept, 16 KiB, quiet machine,
+ * 3.67 GHz by a dependent add chain): ARIA-128 ternlog 0.165 ns/B; gfnishift 1.034x, cmpmask
+ * 1.051x, field 0.934x (0.155 ns/B, 0.57 c/B); decrypt the same; CTR 0.843x ARIA-128 CTR (ARIA's
+ * CTR is slower than its ECB, ours is not); 256-bit field 0.948x ARIA-256 (1.217x ARIA-128).
+ * The fold of the key changes around FL (40 broadcast XORs fewer) gained about 1%: those cost
+ * far less than a cycle each.  Assembler note: clang 19 encodes the 8-bit displacement of a
+ * vgf2p8affineqb {1toN} memory operand unscaled while the hardware scales it by 8 (FLF_ROT).
+ *
+ * What bounds the field form now, by ablation against it (same harness): letting every round
+ * read the same half (the chain between rounds cut, the operation count unchanged) gives
+ * 0.81x ARIA, so about 15% of its time is the rounds' dependency chain (a round is the S-box
+ * latency, 2 GFNI for SBOX4, plus P's three ternary-XOR levels, on one chain); SBOX4 with one
+ * GFNI (36 fewer, all on that chain) gives 0.89x; issuing the SBOX4 bytes first, nothing.  So
+ * at about 1.3 operations per cycle the form is bound partly by the count (814 a batch: P 378,
+ * S-boxes 180, FL 80, transposes 128 shuffles, conversions 32) and partly by the chain.  Next:
+ * two independent batches interleaved round by round (the second batch's state on the stack:
+ * its S-box inputs loaded, its P outputs as memory operands of the ternary XORs and stored;
+ * the batches exchange places at each FL layer) to fill the chain's bubbles (bounded by the
+ * 0.81x above), and a P of 20 operations (a search finds 536 sets of four shared parts through
+ * which every output is three terms, against five parts today).
  *
  * Calling convention: System V AMD64 (see camellia.h for the C prototypes).
  *   rdi sk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
- *   Clobbers rax, rcx, rdx, r8-r11, flags, zmm0-31, k4-k7, and k1 in the cmpmask form; all
+ *   Clobbers rax, rcx, rdx, rsi, rdi, r8-r11, flags, zmm0-31, k4-k7, and k1 in the cmpmask form; all
  *   vector and opmask registers written are zeroed before return (macro LEAVE: the k1 clear is
  *   there, in the cmpmask form only), then vzeroupper.  No callee-saved register is touched.
  *   Stack: ECB a 64-byte aligned frame of ECB_FRAME bytes (key table, pipelined-pass buffers;
  *   the caller's rsp in its first slot), CTR a frame of FRAME bytes (running counter, key
- *   table); the key table and the buffers are zeroed before return.
+ *   table); the key table and the buffers are zeroed before return.  The field form's frame
+ *   (FIELD_FRAME, over 8 KiB: two stack probes) adds the subkeys taken into the field, FL's
+ *   per-call matrices and constants, zeroed before return too.
  *
  * Register map during a pass (V = zmm for 64 blocks, ymm for 32):
  *   V0-15    blocks as loaded/stored; in the core, the sliced state: V0-7 = L, V8-15 = R

@@ -67,10 +67,21 @@ _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) 
  *   OpenSSL 3.0 EVP         ECB    6.1-6.3      13.6-14          16               1x
  *   reference/camellia.c    ECB   13.6-14.2     30-31            36
  *
+ * Measured again 2026-12-02 with the machine quiet (one process, 300 alternating trials of 8
+ * calls each, fastest kept; 3.67 GHz by a dependent add chain), against ARIA-128 ternlog
+ * (0.165 ns/B, 0.61 c/B) in the same run:
+ *
+ *   implementation                  ns/B   c/B    vs ARIA-128   (192/256-bit: ns/B)
+ *   avx512_gfni_field       ECB    0.155   0.57      0.93x        0.201 / 0.201
+ *   avx512_gfni_gfnishift   ECB    0.171   0.63      1.03x        0.227 / 0.226
+ *   avx512_gfni_cmpmask     ECB    0.174   0.64      1.05x        0.230 / 0.230
+ *   avx512_gfni_field       CTR    0.153   0.56      0.84x of ARIA-128 CTR (0.182 ns/B)
+ *
  * AVX-512 + GFNI, 64 blocks per pass byte-sliced in zmm registers (from 128 blocks on
  * software-pipelined: each batch's rounds run beside its neighbours' transposes), a tail of up
- * to 32 blocks in ymm and of 33..63 in zmm, masked loads and stores.  The two forms differ only in FL's
- * byte-sliced rotate (kernels/camellia/camellia-x86_64-avx512-gfni.S):
+ * to 32 blocks in ymm and of 33..63 in zmm, masked loads and stores.  The first two forms differ
+ * only in FL's byte-sliced rotate (kernels/camellia/camellia-x86_64-avx512-gfni.S), the third
+ * (field, below) keeps the state in the S-boxes' input field:
  *   cmpmask    each byte's top bit moved down with vpcmpltb into k1 and a masked vpaddb
  *   gfnishift  ... with one vgf2p8affineqb (x >> 7 matrix); k1 untouched */
 void camellia_ecb_avx512_gfni_cmpmask(const uint64_t *sk, unsigned int rounds, uint8_t *out,
