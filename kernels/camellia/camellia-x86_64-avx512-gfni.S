@@ -127,8 +127,10 @@
  * two independent batches interleaved round by round (the second batch's state on the stack:
  * its S-box inputs loaded, its P outputs as memory operands of the ternary XORs and stored;
  * the batches exchange places at each FL layer) to fill the chain's bubbles (bounded by the
- * 0.81x above), and a P of 20 operations (a search finds 536 sets of four shared parts through
- * which every output is three terms, against five parts today).
+ * 0.81x above).  P in fewer operations is no way out: an exhaustive search finds P in 20
+ * (536 sets of four shared parts through which every output is three terms, against five parts
+ * today), but none with the four parts made from the S-box outputs alone, so each makes the
+ * round's chain a ternary XOR longer to save one operation in 31.
  *
  * Calling convention: System V AMD64 (see camellia.h for the C prototypes).
  *   rdi sk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
