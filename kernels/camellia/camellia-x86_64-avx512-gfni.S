@@ -123,11 +123,15 @@
  * latency, 2 GFNI for SBOX4, plus P's three ternary-XOR levels, on one chain); SBOX4 with one
  * GFNI (36 fewer, all on that chain) gives 0.89x; issuing the SBOX4 bytes first, nothing.  So
  * at about 1.3 operations per cycle the form is bound partly by the count (814 a batch: P 378,
- * S-boxes 180, FL 80, transposes 128 shuffles, conversions 32) and partly by the chain.  Next:
- * two independent batches interleaved round by round (the second batch's state on the stack:
- * its S-box inputs loaded, its P outputs as memory operands of the ternary XORs and stored;
- * the batches exchange places at each FL layer) to fill the chain's bubbles (bounded by the
- * 0.81x above).  P in fewer operations is no way out: an exhaustive search finds P in 20
+ * S-boxes 180, FL 80, transposes 128 shuffles, conversions 32) and partly by the chain.  Two
+ * independent batches interleaved round by round, the second's state on the stack (its S-box
+ * inputs loaded, its P outputs loaded, XORed and stored; the batches would exchange places at
+ * each FL layer) to fill the chain's bubbles, timed as a prototype (each pipelined round
+ * followed by such a round on a stack batch, output wrong): the second batch's rounds cost 75%
+ * of a whole batch's time (0.268 against 0.153 ns/B of output), so a two-batch pass would come
+ * to about 0.90x ARIA with its FL, conversions and transposes: 5% for a pass twice as large;
+ * not done.  0.80x needs both fewer operations and that overlap.  P in fewer operations is no
+ * way out either: an exhaustive search finds P in 20
  * (536 sets of four shared parts through which every output is three terms, against five parts
  * today), but none with the four parts made from the S-box outputs alone, so each makes the
  * round's chain a ternary XOR longer to save one operation in 31.
