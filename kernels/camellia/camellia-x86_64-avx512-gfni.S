@@ -849,25 +849,37 @@ camellia_core_\V\()_field:
  * of a transpose finished before its second half starts.  CTR has only the output transpose,
  * whose second half XORs the previous batch's input (at r9) into the keystream as it stores
  * (its counter blocks are made sliced, CTR_SLICED). */
-.macro BG_SLOT s, mode
+.macro BG_SLOT s, mode, form=plain, groups=0
 .if \s < 16
 .if (\s % 2) == 0
 .ifc \mode, ecb
-        BG_GROUP (\s / 2), \mode
+        BG_GROUP (\s / 2), \mode, \form, \groups
 .endif
 .else
-        BG_GROUP (8 + \s / 2), \mode
+        BG_GROUP (8 + \s / 2), \mode, \form, \groups
 .endif
 .endif
 .endm
 
-.macro BG_GROUP g, mode
+/* In the field form's ECB the batches go into and out of the field here, in the background,
+ * not at the ends of PIPE_CORE: the second half of the input transpose takes its rows into the
+ * field (and keys L, DT word 0), the first half of the output transpose un-keys R (its last DT
+ * word) and takes the rows out (G2_MEM_FIELD_IN, G2_MEM_FIELD_OUT). */
+.macro BG_GROUP g, mode, form=plain, groups=0
 .if \g < 4
         G2_MEM 0, %r9, Q_IN, %rsp, (\g)
 .elseif \g < 8
+.ifc \form\mode, fieldecb
+        G2_MEM_FIELD_IN (\g - 4)
+.else
         G2_MEM Q_IN, %rsp, S_NEXT, %rsp, (\g - 4)
+.endif
 .elseif \g < 12
+.ifc \form\mode, fieldecb
+        G2_MEM_FIELD_OUT (\g - 8), \groups
+.else
         G2_MEM S_PREV, %rsp, Q_OUT, %rsp, (\g - 8)
+.endif
 .else
 .ifc \mode, ecb
         G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12)
@@ -875,6 +887,63 @@ camellia_core_\V\()_field:
         G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12), %r9
 .endif
 .endif
+.endm
+
+/* G2_MEM_FIELD_IN i:  G2_MEM Q_IN -> S_NEXT, its output rows (bytes 4i .. 4i+3 of the next
+ * batch) taken into the field, those of L (i < 2) XORed with DT word 0. */
+.macro G2_MEM_FIELD_IN i
+        vmovdqu64 (Q_IN + 64 * (\i))(%rsp), %zmm24
+        vmovdqu64 (Q_IN + 64 * (\i + 4))(%rsp), %zmm25
+        vpunpcklbw (Q_IN + 64 * (\i + 8))(%rsp), %zmm24, %zmm26
+        vpunpckhbw (Q_IN + 64 * (\i + 8))(%rsp), %zmm24, %zmm24
+        vpunpcklbw (Q_IN + 64 * (\i + 12))(%rsp), %zmm25, %zmm27
+        vpunpckhbw (Q_IN + 64 * (\i + 12))(%rsp), %zmm25, %zmm25
+        vpunpcklbw %zmm27, %zmm26, %zmm28
+        vpunpckhbw %zmm27, %zmm26, %zmm26
+        vpunpcklbw %zmm25, %zmm24, %zmm27
+        vpunpckhbw %zmm25, %zmm24, %zmm24
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm28, %zmm28
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm26, %zmm26
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm27, %zmm27
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm24, %zmm24
+.if \i < 2
+        vpxord (DT + 4 * (7 - 4 * (\i) - 0))(%rsp){1to16}, %zmm28, %zmm28
+        vpxord (DT + 4 * (7 - 4 * (\i) - 1))(%rsp){1to16}, %zmm26, %zmm26
+        vpxord (DT + 4 * (7 - 4 * (\i) - 2))(%rsp){1to16}, %zmm27, %zmm27
+        vpxord (DT + 4 * (7 - 4 * (\i) - 3))(%rsp){1to16}, %zmm24, %zmm24
+.endif
+        vmovdqu64 %zmm28, (S_NEXT + 64 * (4 * (\i) + 0))(%rsp)
+        vmovdqu64 %zmm26, (S_NEXT + 64 * (4 * (\i) + 1))(%rsp)
+        vmovdqu64 %zmm27, (S_NEXT + 64 * (4 * (\i) + 2))(%rsp)
+        vmovdqu64 %zmm24, (S_NEXT + 64 * (4 * (\i) + 3))(%rsp)
+.endm
+
+/* G2_MEM_FIELD_OUT i, groups:  G2_MEM S_PREV -> Q_OUT on rows i, i+4 (R's bytes i, i+4, first
+ * XORed with the last DT word's, which un-keys R and adds kw3) and i+8, i+12 (L), each taken
+ * out of the field first. */
+.macro G2_MEM_FIELD_OUT i, groups
+        vmovdqu64 (S_PREV + 64 * (\i))(%rsp), %zmm24
+        vmovdqu64 (S_PREV + 64 * (\i + 4))(%rsp), %zmm25
+        vmovdqu64 (S_PREV + 64 * (\i + 8))(%rsp), %zmm26
+        vmovdqu64 (S_PREV + 64 * (\i + 12))(%rsp), %zmm27
+        vpxord (DT + 4 * (8 * (2 + 8 * (\groups - 1) + 6) + 7 - (\i)))(%rsp){1to16}, %zmm24, %zmm24
+        vpxord (DT + 4 * (8 * (2 + 8 * (\groups - 1) + 6) + 7 - (\i) - 4))(%rsp){1to16}, %zmm25, %zmm25
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm24, %zmm24
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm25, %zmm25
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm26, %zmm26
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm27, %zmm27
+        vpunpcklbw %zmm26, %zmm24, %zmm28
+        vpunpckhbw %zmm26, %zmm24, %zmm24
+        vpunpcklbw %zmm27, %zmm25, %zmm26
+        vpunpckhbw %zmm27, %zmm25, %zmm25
+        vpunpcklbw %zmm26, %zmm28, %zmm27
+        vpunpckhbw %zmm26, %zmm28, %zmm28
+        vpunpcklbw %zmm25, %zmm24, %zmm26
+        vpunpckhbw %zmm25, %zmm24, %zmm24
+        vmovdqu64 %zmm27, (Q_OUT + 64 * (4 * (\i) + 0))(%rsp)
+        vmovdqu64 %zmm28, (Q_OUT + 64 * (4 * (\i) + 1))(%rsp)
+        vmovdqu64 %zmm26, (Q_OUT + 64 * (4 * (\i) + 2))(%rsp)
+        vmovdqu64 %zmm24, (Q_OUT + 64 * (4 * (\i) + 3))(%rsp)
 .endm
 
 /* ---- Keyed halves: the pipelined pass's rounds without key XORs ---- */
@@ -1155,8 +1224,10 @@ camellia_core_\V\()_field:
  * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
 .ifc \form, field
+.ifc \mode, ctr                                                 /* (ECB: in BG_GROUP, ECB_PIPELINED) */
         FIELD_MAP zmm, .Lfield_a(%rip){1to8}                    /* into the field */
         ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* field: L ^= kw1 ^ k1; kw2 rides in round 1 */
+.endif
 .else
         ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* L ^= kw1 ^ k1 */
         ADD_DT_HALF 1, 8, 9, 10, 11, 12, 13, 14, 15             /* R ^= kw2 */
@@ -1175,21 +1246,23 @@ camellia_core_\V\()_field:
 .endif
 .endif
 .irp q, 0, 2, 4
-        BG_SLOT (6 * \g + \q), \mode
+        BG_SLOT (6 * \g + \q), \mode, \form, \groups
         KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form
-        BG_SLOT (6 * \g + \q + 1), \mode
+        BG_SLOT (6 * \g + \q + 1), \mode, \form, \groups
         KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
 .ifc \form, field
+.ifc \mode, ctr
 .if \g == \groups - 1
         ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* field: R ^= its key ^ kw3, last group only */
+.endif
 .endif
 .else
         ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* un-key R (last: ^ kw3) */
 .endif
 .endif
 .endr
-.ifc \form, field
+.ifc \form\mode, fieldctr
         FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}                 /* out of the field */
 .endif
 .endm
@@ -1265,6 +1338,10 @@ camellia_core_\V\()_field:
 .macro ECB_PIPELINED form, groups
         LOAD16 zmm, 64, %rcx
         TRANSPOSE zmm
+.ifc \form, field
+        FIELD_MAP zmm, .Lfield_a(%rip){1to8}                    /* the first batch into the field */
+        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7
+.endif
         lea 1024(%rcx), %r9             /* batch 1's input */
         lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
 .Lpipe\@:
@@ -1284,6 +1361,10 @@ camellia_core_\V\()_field:
         lea DUMMY(%rsp), %r9            /* the next batch is the last: no input after it */
         jmp .Lpipe\@
 .Lpipe_done\@:
+.ifc \form, field
+        ADD_DT_HALF (2 + 8 * (\groups - 1) + 6), 8, 9, 10, 11, 12, 13, 14, 15     /* the last batch out */
+        FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}
+.endif
         TRANSPOSE_HALFSWAP zmm
         STORE16 zmm, 64, %rdx
         add $1024, %rcx
