@@ -108,7 +108,8 @@
  * key byte: FL_GEN tables) and a vpermb (FIELD_FLM).  The pipelined pass also folds the key
  * changes around FL into FL's OR constants and the neighbouring rounds' deltas, and kw2 into
  * round 1's (FIELD_PIPE_KEYS).  In ECB the batches go into and out of the field inside the
- * background transposes (G2_MEM_FIELD_IN/OUT), off the pass's serial ends.  Operations per
+ * background transposes (G2_MEM_FIELD_IN/OUT), off the pass's serial ends; CTR's go out there
+ * and come in as counter bytes taken into the field once per pass (CTR_SLICED_FORM).  Operations per
  * 64-block batch, 128-bit key: S-boxes 304 -> 180, into and out of the field +32, key XORs 56
  * -> 16: about 930 -> 814 (256-bit: 1208 -> 1040).  Measured with tools/camellia_aria_ratio.c
  * (the method above, 300 alternating trials of 8 calls, fastest kept, 16 KiB; quiet machine,
@@ -219,7 +220,10 @@
  * with the key changes around FL folded in (FIELD_PIPE_KEYS); CST their staging. */
 #define FKT     (FLM + 192 * 6)
 #define CST     (FKT + 64 * 3)
-#define FIELD_FRAME (CST + 64 + 64)
+/* CST + 48: the field form's L key of round 1 (DT word 0) as 16 counter-order bytes, CTRF: the
+ * running counter's bytes taken into the field and keyed (CTR_SLICED_FIELD). */
+#define CTRF    (CST + 64)
+#define FIELD_FRAME (CTRF + 64 + 64)
 
         .section .rodata
         .p2align 6
@@ -712,10 +716,10 @@ camellia_core_\V\()_field:
         mov %rdi, %r11
 .endm
 
-/* DROP_FIELD_KEYS:  zero FTS, FLM, FKT and CST.  Clobbers zmm16. */
+/* DROP_FIELD_KEYS:  zero FTS, FLM, FKT, CST and CTRF.  Clobbers zmm16. */
 .macro DROP_FIELD_KEYS
         vpxord %zmm16, %zmm16, %zmm16
-.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
         vmovdqa64 %zmm16, (FTS + 64 * \i)(%rsp)
 .endr
 .endm
@@ -879,7 +883,7 @@ camellia_core_\V\()_field:
         G2_MEM Q_IN, %rsp, S_NEXT, %rsp, (\g - 4)
 .endif
 .elseif \g < 12
-.ifc \form\mode, fieldecb
+.ifc \form, field
         G2_MEM_FIELD_OUT (\g - 8), \groups
 .else
         G2_MEM S_PREV, %rsp, Q_OUT, %rsp, (\g - 8)
@@ -1097,6 +1101,10 @@ camellia_core_\V\()_field:
  * r11 = FTS).  The words it leaves unused are zero. */
 .macro BUILD_DELTA_TABLE_FIELD groups
         FIELD_PIPE_KEYS \groups
+        mov FTS(%rsp), %rax                                     /* for CTR_SLICED_FIELD */
+        xor (FTS + 16)(%rsp), %rax
+        mov %rax, (CST + 56)(%rsp)
+        movq $0, (CST + 48)(%rsp)
         DT_STAGE 0, 0, 2, 0
         DT_STAGE 1, -1, -1, 0
 .irp g, 0, 1, 2, 3
@@ -1228,10 +1236,7 @@ camellia_core_\V\()_field:
  * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
 .ifc \form, field
-.ifc \mode, ctr                                                 /* (ECB: in BG_GROUP, ECB_PIPELINED) */
-        FIELD_MAP zmm, .Lfield_a(%rip){1to8}                    /* into the field */
-        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* field: L ^= kw1 ^ k1; kw2 rides in round 1 */
-.endif
+        /* into the field and L keyed: in BG_GROUP, ECB_PIPELINED, CTR_SLICED_FIELD; kw2 rides in round 1 */
 .else
         ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* L ^= kw1 ^ k1 */
         ADD_DT_HALF 1, 8, 9, 10, 11, 12, 13, 14, 15             /* R ^= kw2 */
@@ -1256,19 +1261,12 @@ camellia_core_\V\()_field:
         KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
 .ifc \form, field
-.ifc \mode, ctr
-.if \g == \groups - 1
-        ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* field: R ^= its key ^ kw3, last group only */
-.endif
-.endif
+        /* R un-keyed (^ kw3) and out of the field: in BG_GROUP and at the last batch */
 .else
         ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* un-key R (last: ^ kw3) */
 .endif
 .endif
 .endr
-.ifc \form\mode, fieldctr
-        FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}                 /* out of the field */
-.endif
 .endm
 
 /* STORE_SLICED_SWAPPED:  S_PREV = the sliced batch in zmm0-15 with its halves exchanged (R
@@ -1304,13 +1302,45 @@ camellia_core_\V\()_field:
 .Lctr_done\@:
 .endm
 
+/* CTR_SLICED_FORM form:  a pipelined pass's counter blocks, sliced (CTR_SLICED); in the field
+ * form taken into the field with L keyed for round 1: when no block carries out of the low byte,
+ * the fifteen common bytes once (one GFNI and an XOR of the key on 16 bytes) and the low byte's
+ * register by one GFNI; otherwise CTR_SLICED's slow path then all sixteen.  Clobbers rax,
+ * zmm16-31, k4. */
+.macro CTR_SLICED_FORM form
+.ifc \form, field
+        movzbl (%rsp), %eax
+        cmp $(256 - 64), %eax
+        ja .Lctrf_slow\@
+        vmovdqu64 (%rsp), %xmm16
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to2}, %xmm16, %xmm16
+        vpxorq (CST + 48)(%rsp), %xmm16, %xmm16
+        vmovdqu64 %xmm16, CTRF(%rsp)
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+        vpbroadcastb (CTRF + 15 - \j)(%rsp), %zmm\j
+.endr
+        vpbroadcastb (%rsp), %zmm15
+        vpaddb .Lctr_lanes_zmm(%rip), %zmm15, %zmm15
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm15, %zmm15
+        jmp .Lctrf_done\@
+.Lctrf_slow\@:
+        CTR_BLOCKS zmm, .Lctr_offsets_zmm, 64                  /* CTR_SLICED's slow path */
+        TRANSPOSE_REVERSED zmm
+        FIELD_MAP zmm, .Lfield_a(%rip){1to8}
+        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7
+.Lctrf_done\@:
+.else
+        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+.endif
+.endm
+
 /* CTR_PIPELINED form, groups:  r8 = m >= 2 whole batches from rcx to rdx, the running counter
  * at (%rsp) advanced by 64 per batch.  Batch p's rounds run beside the output transpose of
  * batch p-1, which XORs that batch's input into it on the way out; counter blocks are made
  * sliced between the batches.  Leaves rcx, rdx past the batches.  Clobbers r8, r9, r11, rax,
  * zmm0-31, k4. */
 .macro CTR_PIPELINED form, groups
-        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+        CTR_SLICED_FORM \form
         addq $64, (%rsp)
         adcq $0, 8(%rsp)
         lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
@@ -1324,11 +1354,15 @@ camellia_core_\V\()_field:
         mov %rcx, %r9
         add $1024, %rdx
         add $1024, %rcx
-        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+        CTR_SLICED_FORM \form
         addq $64, (%rsp)
         adcq $0, 8(%rsp)
         jmp .Lpipe\@
 .Lpipe_done\@:
+.ifc \form, field
+        ADD_DT_HALF (2 + 8 * (\groups - 1) + 6), 8, 9, 10, 11, 12, 13, 14, 15     /* the last batch out */
+        FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}
+.endif
         TRANSPOSE_HALFSWAP zmm
         XOR_STORE16 zmm, 64
         add $1024, %rcx
