@@ -67,9 +67,9 @@
  * 2.6 GHz clock estimated from a dependent imul chain; about 29x OpenSSL 3.0 EVP.  CTR within
  * 2% of ECB.  The two forms differ by FL's rotate only (gfnishift: 3 operations per byte,
  * one of them GFNI; cmpmask: 4, none GFNI).
- * Again on 2026-12-02, the machine quiet (3.59 GHz by a dependent add chain; 16 KiB, all in
- * one process, tools/camellia_aria_ratio.c): field 0.151 ns/B = 0.54 c/B, gfnishift 0.171
- * (0.61), cmpmask 0.173 (0.62), ARIA-128 ternlog 0.161 (0.58); more under "The field form".
+ * Again on 2026-12-02, the machine quiet (3.68 GHz by a dependent add chain; 16 KiB, all in
+ * one process, tools/camellia_aria_ratio.c): field 0.150 ns/B = 0.55 c/B, gfnishift 0.170
+ * (0.63), cmpmask 0.173 (0.64), ARIA-128 ternlog 0.161 (0.59); more under "The field form".
  *
  * Where the cycles go (issue 21; ECB, 128-bit key, 16 KiB, this Zen 5 class machine, 2026-12-01):
  * no hardware counters here (perf stat: "not supported"), so by ablation: variants of this
@@ -113,13 +113,13 @@
  * 64-block batch, 128-bit key: S-boxes 304 -> 180, into and out of the field +32, key XORs 56
  * -> 16: about 930 -> 814 (256-bit: 1208 -> 1040).  Measured with tools/camellia_aria_ratio.c
  * (the method above, 300 alternating trials of 8 calls, fastest kept, 16 KiB; quiet machine,
- * 3.59 GHz by a dependent add chain): ARIA-128 ternlog 0.161 ns/B; gfnishift 1.058x, cmpmask
- * 1.075x, field 0.937x (0.151 ns/B, 0.54 c/B); decrypt the same; CTR 0.855x ARIA-128 CTR
- * (ARIA's CTR is slower than its ECB, ours is not); 256-bit field 0.954x ARIA-256 (1.226x
- * ARIA-128).  Runs on the shared machine spread by +-3% (field 0.934x-0.964x).  The fold of
+ * 3.68 GHz by a dependent add chain): ARIA-128 ternlog 0.161 ns/B; gfnishift 1.056x, cmpmask
+ * 1.076x, field 0.933x (0.150 ns/B, 0.55 c/B); decrypt the same; CTR 0.822x ARIA-128 CTR
+ * (ARIA's CTR is slower than its ECB, ours is not); 256-bit field 0.957x ARIA-256 (1.232x
+ * ARIA-128).  Runs on the shared machine spread by +-3% (field 0.933x-0.964x).  The fold of
  * the key changes around FL (40 broadcast XORs fewer) gained about 1%, the conversions in the
- * background about 2%; removing those 48 conversion operations outright (wrong output) would
- * give 5.5%.  Assembler note: clang 19 encodes the 8-bit displacement of a
+ * background about 2% (CTR's counter bytes converted once, 3% more for CTR); removing the 48
+ * conversion operations outright (wrong output) would give 5.5%.  Assembler note: clang 19 encodes the 8-bit displacement of a
  * vgf2p8affineqb {1toN} memory operand unscaled while the hardware scales it by 8 (FLF_ROT).
  *
  * What bounds the field form now, by ablation against it (same harness): letting every round

@@ -68,14 +68,14 @@ _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) 
  *   reference/camellia.c    ECB   13.6-14.2     30-31            36
  *
  * Measured again 2026-12-02 with the machine quiet (tools/camellia_aria_ratio.c: one process,
- * 300 alternating trials of 8 calls each, fastest kept; 3.59 GHz by a dependent add chain),
- * against ARIA-128 ternlog (0.161 ns/B, 0.58 c/B) in the same run:
+ * 300 alternating trials of 8 calls each, fastest kept; 3.68 GHz by a dependent add chain),
+ * against ARIA-128 ternlog (0.161 ns/B, 0.59 c/B) in the same run:
  *
  *   implementation                  ns/B   c/B    vs ARIA-128   (192/256-bit: ns/B)
- *   avx512_gfni_field       ECB    0.151   0.54      0.94x        0.198 / 0.198
- *   avx512_gfni_gfnishift   ECB    0.171   0.61      1.06x        0.226 / 0.226
- *   avx512_gfni_cmpmask     ECB    0.173   0.62      1.08x        0.230 / 0.230
- *   avx512_gfni_field       CTR    0.153   0.55      0.86x of ARIA-128 CTR (0.179 ns/B)
+ *   avx512_gfni_field       ECB    0.150   0.55      0.93x        0.198 / 0.198
+ *   avx512_gfni_gfnishift   ECB    0.170   0.63      1.06x        0.226 / 0.226
+ *   avx512_gfni_cmpmask     ECB    0.173   0.64      1.08x        0.230 / 0.230
+ *   avx512_gfni_field       CTR    0.147   0.54      0.82x of ARIA-128 CTR (0.179 ns/B)
  *
  * AVX-512 + GFNI, 64 blocks per pass byte-sliced in zmm registers (from 128 blocks on
  * software-pipelined: each batch's rounds run beside its neighbours' transposes), a tail of up
