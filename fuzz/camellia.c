@@ -400,6 +400,8 @@ static const struct bc_kernel_ops cmpmask =
     KOPS(camellia_ecb_avx512_gfni_cmpmask, camellia_ctr_avx512_gfni_cmpmask);
 static const struct bc_kernel_ops gfnishift =
     KOPS(camellia_ecb_avx512_gfni_gfnishift, camellia_ctr_avx512_gfni_gfnishift);
+static const struct bc_kernel_ops field =
+    KOPS(camellia_ecb_avx512_gfni_field, camellia_ctr_avx512_gfni_field);
 static const struct bc_kernel_ops avx2 = KOPS(camellia_ecb_avx2_gfni, camellia_ctr_avx2_gfni);
 #define NEEDS_AVX512_GFNI (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_GFNI)
 #endif
@@ -423,6 +425,7 @@ static const struct impl impls[] = {
 #if ARCH_X86_64
     IMPL("x86_64-avx512-gfni-cmpmask", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &cmpmask),
     IMPL("x86_64-avx512-gfni-gfnishift", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &gfnishift),
+    IMPL("x86_64-avx512-gfni-field", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &field),
     IMPL("x86_64-avx2-gfni", CPU_AVX2 | CPU_GFNI, IMPL_KERNEL | IMPL_CLEAN, &avx2),
 #endif
 #if ASMDIFF_HAVE_OPENSSL

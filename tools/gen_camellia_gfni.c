@@ -220,6 +220,147 @@ static int check_shr7(void)
     return wrong;
 }
 
+
+/* ---- The field form: the state kept as A x, A the linear part of PRE ---- */
+
+/* camellia_*_avx512_gfni_field keeps every state byte x as A x (A = L1, PRE's linear part,
+ * PRE = A x ^ c). P, the XOR into the other half and the key XORs are XORs of whole bytes, so
+ * they commute with A; the round keys are kept as A k ^ c (c folded in), so an S-box input is
+ * exactly PRE(x ^ k) and each S-box is one vgf2p8affineinvqb with A POSTn (FIELD_Sn), the
+ * SBOX4 bytes first A R A^-1 (R the rotate by one) through FIELD_S4_PRE. FL's x & k is
+ * diag(k) x, linear in x: in the field it is the key-dependent matrix A S diag(k) A^-1 (S the
+ * shift left by 1, the shift right by 7, or nothing), whose every byte is a linear function of
+ * k: the kernel builds those matrices per call with one vgf2p8affineqb per type from the GEN
+ * tables below (qword p of GEN_t maps k to byte p of the type-t matrix for k). */
+static uint8_t field_a[256], field_ainv[256];   /* A x, A^-1 x */
+static uint64_t field_matrix, unfield_matrix, field_s_matrix[3], field_s4_pre_matrix;
+static uint8_t field_c, field_s_imm[3], field_s4_pre_imm;
+static uint64_t fl_gen[3][8];                   /* SHL, SHR, AND: qword p -> byte p */
+static const char *const fl_gen_name[3] = { "SHL", "SHR", "AND" };
+
+static uint8_t fl_shift(int type, uint8_t v)
+{
+    return type == 0 ? (uint8_t)(v << 1) : type == 1 ? (uint8_t)(v >> 7) : v;
+}
+
+/* The type-t FL matrix for key byte k: A S diag(k) A^-1 as a GFNI qword. */
+static int fl_matrix(int type, uint8_t k, uint64_t *m)
+{
+    uint8_t f[256], imm;
+    for (int y = 0; y < 256; y++)
+        f[y] = field_a[fl_shift(type, (uint8_t)(k & field_ainv[y]))];
+    return solve_affine(f, m, &imm) && imm == 0;
+}
+
+static int derive_field(const struct sbox_gfni s[NSBOX])
+{
+    uint8_t f[256], imm;
+    field_matrix = s[0].pre_matrix;
+    field_c = s[0].pre_imm;
+    for (int x = 0; x < 256; x++)
+        field_a[x] = gfni_affine(field_matrix, (uint8_t)x, 0);
+    for (int x = 0; x < 256; x++)
+        field_ainv[field_a[x]] = (uint8_t)x;
+    for (int x = 0; x < 256; x++)
+        if (field_a[field_ainv[x]] != x) {
+            fprintf(stderr, "gen_camellia_gfni: PRE's linear part is not invertible\n");
+            return 0;
+        }
+    if (!solve_affine(field_ainv, &unfield_matrix, &imm) || imm != 0)
+        return 0;
+    /* POSTn followed by A: A (L2n v ^ bn) */
+    for (int i = 0; i < 3; i++) {
+        for (int v = 0; v < 256; v++)
+            f[v] = field_a[gfni_affine(s[i].matrix, (uint8_t)v, s[i].imm)];
+        if (!solve_affine(f, &field_s_matrix[i], &field_s_imm[i]))
+            return 0;
+    }
+    /* SBOX4's input step: u = A x' ^ c (x' = x ^ k) -> A R x' ^ c */
+    for (int u = 0; u < 256; u++)
+        f[u] = (uint8_t)(field_a[rotl8(field_ainv[u ^ field_c], 1)] ^ field_c);
+    if (!solve_affine(f, &field_s4_pre_matrix, &field_s4_pre_imm))
+        return 0;
+    /* FL's generators: byte p of the type-t matrix, as a linear function of k */
+    for (int t = 0; t < 3; t++)
+        for (int p = 0; p < 8; p++) {
+            for (int k = 0; k < 256; k++) {
+                uint64_t m;
+                if (!fl_matrix(t, (uint8_t)k, &m))
+                    return 0;
+                f[k] = (uint8_t)(m >> (8 * p));
+            }
+            if (!solve_affine(f, &fl_gen[t][p], &imm) || imm != 0) {
+                fprintf(stderr, "gen_camellia_gfni: FL %s matrix byte %d is not linear in k\n",
+                        fl_gen_name[t], p);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* The field S-boxes on every input, the FL matrices the GEN tables build on every key byte and
+ * every input, and FL / FL^-1 on 32-bit words through the field against the plain ones.
+ * Returns the number of wrong results. */
+static int check_field(const struct sbox_gfni s[NSBOX])
+{
+    int wrong = 0;
+    for (int n = 0; n < NSBOX; n++)
+        for (int x = 0; x < 256; x++) {
+            uint8_t u = (uint8_t)(field_a[x] ^ field_c), got;
+            if (n == 3)
+                got = gfni_affine_inv(field_s_matrix[0],
+                                      gfni_affine(field_s4_pre_matrix, u, field_s4_pre_imm),
+                                      field_s_imm[0]);
+            else
+                got = gfni_affine_inv(field_s_matrix[n], u, field_s_imm[n]);
+            if (got != field_a[s[n].table[x]] && wrong++ == 0)
+                fprintf(stderr, "gen_camellia_gfni: field SBOX%d(A 0x%02x ^ c) wrong\n", n + 1, x);
+        }
+    for (int t = 0; t < 3; t++)
+        for (int k = 0; k < 256; k++) {
+            uint64_t m = 0;
+            for (int p = 0; p < 8; p++)
+                m |= (uint64_t)gfni_affine(fl_gen[t][p], (uint8_t)k, 0) << (8 * p);
+            for (int x = 0; x < 256; x++)
+                if (gfni_affine(m, field_a[x], 0) != field_a[fl_shift(t, (uint8_t)(x & k))] &&
+                    wrong++ == 0)
+                    fprintf(stderr, "gen_camellia_gfni: FL %s matrix wrong\n", fl_gen_name[t]);
+        }
+    /* FL on words, byte j most significant, as the kernel computes it: x2_j ^= SHL(k1_j) x1_j ^
+     * SHR(k1_{j+1}) x1_{j+1}; x1_j ^= AND(~k2_j) x2_j ^ A k2_j. */
+    uint32_t seed = 0x2468ace1;
+    for (int trial = 0; trial < 20000; trial++) {
+        uint32_t w[4];
+        for (int i = 0; i < 4; i++)
+            seed = seed * 1664525 + 1013904223, w[i] = seed;
+        uint32_t x1 = w[0], x2 = w[1], k1 = w[2], k2 = w[3];
+        uint32_t u = x1 & k1;
+        uint32_t e2 = x2 ^ ((u << 1) | (u >> 31)), e1 = x1 ^ (e2 | k2);   /* FL */
+        uint8_t y1[4], y2[4];
+        for (int j = 0; j < 4; j++)
+            y1[j] = field_a[(uint8_t)(x1 >> (24 - 8 * j))], y2[j] = field_a[(uint8_t)(x2 >> (24 - 8 * j))];
+        uint8_t z2[4], z1[4];
+        for (int j = 0; j < 4; j++) {
+            uint8_t kj = (uint8_t)(k1 >> (24 - 8 * j)), kn = (uint8_t)(k1 >> (24 - 8 * ((j + 1) & 3)));
+            uint64_t ms, mr;
+            fl_matrix(0, kj, &ms);
+            fl_matrix(1, kn, &mr);
+            z2[j] = (uint8_t)(y2[j] ^ gfni_affine(ms, y1[j], 0) ^ gfni_affine(mr, y1[(j + 1) & 3], 0));
+        }
+        for (int j = 0; j < 4; j++) {
+            uint8_t kj = (uint8_t)(k2 >> (24 - 8 * j));
+            uint64_t ma;
+            fl_matrix(2, (uint8_t)~kj, &ma);
+            z1[j] = (uint8_t)(y1[j] ^ gfni_affine(ma, z2[j], 0) ^ field_a[kj]);
+        }
+        for (int j = 0; j < 4; j++)
+            if ((z1[j] != field_a[(uint8_t)(e1 >> (24 - 8 * j))] ||
+                 z2[j] != field_a[(uint8_t)(e2 >> (24 - 8 * j))]) && wrong++ == 0)
+                fprintf(stderr, "gen_camellia_gfni: FL through the field wrong\n");
+    }
+    return wrong;
+}
+
 /* ---- The header ---- */
 
 static void emit_header(FILE *f, const void *arg)
@@ -254,6 +395,25 @@ static void emit_header(FILE *f, const void *arg)
     fprintf(f, "\n/* x >> 7 in every byte (vgf2p8affineqb, imm8 0): bit 7 moved to bit 0, the rest\n"
                " * cleared; the gfnishift form's half of FL's 32-bit rotate by one. */\n"
                "#define CAMELLIA_GFNI_SHR7_MATRIX 0x%016" PRIx64 "\n", shr7_matrix);
+    fprintf(f, "\n/* The field form (camellia_*_avx512_gfni_field): the state kept as A x, A = FIELD\n"
+               " * (PRE's linear part), round keys as A k ^ FIELD_C. UNFIELD = A^-1. An S-box is\n"
+               " * vgf2p8affineinvqb $FIELD_Sn_IMM, FIELD_Sn; SBOX4 first vgf2p8affineqb\n"
+               " * $FIELD_S4_PRE_IMM, FIELD_S4_PRE, then FIELD_S1. FL_GEN_t: qword p maps a key byte k\n"
+               " * (vgf2p8affineqb, imm8 0) to byte p of FL's matrix of type t for k, A S diag(k) A^-1:\n"
+               " * SHL (S = x << 1), SHR (x >> 7), AND (S = identity). */\n");
+    fprintf(f, "#define CAMELLIA_GFNI_FIELD_MATRIX 0x%016" PRIx64 "\n", field_matrix);
+    fprintf(f, "#define CAMELLIA_GFNI_FIELD_C 0x%02x\n", field_c);
+    fprintf(f, "#define CAMELLIA_GFNI_UNFIELD_MATRIX 0x%016" PRIx64 "\n", unfield_matrix);
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "#define CAMELLIA_GFNI_FIELD_S%d_MATRIX 0x%016" PRIx64 "\n", i + 1, field_s_matrix[i]);
+        fprintf(f, "#define CAMELLIA_GFNI_FIELD_S%d_IMM 0x%02x\n", i + 1, field_s_imm[i]);
+    }
+    fprintf(f, "#define CAMELLIA_GFNI_FIELD_S4_PRE_MATRIX 0x%016" PRIx64 "\n", field_s4_pre_matrix);
+    fprintf(f, "#define CAMELLIA_GFNI_FIELD_S4_PRE_IMM 0x%02x\n", field_s4_pre_imm);
+    for (int t = 0; t < 3; t++)
+        for (int p = 0; p < 8; p++)
+            fprintf(f, "#define CAMELLIA_GFNI_FL_GEN_%s_%d 0x%016" PRIx64 "\n", fl_gen_name[t], p,
+                    fl_gen[t][p]);
     fputs("\n#endif\n", f);
 }
 
@@ -292,14 +452,25 @@ int main(int argc, char **argv)
     printf("SHR7: %3d/256 inputs match; matrix 0x%016" PRIx64 "\n", 256 - wrong, shr7_matrix);
     if (failed || wrong)
         return 1;
+    if (!derive_field(s)) {
+        fprintf(stderr, "gen_camellia_gfni: the field form's maps are not affine\n");
+        return 1;
+    }
+    wrong = check_field(s);
+    printf("field form: S-boxes on 256 inputs each, FL matrices on 256 keys x 256 inputs, FL on "
+           "20000 random words: %d wrong\n", wrong);
+    if (wrong)
+        return 1;
 
     /* On the hardware: every matrix the header gives. */
-    uint64_t m[1 + 2 * NSBOX] = { shr7_matrix };
+    uint64_t m[1 + 2 * NSBOX + 6] = { shr7_matrix, unfield_matrix, field_s_matrix[0],
+                                      field_s_matrix[1], field_s_matrix[2], field_s4_pre_matrix,
+                                      fl_gen[0][0] };
     for (int i = 0; i < NSBOX; i++) {
-        m[1 + 2 * i] = s[i].pre_matrix;
-        m[2 + 2 * i] = s[i].matrix;
+        m[7 + 2 * i] = s[i].pre_matrix;
+        m[8 + 2 * i] = s[i].matrix;
     }
-    if (gfni_hw_report(m, 1 + 2 * NSBOX))
+    if (gfni_hw_report(m, 1 + 2 * NSBOX + 6))
         return 1;
 
     return gfni_gen_output("gen_camellia_gfni", output, check_only, emit_header, s);

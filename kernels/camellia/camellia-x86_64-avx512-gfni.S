@@ -2,13 +2,17 @@
  *
  * Computes what reference/camellia.c computes (camellia_ecb, camellia_ctr), from the subkeys in
  * order of use that its camellia_set_encrypt_key / camellia_set_decrypt_key (or
- * camellia_setkey_x86_64) produce; interface and contract in kernels/camellia/camellia.h.  Two
- * forms of the same code, differing only in how FL's 32-bit rotate by one moves each byte's
- * top bit into the next byte (macro ROTL1_BYTE):
+ * camellia_setkey_x86_64) produce; interface and contract in kernels/camellia/camellia.h.  Three
+ * forms of the same passes.  The first two differ only in how FL's 32-bit rotate by one moves
+ * each byte's top bit into the next byte (macro ROTL1_BYTE):
  *   camellia_{ecb,ctr}_avx512_gfni_cmpmask    vpcmpltb against zero into k1, then a
  *                                             k1-masked vpaddb of a vector of ones
  *   camellia_{ecb,ctr}_avx512_gfni_gfnishift  one vgf2p8affineqb with the x >> 7 matrix
  *                                             (does not touch k1)
+ * The third keeps the state in the S-boxes' input field (the fastest; "The field form" below):
+ *   camellia_{ecb,ctr}_avx512_gfni_field      each byte x held as A x: one GFNI per S-box
+ *                                             (two for SBOX4), FL through per-call GFNI
+ *                                             matrices; FL's key changes folded away
  *
  * Algorithm (the C equivalent is reference/camellia.c camellia_crypt_block), per block with
  * halves L, R (64 bits each) and sk the subkeys in order of use:
@@ -63,6 +67,9 @@
  * 2.6 GHz clock estimated from a dependent imul chain; about 29x OpenSSL 3.0 EVP.  CTR within
  * 2% of ECB.  The two forms differ by FL's rotate only (gfnishift: 3 operations per byte,
  * one of them GFNI; cmpmask: 4, none GFNI).
+ * Again on 2026-12-02, the machine quiet (3.68 GHz by a dependent add chain; 16 KiB, all in
+ * one process, tools/camellia_aria_ratio.c): field 0.150 ns/B = 0.55 c/B, gfnishift 0.170
+ * (0.63), cmpmask 0.173 (0.64), ARIA-128 ternlog 0.161 (0.59); more under "The field form".
  *
  * Where the cycles go (issue 21; ECB, 128-bit key, 16 KiB, this Zen 5 class machine, 2026-12-01):
  * no hardware counters here (perf stat: "not supported"), so by ablation: variants of this
@@ -84,24 +91,66 @@
  * not by the rounds' latency, one port, the S-box matrices' loads or the transposes (hidden).
  * ARIA-128 ternlog is about 1080 operations per batch in ~615 cycles (1.75 per cycle: its
  * rounds have 16 independent S-boxes, ours 8), so the two families run at the same speed.
- * 0.80x ARIA needs about 750 operations per batch, 20% fewer.  Known ways, none done yet:
- * keeping the state in the S-box's input field (x -> A1 x, A1 the pre-affine map: P and the
- * key XORs are linear, so they commute) makes each S-box one vgf2p8affineinvqb (two for the
- * s4 bytes), 108 operations fewer (the last ablation: 0.93x); FL then runs in that field
- * at its present 20 operations per half, since x & k = diag(k) x is linear too (one GFNI with the key-dependent matrix
- * A1 shl1 diag(k1) A1^-1 per byte and half of the rotate); folding the 56 key-delta XORs
- * into FL's vpternlog: about 40 fewer.  Estimated together about 0.89x ARIA: the 0.80 of
- * libgcrypt's pair (0.71 against 0.90 c/B here) comes from a slower ARIA, not a faster
- * Camellia (ours 0.61 c/B).
+ * 0.80x ARIA needs about 750 operations per batch, 20% fewer.
+ *
+ * The field form (issue 21 item 1, 2026-12-02).  Keeping every state byte x as A x (A the
+ * linear part of the S-boxes' first affine map PRE = A x ^ c; generated and checked over all
+ * inputs by tools/gen_camellia_gfni.c: FIELD_*) makes each S-box one vgf2p8affineinvqb with A
+ * POSTn, since P, the XOR into the other half and the key XORs are XORs of whole bytes and
+ * commute with A; the round keys are taken into the field per call as A k ^ c (FIELD_KEYS), so
+ * c costs nothing.  SBOX4 keeps two GFNI (A R A^-1 first; A R A^-1 is not a constant times a
+ * Frobenius power, checked for all eight, so no choice of A makes it commute with the
+ * inversion).  FL in the field: x & k = diag(k) x is linear, so each byte of (x1 & k1) <<< 1 is
+ * two vgf2p8affineqb with the per-call matrices A shl1 diag(k1_j) A^-1 and A shr7
+ * diag(k1_{j+1}) A^-1, and x2 | k2 = diag(~k2) x2 ^ k2 one more with the constant in the
+ * ternary XOR: 20 operations per half, as in gfnishift.  The matrices are built per call, one
+ * vgf2p8affineqb per type and key word (each byte of such a matrix is a linear function of the
+ * key byte: FL_GEN tables) and a vpermb (FIELD_FLM).  The pipelined pass also folds the key
+ * changes around FL into FL's OR constants and the neighbouring rounds' deltas, and kw2 into
+ * round 1's (FIELD_PIPE_KEYS).  In ECB the batches go into and out of the field inside the
+ * background transposes (G2_MEM_FIELD_IN/OUT), off the pass's serial ends; CTR's go out there
+ * and come in as counter bytes taken into the field once per pass (CTR_SLICED_FORM).  Operations per
+ * 64-block batch, 128-bit key: S-boxes 304 -> 180, into and out of the field +32, key XORs 56
+ * -> 16: about 930 -> 814 (256-bit: 1208 -> 1040).  Measured with tools/camellia_aria_ratio.c
+ * (the method above, 300 alternating trials of 8 calls, fastest kept, 16 KiB; quiet machine,
+ * 3.68 GHz by a dependent add chain): ARIA-128 ternlog 0.161 ns/B; gfnishift 1.056x, cmpmask
+ * 1.076x, field 0.933x (0.150 ns/B, 0.55 c/B); decrypt the same; CTR 0.822x ARIA-128 CTR
+ * (ARIA's CTR is slower than its ECB, ours is not); 256-bit field 0.957x ARIA-256 (1.232x
+ * ARIA-128).  Runs on the shared machine spread by +-3% (field 0.933x-0.964x).  The fold of
+ * the key changes around FL (40 broadcast XORs fewer) gained about 1%, the conversions in the
+ * background about 2% (CTR's counter bytes converted once, 3% more for CTR); removing the 48
+ * conversion operations outright (wrong output) would give 5.5%.  Assembler note: clang 19 encodes the 8-bit displacement of a
+ * vgf2p8affineqb {1toN} memory operand unscaled while the hardware scales it by 8 (FLF_ROT).
+ *
+ * What bounds the field form now, by ablation against it (same harness): letting every round
+ * read the same half (the chain between rounds cut, the operation count unchanged) gives
+ * 0.81x ARIA, so about 15% of its time is the rounds' dependency chain (a round is the S-box
+ * latency, 2 GFNI for SBOX4, plus P's three ternary-XOR levels, on one chain); SBOX4 with one
+ * GFNI (36 fewer, all on that chain) gives 0.89x; issuing the SBOX4 bytes first, nothing.  So
+ * at about 1.3 operations per cycle the form is bound partly by the count (814 a batch: P 378,
+ * S-boxes 180, FL 80, transposes 128 shuffles, conversions 32) and partly by the chain.  Two
+ * independent batches interleaved round by round, the second's state on the stack (its S-box
+ * inputs loaded, its P outputs loaded, XORed and stored; the batches would exchange places at
+ * each FL layer) to fill the chain's bubbles, timed as a prototype (each pipelined round
+ * followed by such a round on a stack batch, output wrong): the second batch's rounds cost 75%
+ * of a whole batch's time (0.268 against 0.153 ns/B of output), so a two-batch pass would come
+ * to about 0.90x ARIA with its FL, conversions and transposes: 5% for a pass twice as large;
+ * not done.  0.80x needs both fewer operations and that overlap.  P in fewer operations is no
+ * way out either: an exhaustive search finds P in 20
+ * (536 sets of four shared parts through which every output is three terms, against five parts
+ * today), but none with the four parts made from the S-box outputs alone, so each makes the
+ * round's chain a ternary XOR longer to save one operation in 31.
  *
  * Calling convention: System V AMD64 (see camellia.h for the C prototypes).
  *   rdi sk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
- *   Clobbers rax, rcx, rdx, r8-r11, flags, zmm0-31, k4-k7, and k1 in the cmpmask form; all
+ *   Clobbers rax, rcx, rdx, rsi, rdi, r8-r11, flags, zmm0-31, k4-k7, and k1 in the cmpmask form; all
  *   vector and opmask registers written are zeroed before return (macro LEAVE: the k1 clear is
  *   there, in the cmpmask form only), then vzeroupper.  No callee-saved register is touched.
  *   Stack: ECB a 64-byte aligned frame of ECB_FRAME bytes (key table, pipelined-pass buffers;
  *   the caller's rsp in its first slot), CTR a frame of FRAME bytes (running counter, key
- *   table); the key table and the buffers are zeroed before return.
+ *   table); the key table and the buffers are zeroed before return.  The field form's frame
+ *   (FIELD_FRAME, over 8 KiB: two stack probes) adds the subkeys taken into the field, FL's
+ *   per-call matrices and constants, zeroed before return too.
  *
  * Register map during a pass (V = zmm for 64 blocks, ymm for 32):
  *   V0-15    blocks as loaded/stored; in the core, the sliced state: V0-7 = L, V8-15 = R
@@ -162,6 +211,19 @@
 #define DUMMY   (Q_OUT + 1024)
 #define DT      (DUMMY + 1024)
 #define ECB_FRAME (DT + 4 * 8 * 34 + 64)
+/* The field form's frame adds, above DT, the subkeys taken into the field (FTS: 34 words and
+ * room to 40, see FIELD_KEYS) and FL's per-call matrices (FLM: per FL key word 192 bytes, the
+ * SHL, SHR and AND matrices of its eight bytes, a qword each, in sk's memory byte order). */
+#define FTS     (DT + 4 * 8 * 34)
+#define FLM     (FTS + 8 * 40)
+/* FKT: the pipelined pass's FL constants (per FL layer two words, dword-spread as the key table)
+ * with the key changes around FL folded in (FIELD_PIPE_KEYS); CST their staging. */
+#define FKT     (FLM + 192 * 6)
+#define CST     (FKT + 64 * 3)
+/* CST + 48: the field form's L key of round 1 (DT word 0) as 16 counter-order bytes, CTRF: the
+ * running counter's bytes taken into the field and keyed (CTR_SLICED_FIELD). */
+#define CTRF    (CST + 64)
+#define FIELD_FRAME (CTRF + 64 + 64)
 
         .section .rodata
         .p2align 6
@@ -219,14 +281,83 @@ camellia_avx512_cam_shr7:
 .Lcam_shr7:
         .quad CAMELLIA_GFNI_SHR7_MATRIX         /* FL: x >> 7 in every byte */
         .size camellia_avx512_cam_shr7, . - camellia_avx512_cam_shr7
+/* The field form's constants (camellia-gfni-constants.h, FIELD_*, FL_GEN_*). */
+        .type camellia_avx512_field_consts, @object
+camellia_avx512_field_consts:
+.Lfield_a:
+        .quad CAMELLIA_GFNI_FIELD_MATRIX        /* field: x -> A x */
+.Lfield_ainv:
+        .quad CAMELLIA_GFNI_UNFIELD_MATRIX      /* field: A x -> x */
+.Lfield_s1:
+        .quad CAMELLIA_GFNI_FIELD_S1_MATRIX     /* field: SBOX1 and SBOX4 after inversion */
+.Lfield_s2:
+        .quad CAMELLIA_GFNI_FIELD_S2_MATRIX
+.Lfield_s3:
+        .quad CAMELLIA_GFNI_FIELD_S3_MATRIX
+.Lfield_s4pre:
+        .quad CAMELLIA_GFNI_FIELD_S4_PRE_MATRIX /* field: A R A^-1 before SBOX4's inversion */
+        .p2align 6
+.Lfl_gen_shl:                                   /* qword p: key byte -> byte p of its matrix */
+        .quad CAMELLIA_GFNI_FL_GEN_SHL_0, CAMELLIA_GFNI_FL_GEN_SHL_1, CAMELLIA_GFNI_FL_GEN_SHL_2
+        .quad CAMELLIA_GFNI_FL_GEN_SHL_3, CAMELLIA_GFNI_FL_GEN_SHL_4, CAMELLIA_GFNI_FL_GEN_SHL_5
+        .quad CAMELLIA_GFNI_FL_GEN_SHL_6, CAMELLIA_GFNI_FL_GEN_SHL_7
+.Lfl_gen_shr:
+        .quad CAMELLIA_GFNI_FL_GEN_SHR_0, CAMELLIA_GFNI_FL_GEN_SHR_1, CAMELLIA_GFNI_FL_GEN_SHR_2
+        .quad CAMELLIA_GFNI_FL_GEN_SHR_3, CAMELLIA_GFNI_FL_GEN_SHR_4, CAMELLIA_GFNI_FL_GEN_SHR_5
+        .quad CAMELLIA_GFNI_FL_GEN_SHR_6, CAMELLIA_GFNI_FL_GEN_SHR_7
+.Lfl_gen_and:
+        .quad CAMELLIA_GFNI_FL_GEN_AND_0, CAMELLIA_GFNI_FL_GEN_AND_1, CAMELLIA_GFNI_FL_GEN_AND_2
+        .quad CAMELLIA_GFNI_FL_GEN_AND_3, CAMELLIA_GFNI_FL_GEN_AND_4, CAMELLIA_GFNI_FL_GEN_AND_5
+        .quad CAMELLIA_GFNI_FL_GEN_AND_6, CAMELLIA_GFNI_FL_GEN_AND_7
+.Lfl_transpose:                                 /* vpermb: byte 8m+p from byte 8p+m */
+.irp m, 0, 1, 2, 3, 4, 5, 6, 7
+        .byte \m, 8+\m, 16+\m, 24+\m, 32+\m, 40+\m, 48+\m, 56+\m
+.endr
+.Lfl_spread:                                    /* vpermb: byte 8m+i from byte m */
+.irp m, 0, 1, 2, 3, 4, 5, 6, 7
+        .byte \m, \m, \m, \m, \m, \m, \m, \m
+.endr
+/* Per sk word (40, five zmm loads): FIELD_C in every byte of a round key word, 0 in the
+ * whitening and FL words (and the padding), for 18 and for 24 rounds. */
+.Lfield_c18:
+.irp w, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39
+.if (\w >= 2 && \w <= 7) || (\w >= 10 && \w <= 15) || (\w >= 18 && \w <= 23)
+        .quad CAMELLIA_GFNI_FIELD_C * 0x0101010101010101
+.else
+        .quad 0
+.endif
+.endr
+.Lfield_c24:
+.irp w, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39
+.if (\w >= 2 && \w <= 7) || (\w >= 10 && \w <= 15) || (\w >= 18 && \w <= 23) || (\w >= 26 && \w <= 31)
+        .quad CAMELLIA_GFNI_FIELD_C * 0x0101010101010101
+.else
+        .quad 0
+.endif
+.endr
+        .size camellia_avx512_field_consts, . - camellia_avx512_field_consts
 
         .text
 
 /* ---- The F-function ---- */
 
-/* SBOX V, j, t:  V t = SBOXn(V t), n the S-box of F's byte j: 1 2 3 4 2 3 4 1 (section 2.4.1).
- * Uses the matrices in V24-28. */
-.macro SBOX V, j, t
+/* SBOX V, j, t, form:  V t = SBOXn(V t), n the S-box of F's byte j: 1 2 3 4 2 3 4 1 (section
+ * 2.4.1).  Uses the matrices in V24-28.  The field form (V t = A x ^ A k ^ FIELD_C, see FIELD_KEYS):
+ * one vgf2p8affineinvqb to A SBOXn, two for SBOX4; V24 = FIELD_S4_PRE, V26-28 = FIELD_S1-3. */
+.macro SBOX V, j, t, form=plain
+.ifc \form, field
+.if \j == 3 || \j == 6
+        vgf2p8affineqb $CAMELLIA_GFNI_FIELD_S4_PRE_IMM, %\V\()PRE, %\V\t, %\V\t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, %\V\()POST1, %\V\t, %\V\t   /* field S4 */
+.elseif \j == 0 || \j == 7
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, %\V\()POST1, %\V\t, %\V\t   /* field S1 */
+.elseif \j == 1 || \j == 4
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S2_IMM, %\V\()POST2, %\V\t, %\V\t   /* field S2 */
+.else
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S3_IMM, %\V\()POST3, %\V\t, %\V\t   /* field S3 */
+.endif
+.exitm
+.endif
 .if \j == 3 || \j == 6
         vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, %\V\()PRE4, %\V\t, %\V\t
         vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, %\V\()POST1, %\V\t, %\V\t
@@ -244,9 +375,9 @@ camellia_avx512_cam_shr7:
 
 /* KEY_SBOX V, N, kofs, j, src, t:  V t = SBOX(V src ^ key byte j), the key the word at
  * kofs in the key table at %rax (see BUILD_KEY_TABLE); N = dwords per V (16 or 8). */
-.macro KEY_SBOX V, N, kofs, j, src, t
+.macro KEY_SBOX V, N, kofs, j, src, t, form=plain
         vpxord (4 * (\kofs + 7 - \j))(%rax){1to\N}, %\V\src, %\V\t
-        SBOX \V, \j, \t
+        SBOX \V, \j, \t, \form
 .endm
 
 /* P_XOR V, o0..o7:  V oj ^= byte j of P(t), t1..t8 in V16-23 (destroyed).  Temporaries:
@@ -283,24 +414,24 @@ camellia_avx512_cam_shr7:
 
 /* F_ROUND V, N, kofs, i0..i7, o0..o7:  (V o) ^= F(V i, the key word at kofs).
  * Temporaries: V16-23. */
-.macro F_ROUND V, N, kofs, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
-        KEY_SBOX \V, \N, \kofs, 0, \i0, 16
-        KEY_SBOX \V, \N, \kofs, 1, \i1, 17
-        KEY_SBOX \V, \N, \kofs, 2, \i2, 18
-        KEY_SBOX \V, \N, \kofs, 3, \i3, 19
-        KEY_SBOX \V, \N, \kofs, 4, \i4, 20
-        KEY_SBOX \V, \N, \kofs, 5, \i5, 21
-        KEY_SBOX \V, \N, \kofs, 6, \i6, 22
-        KEY_SBOX \V, \N, \kofs, 7, \i7, 23
+.macro F_ROUND V, N, kofs, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain
+        KEY_SBOX \V, \N, \kofs, 0, \i0, 16, \form
+        KEY_SBOX \V, \N, \kofs, 1, \i1, 17, \form
+        KEY_SBOX \V, \N, \kofs, 2, \i2, 18, \form
+        KEY_SBOX \V, \N, \kofs, 3, \i3, 19, \form
+        KEY_SBOX \V, \N, \kofs, 4, \i4, 20, \form
+        KEY_SBOX \V, \N, \kofs, 5, \i5, 21, \form
+        KEY_SBOX \V, \N, \kofs, 6, \i6, 22, \form
+        KEY_SBOX \V, \N, \kofs, 7, \i7, 23, \form
         P_XOR \V, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
 .endm
 
 /* SIX_ROUNDS V, N:  R ^= F(L, k), L ^= F(R, k'), three times, the keys words 0 .. 5 of the
  * table at %rax. */
-.macro SIX_ROUNDS V, N
+.macro SIX_ROUNDS V, N, form=plain
 .irp kofs, 0, 16, 32
-        F_ROUND \V, \N, \kofs, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-        F_ROUND \V, \N, (\kofs + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+        F_ROUND \V, \N, \kofs, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form
+        F_ROUND \V, \N, (\kofs + 8), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
 .endm
 
@@ -430,6 +561,167 @@ camellia_core_\V\()_\form:
         ADD_KEY_HALF \V, \N, 8, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw4 */
         ret
         .size camellia_core_\V\()_\form, .-camellia_core_\V\()_\form
+.endm
+
+/* ---- FL and FL^-1 in the field (the field form) ---- */
+
+/* In the field a byte is A x, and x & k = diag(k) x is linear in x: FL's (x1 & k1) <<< 1 byte j
+ * is SHL(k1_j) y1_j ^ SHR(k1_{j+1}) y1_{j+1}, and x2 | k2 = diag(~k2) x2 ^ k2 is AND(~k2_j) y2_j
+ * ^ A k2_j, each matrix A S diag(k) A^-1 made per call (FIELD_FLM) and applied with one
+ * vgf2p8affineqb from the matrix table at moff(mreg) ({1toQ}, Q = qwords per V); A k2_j is
+ * the FL word's byte in the key table (taken into the field by FIELD_KEYS without FIELD_C). */
+
+/* FLF_ROT V, Q, moff, mreg, a0..a3, b0..b3:  word b ^= (word a & k1) <<< 1.  Temporaries
+ * V16-23.  k1_j is sk's memory byte 7 - j.  moff must keep every displacement here and in
+ * FLF_OR above 127: clang 19's assembler encodes a vgf2p8affineqb {1toN} operand's 8-bit
+ * displacement unscaled, which EVEX hardware multiplies by 8 (seen as 0x38(%r9) read at
+ * 0x1c0); a 32-bit displacement is not scaled. */
+.macro FLF_ROT V, Q, moff, mreg, a0, a1, a2, a3, b0, b1, b2, b3
+        vgf2p8affineqb $0, (\moff + 56)(\mreg){1to\Q}, %\V\a0, %\V\()16
+        vgf2p8affineqb $0, (\moff + 48)(\mreg){1to\Q}, %\V\a1, %\V\()17
+        vgf2p8affineqb $0, (\moff + 40)(\mreg){1to\Q}, %\V\a2, %\V\()18
+        vgf2p8affineqb $0, (\moff + 32)(\mreg){1to\Q}, %\V\a3, %\V\()19
+        vgf2p8affineqb $0, (\moff + 64 + 48)(\mreg){1to\Q}, %\V\a1, %\V\()20   /* field FL: k1_1 >> 7 into byte 0 */
+        vgf2p8affineqb $0, (\moff + 64 + 40)(\mreg){1to\Q}, %\V\a2, %\V\()21
+        vgf2p8affineqb $0, (\moff + 64 + 32)(\mreg){1to\Q}, %\V\a3, %\V\()22
+        vgf2p8affineqb $0, (\moff + 64 + 56)(\mreg){1to\Q}, %\V\a0, %\V\()23
+        vpternlogq $0x96, %\V\()20, %\V\()16, %\V\b0
+        vpternlogq $0x96, %\V\()21, %\V\()17, %\V\b1
+        vpternlogq $0x96, %\V\()22, %\V\()18, %\V\b2
+        vpternlogq $0x96, %\V\()23, %\V\()19, %\V\b3
+.endm
+
+/* FLF_OR V, N, Q, kofs, moff, mreg, a0..a3, b0..b3:  word a ^= word b | k2, k2 the low half of
+ * the key word at kofs(%rax) (its bytes A k2_j there), k2_j sk's memory byte 3 - j. */
+.macro FLF_OR V, N, Q, kofs, moff, mreg, a0, a1, a2, a3, b0, b1, b2, b3
+        vgf2p8affineqb $0, (\moff + 128 + 24)(\mreg){1to\Q}, %\V\b0, %\V\()16
+        vgf2p8affineqb $0, (\moff + 128 + 16)(\mreg){1to\Q}, %\V\b1, %\V\()17
+        vgf2p8affineqb $0, (\moff + 128 + 8)(\mreg){1to\Q}, %\V\b2, %\V\()18
+        vgf2p8affineqb $0, (\moff + 128 + 0)(\mreg){1to\Q}, %\V\b3, %\V\()19
+        vpternlogd $0x96, (4 * (\kofs + 3))(%rax){1to\N}, %\V\()16, %\V\a0   /* field FL: ^ A k2 */
+        vpternlogd $0x96, (4 * (\kofs + 2))(%rax){1to\N}, %\V\()17, %\V\a1
+        vpternlogd $0x96, (4 * (\kofs + 1))(%rax){1to\N}, %\V\()18, %\V\a2
+        vpternlogd $0x96, (4 * (\kofs + 0))(%rax){1to\N}, %\V\()19, %\V\a3
+.endm
+
+/* FIELD_FL_LAYER V, N, Q, moff, mreg:  L = FL(L), R = FL^-1(R) in the field, the key words at
+ * 0 and 8 of the key table at %rax, their matrices at moff(mreg) and 192 bytes on. */
+.macro FIELD_FL_LAYER V, N, Q, moff, mreg
+        FLF_ROT \V, \Q, \moff, \mreg, 0, 1, 2, 3, 4, 5, 6, 7
+        FLF_OR \V, \N, \Q, 0, \moff, \mreg, 0, 1, 2, 3, 4, 5, 6, 7
+        FLF_OR \V, \N, \Q, 8, (\moff + 192), \mreg, 8, 9, 10, 11, 12, 13, 14, 15    /* field FL^-1 on R: OR first */
+        FLF_ROT \V, \Q, (\moff + 192), \mreg, 8, 9, 10, 11, 12, 13, 14, 15
+.endm
+
+/* FIELD_MAP V, matrix:  V0-15 = matrix V0-15 in every byte (into or out of the field). */
+.macro FIELD_MAP V, matrix
+.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        vgf2p8affineqb $0, \matrix, %\V\n, %\V\n
+.endr
+.endm
+
+/* CAMELLIA_CORE_FIELD V, N, Q:  camellia_core_<V>_field, as CAMELLIA_CORE, on the state taken
+ * into the field on entry and out of it on return.  Also clobbers r9 (FL's matrices at FLM). */
+.macro CAMELLIA_CORE_FIELD V, N, Q
+        .type camellia_core_\V\()_field, @function
+        .p2align 5
+camellia_core_\V\()_field:
+        vpbroadcastq .Lfield_s4pre(%rip), %\V\()PRE
+        vpbroadcastq .Lfield_s1(%rip), %\V\()POST1
+        vpbroadcastq .Lfield_s2(%rip), %\V\()POST2
+        vpbroadcastq .Lfield_s3(%rip), %\V\()POST3
+        vpbroadcastq .Lfield_a(%rip), %\V\()KEYTMP
+        FIELD_MAP \V, %\V\()KEYTMP                                /* into the field */
+        mov %rdi, %rax
+        mov %esi, %r10d
+        lea (FLM + 8 - 1024)(%rsp), %r9 /* FLM - 1024 in the caller's frame (see FLF_ROT) */
+        ADD_KEY_HALF \V, \N, 0, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw1 */
+        ADD_KEY_HALF \V, \N, 8, 8, 9, 10, 11, 12, 13, 14, 15    /* R ^= kw2 */
+        add $(4 * 16), %rax
+1:      SIX_ROUNDS \V, \N, field
+        add $(4 * 48), %rax
+        sub $6, %r10d                   /* rounds left */
+        jz 2f
+        FIELD_FL_LAYER \V, \N, \Q, 1024, %r9
+        add $384, %r9
+        add $(4 * 16), %rax
+        jmp 1b
+2:      ADD_KEY_HALF \V, \N, 0, 8, 9, 10, 11, 12, 13, 14, 15    /* R ^= kw3 */
+        ADD_KEY_HALF \V, \N, 8, 0, 1, 2, 3, 4, 5, 6, 7          /* L ^= kw4 */
+        vpbroadcastq .Lfield_ainv(%rip), %\V\()KEYTMP
+        FIELD_MAP \V, %\V\()KEYTMP                                /* out of the field */
+        ret
+        .size camellia_core_\V\()_field, .-camellia_core_\V\()_field
+.endm
+
+/* FIELD_TS n, ctab:  FTS = the n sk words at rdi, each byte x as A x, XORed with FIELD_C in the
+ * round key words (ctab); reads exactly n words (the last chunk masked). Clobbers rax, zmm16,
+ * k4. */
+.macro FIELD_TS n, ctab
+.irp c, 0, 1, 2, 3, 4
+.if 8 * \c + 8 <= \n
+        vmovdqu64 (64 * \c)(%rdi), %zmm16
+.elseif 8 * \c < \n
+        mov $((1 << (\n - 8 * \c)) - 1), %eax
+        kmovq %rax, %k4
+        vmovdqu64 (64 * \c)(%rdi), %zmm16{%k4}{z}
+.endif
+.if 8 * \c < \n
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm16, %zmm16
+        vpxorq (\ctab + 64 * \c)(%rip), %zmm16, %zmm16
+        vmovdqa64 %zmm16, (FTS + 64 * \c)(%rsp)
+.endif
+.endr
+.endm
+
+/* FIELD_FLM w, f:  FL's matrices for sk word w at FLM + 192 f: for each byte k of the word
+ * (memory order) SHL(k) at +0, SHR(k) at +64, AND(~k) at +128.  One vgf2p8affineqb per type
+ * makes byte p of all eight matrices in qword p, a vpermb transposes.  zmm19 = the transpose's
+ * indices.  Clobbers zmm16-17. */
+.macro FIELD_FLM w, f
+        vpbroadcastq (8 * \w)(%rdi), %zmm16
+        vgf2p8affineqb $0, .Lfl_gen_shl(%rip), %zmm16, %zmm17
+        vpermb %zmm17, %zmm19, %zmm17
+        vmovdqa64 %zmm17, (FLM + 192 * \f)(%rsp)
+        vgf2p8affineqb $0, .Lfl_gen_shr(%rip), %zmm16, %zmm17
+        vpermb %zmm17, %zmm19, %zmm17
+        vmovdqa64 %zmm17, (FLM + 192 * \f + 64)(%rsp)
+        vpternlogq $0x55, %zmm16, %zmm16, %zmm16        /* ~k */
+        vgf2p8affineqb $0, .Lfl_gen_and(%rip), %zmm16, %zmm17
+        vpermb %zmm17, %zmm19, %zmm17
+        vmovdqa64 %zmm17, (FLM + 192 * \f + 128)(%rsp)
+.endm
+
+/* FIELD_KEYS:  from rdi = sk, esi = rounds: FTS (FIELD_TS) and FL's matrices (FLM); leaves
+ * rdi and r11 = FTS, the subkeys the key table and the delta table are built from.  Clobbers
+ * rax, zmm16-19, k4. */
+.macro FIELD_KEYS
+        vmovdqu64 .Lfl_transpose(%rip), %zmm19
+        cmp $18, %esi
+        jne 1f
+        FIELD_TS 26, .Lfield_c18
+        FIELD_FLM 8, 0
+        FIELD_FLM 9, 1
+        FIELD_FLM 16, 2
+        FIELD_FLM 17, 3
+        jmp 2f
+1:      FIELD_TS 34, .Lfield_c24
+        FIELD_FLM 8, 0
+        FIELD_FLM 9, 1
+        FIELD_FLM 16, 2
+        FIELD_FLM 17, 3
+        FIELD_FLM 24, 4
+        FIELD_FLM 25, 5
+2:      lea FTS(%rsp), %rdi
+        mov %rdi, %r11
+.endm
+
+/* DROP_FIELD_KEYS:  zero FTS, FLM, FKT, CST and CTRF.  Clobbers zmm16. */
+.macro DROP_FIELD_KEYS
+        vpxord %zmm16, %zmm16, %zmm16
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
+        vmovdqa64 %zmm16, (FTS + 64 * \i)(%rsp)
+.endr
 .endm
 
 /* ---- Pieces kernels/x86_64-common/bytesliced-avx512.h leaves to each kernel ---- */
@@ -565,25 +857,37 @@ camellia_core_\V\()_\form:
  * of a transpose finished before its second half starts.  CTR has only the output transpose,
  * whose second half XORs the previous batch's input (at r9) into the keystream as it stores
  * (its counter blocks are made sliced, CTR_SLICED). */
-.macro BG_SLOT s, mode
+.macro BG_SLOT s, mode, form=plain, groups=0
 .if \s < 16
 .if (\s % 2) == 0
 .ifc \mode, ecb
-        BG_GROUP (\s / 2), \mode
+        BG_GROUP (\s / 2), \mode, \form, \groups
 .endif
 .else
-        BG_GROUP (8 + \s / 2), \mode
+        BG_GROUP (8 + \s / 2), \mode, \form, \groups
 .endif
 .endif
 .endm
 
-.macro BG_GROUP g, mode
+/* In the field form's ECB the batches go into and out of the field here, in the background,
+ * not at the ends of PIPE_CORE: the second half of the input transpose takes its rows into the
+ * field (and keys L, DT word 0), the first half of the output transpose un-keys R (its last DT
+ * word) and takes the rows out (G2_MEM_FIELD_IN, G2_MEM_FIELD_OUT). */
+.macro BG_GROUP g, mode, form=plain, groups=0
 .if \g < 4
         G2_MEM 0, %r9, Q_IN, %rsp, (\g)
 .elseif \g < 8
+.ifc \form\mode, fieldecb
+        G2_MEM_FIELD_IN (\g - 4)
+.else
         G2_MEM Q_IN, %rsp, S_NEXT, %rsp, (\g - 4)
+.endif
 .elseif \g < 12
+.ifc \form, field
+        G2_MEM_FIELD_OUT (\g - 8), \groups
+.else
         G2_MEM S_PREV, %rsp, Q_OUT, %rsp, (\g - 8)
+.endif
 .else
 .ifc \mode, ecb
         G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12)
@@ -591,6 +895,63 @@ camellia_core_\V\()_\form:
         G2_MEM Q_OUT, %rsp, 0, %r11, (\g - 12), %r9
 .endif
 .endif
+.endm
+
+/* G2_MEM_FIELD_IN i:  G2_MEM Q_IN -> S_NEXT, its output rows (bytes 4i .. 4i+3 of the next
+ * batch) taken into the field, those of L (i < 2) XORed with DT word 0. */
+.macro G2_MEM_FIELD_IN i
+        vmovdqu64 (Q_IN + 64 * (\i))(%rsp), %zmm24
+        vmovdqu64 (Q_IN + 64 * (\i + 4))(%rsp), %zmm25
+        vpunpcklbw (Q_IN + 64 * (\i + 8))(%rsp), %zmm24, %zmm26
+        vpunpckhbw (Q_IN + 64 * (\i + 8))(%rsp), %zmm24, %zmm24
+        vpunpcklbw (Q_IN + 64 * (\i + 12))(%rsp), %zmm25, %zmm27
+        vpunpckhbw (Q_IN + 64 * (\i + 12))(%rsp), %zmm25, %zmm25
+        vpunpcklbw %zmm27, %zmm26, %zmm28
+        vpunpckhbw %zmm27, %zmm26, %zmm26
+        vpunpcklbw %zmm25, %zmm24, %zmm27
+        vpunpckhbw %zmm25, %zmm24, %zmm24
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm28, %zmm28
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm26, %zmm26
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm27, %zmm27
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm24, %zmm24
+.if \i < 2
+        vpxord (DT + 4 * (7 - 4 * (\i) - 0))(%rsp){1to16}, %zmm28, %zmm28
+        vpxord (DT + 4 * (7 - 4 * (\i) - 1))(%rsp){1to16}, %zmm26, %zmm26
+        vpxord (DT + 4 * (7 - 4 * (\i) - 2))(%rsp){1to16}, %zmm27, %zmm27
+        vpxord (DT + 4 * (7 - 4 * (\i) - 3))(%rsp){1to16}, %zmm24, %zmm24
+.endif
+        vmovdqu64 %zmm28, (S_NEXT + 64 * (4 * (\i) + 0))(%rsp)
+        vmovdqu64 %zmm26, (S_NEXT + 64 * (4 * (\i) + 1))(%rsp)
+        vmovdqu64 %zmm27, (S_NEXT + 64 * (4 * (\i) + 2))(%rsp)
+        vmovdqu64 %zmm24, (S_NEXT + 64 * (4 * (\i) + 3))(%rsp)
+.endm
+
+/* G2_MEM_FIELD_OUT i, groups:  G2_MEM S_PREV -> Q_OUT on rows i, i+4 (R's bytes i, i+4, first
+ * XORed with the last DT word's, which un-keys R and adds kw3) and i+8, i+12 (L), each taken
+ * out of the field first. */
+.macro G2_MEM_FIELD_OUT i, groups
+        vmovdqu64 (S_PREV + 64 * (\i))(%rsp), %zmm24
+        vmovdqu64 (S_PREV + 64 * (\i + 4))(%rsp), %zmm25
+        vmovdqu64 (S_PREV + 64 * (\i + 8))(%rsp), %zmm26
+        vmovdqu64 (S_PREV + 64 * (\i + 12))(%rsp), %zmm27
+        vpxord (DT + 4 * (8 * (2 + 8 * (\groups - 1) + 6) + 7 - (\i)))(%rsp){1to16}, %zmm24, %zmm24
+        vpxord (DT + 4 * (8 * (2 + 8 * (\groups - 1) + 6) + 7 - (\i) - 4))(%rsp){1to16}, %zmm25, %zmm25
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm24, %zmm24
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm25, %zmm25
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm26, %zmm26
+        vgf2p8affineqb $0, .Lfield_ainv(%rip){1to8}, %zmm27, %zmm27
+        vpunpcklbw %zmm26, %zmm24, %zmm28
+        vpunpckhbw %zmm26, %zmm24, %zmm24
+        vpunpcklbw %zmm27, %zmm25, %zmm26
+        vpunpckhbw %zmm27, %zmm25, %zmm25
+        vpunpcklbw %zmm26, %zmm28, %zmm27
+        vpunpckhbw %zmm26, %zmm28, %zmm28
+        vpunpcklbw %zmm25, %zmm24, %zmm26
+        vpunpckhbw %zmm25, %zmm24, %zmm24
+        vmovdqu64 %zmm27, (Q_OUT + 64 * (4 * (\i) + 0))(%rsp)
+        vmovdqu64 %zmm28, (Q_OUT + 64 * (4 * (\i) + 1))(%rsp)
+        vmovdqu64 %zmm26, (Q_OUT + 64 * (4 * (\i) + 2))(%rsp)
+        vmovdqu64 %zmm24, (Q_OUT + 64 * (4 * (\i) + 3))(%rsp)
 .endm
 
 /* ---- Keyed halves: the pipelined pass's rounds without key XORs ---- */
@@ -674,6 +1035,109 @@ camellia_core_\V\()_\form:
 .endr
 .endm
 
+/* The field form's pipelined pass folds the key changes around FL into FL itself: L leaves
+ * its last round keyed with (0 || N2) and FL's OR step gives it N1 (N = its next key), so FL
+ * hands it over keyed; R enters FL^-1 still keyed with F (its last key), FL^-1's OR constant
+ * cancels F's effect on y1, and R leaves with the offset O_R = (F1 || F2 ^ (F1 & k1) <<< 1),
+ * which the next group's first delta replaces by R's next key; kw2 rides in group 0's first
+ * delta.  Per FL layer that saves the 16 XORs of "key L" and "un-key R", and 8 for kw2.
+ * FIELD_APPLY, FIELD_PIPE_KEYS and BUILD_DELTA_TABLE_FIELD make the constants: FTS words 34..39
+ * hold, per layer l (1..groups-1), V1 = N2 = the low half of K(l,0) (at 34 + 2(l-1)) and V2 =
+ * O_R (at 35 + 2(l-1)); FKT holds per layer the words whose low halves are L's OR constants
+ * A k2 ^ AND(N2) ^ N1 and R's A k2 ^ AND(F2), dword-spread. */
+
+/* FIELD_APPLY mat, w:  rax = FTS word w with its memory byte m through the matrix in qword m of
+ * the 64 bytes at mat(%rsp) (FLM's layout).  zmm18 = .Lfl_spread, zmm19 = .Lfl_transpose (its
+ * first qword gathers byte 0 of each qword).  Clobbers zmm16. */
+.macro FIELD_APPLY mat, w
+        vpbroadcastq (FTS + 8 * (\w))(%rsp), %zmm16
+        vpermb %zmm16, %zmm18, %zmm16
+        vgf2p8affineqb $0, (\mat)(%rsp), %zmm16, %zmm16
+        vpermb %zmm16, %zmm19, %zmm16
+        vmovq %xmm16, %rax
+.endm
+
+/* FIELD_PIPE_KEYS groups:  V1, V2 and FKT (above), from FTS and FLM.  Clobbers rax, rsi, r9,
+ * zmm16-19. */
+.macro FIELD_PIPE_KEYS groups
+        vmovdqu64 .Lfl_spread(%rip), %zmm18
+        vmovdqu64 .Lfl_transpose(%rip), %zmm19
+.irp l, 1, 2, 3
+.if \l < \groups
+        FIELD_APPLY (FLM + 192 * (2 * \l - 2) + 128), (2 + 8 * \l)     /* AND(N2), N = K(l,0) */
+        mov (FTS + 8 * (2 + 8 * \l))(%rsp), %rsi
+        xor (FTS + 8 * (8 * \l))(%rsp), %rax                            /* ^ A k2 */
+        mov %rsi, %r9
+        shr $32, %r9
+        xor %r9, %rax                                                   /* ^ N1, low half */
+        mov %rax, (CST + 16 * (\l - 1))(%rsp)
+        mov %esi, %esi
+        mov %rsi, (FTS + 8 * (34 + 2 * (\l - 1)))(%rsp)                 /* V1 = N2 */
+        FIELD_APPLY (FLM + 192 * (2 * \l - 1) + 128), (2 + 8 * (\l - 1) + 5)   /* AND(F2) */
+        xor (FTS + 8 * (8 * \l + 1))(%rsp), %rax                        /* ^ A k2 */
+        mov %rax, (CST + 16 * (\l - 1) + 8)(%rsp)
+        FIELD_APPLY (FLM + 192 * (2 * \l - 1) + 64), (2 + 8 * (\l - 1) + 5)    /* SHR(k1_j) F1_j */
+        shr $32, %rax
+        rol $8, %eax                    /* byte j+1's carry into byte j */
+        mov %rax, %r9
+        FIELD_APPLY (FLM + 192 * (2 * \l - 1)), (2 + 8 * (\l - 1) + 5)         /* SHL(k1_j) F1_j */
+        shr $32, %rax
+        xor %r9, %rax                   /* (F1 & k1) <<< 1 in the field */
+        xor (FTS + 8 * (2 + 8 * (\l - 1) + 5))(%rsp), %rax
+        mov %rax, (FTS + 8 * (35 + 2 * (\l - 1)))(%rsp)                 /* V2 = O_R */
+.endif
+.endr
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+.irp l, 1, 2, 3
+.if \l < \groups
+        vpmovzxbd (CST + 16 * (\l - 1))(%rsp), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqa64 %zmm16, (FKT + 64 * (\l - 1))(%rsp)
+.endif
+.endr
+.endm
+
+/* BUILD_DELTA_TABLE_FIELD groups:  BUILD_DELTA_TABLE for the field form (FIELD_PIPE_KEYS first;
+ * r11 = FTS).  The words it leaves unused are zero. */
+.macro BUILD_DELTA_TABLE_FIELD groups
+        FIELD_PIPE_KEYS \groups
+        mov FTS(%rsp), %rax                                     /* for CTR_SLICED_FIELD */
+        xor (FTS + 16)(%rsp), %rax
+        mov %rax, (CST + 56)(%rsp)
+        movq $0, (CST + 48)(%rsp)
+        DT_STAGE 0, 0, 2, 0
+        DT_STAGE 1, -1, -1, 0
+.irp g, 0, 1, 2, 3
+.if \g < \groups
+.if \g == 0
+        DT_STAGE 2, 3, 1, 1                                     /* R: kw2 -> K(0,1) */
+.else
+        DT_STAGE (2 + 8 * \g), (2 + 8 * \g + 1), (35 + 2 * (\g - 1)), 1    /* R: O_R -> K(g,1) */
+.endif
+.irp q, 1, 2, 3, 4
+        DT_STAGE (2 + 8 * \g + \q), (2 + 8 * \g + \q - 1), (2 + 8 * \g + \q + 1), 1
+.endr
+.if \g < \groups - 1
+        DT_STAGE (2 + 8 * \g + 5), (2 + 8 * \g + 4), (34 + 2 * \g), 1  /* L: K(g,4) -> (0 || N2) */
+        DT_STAGE (2 + 8 * \g + 6), -1, -1, 0
+        DT_STAGE (2 + 8 * \g + 7), -1, -1, 0
+.else
+        DT_STAGE (2 + 8 * \g + 5), (2 + 8 * \g + 4), (8 * \groups + 1), 1
+        DT_STAGE (2 + 8 * \g + 6), (2 + 8 * \g + 5), (8 * \groups), 0
+        DT_STAGE (2 + 8 * \g + 7), -1, -1, 0
+.endif
+.endif
+.endr
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+.if \c < 4 * \groups + 1
+        vpmovzxbd (Q_IN + 16 * \c)(%rsp), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqa64 %zmm16, (DT + 64 * \c)(%rsp)
+.endif
+.endr
+.endm
+
 /* ADD_DT_HALF t, r0..r7:  zmm rj ^= byte j of DT word t. */
 .macro ADD_DT_HALF t, r0, r1, r2, r3, r4, r5, r6, r7
         vpxord (DT + 4 * (8 * (\t) + 7))(%rsp){1to16}, %zmm\r0, %zmm\r0
@@ -721,20 +1185,33 @@ camellia_core_\V\()_\form:
 
 /* KEYED_ROUND t, i0..i7, o0..o7:  (zmm o) ^= F(zmm i) ^ D, the input already keyed, D from DT
  * word t.  The S-boxes read the state directly (first GFNI step not in place). */
-.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7
-        KEYED_SBOX 0, \i0, 16
-        KEYED_SBOX 1, \i1, 17
-        KEYED_SBOX 2, \i2, 18
-        KEYED_SBOX 3, \i3, 19
-        KEYED_SBOX 4, \i4, 20
-        KEYED_SBOX 5, \i5, 21
-        KEYED_SBOX 6, \i6, 22
-        KEYED_SBOX 7, \i7, 23
+.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain
+        KEYED_SBOX 0, \i0, 16, \form
+        KEYED_SBOX 1, \i1, 17, \form
+        KEYED_SBOX 2, \i2, 18, \form
+        KEYED_SBOX 3, \i3, 19, \form
+        KEYED_SBOX 4, \i4, 20, \form
+        KEYED_SBOX 5, \i5, 21, \form
+        KEYED_SBOX 6, \i6, 22, \form
+        KEYED_SBOX 7, \i7, 23, \form
         KEYED_P_XOR \t, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
 .endm
 
 /* KEYED_SBOX j, src, t:  zmm t = SBOX(zmm src), matrices from .rodata (as SBOX). */
-.macro KEYED_SBOX j, src, t
+.macro KEYED_SBOX j, src, t, form=plain
+.ifc \form, field
+.if \j == 3 || \j == 6
+        vgf2p8affineqb $CAMELLIA_GFNI_FIELD_S4_PRE_IMM, .Lfield_s4pre(%rip){1to8}, %zmm\src, %zmm\t
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, .Lfield_s1(%rip){1to8}, %zmm\t, %zmm\t
+.elseif \j == 0 || \j == 7
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S1_IMM, .Lfield_s1(%rip){1to8}, %zmm\src, %zmm\t
+.elseif \j == 1 || \j == 4
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S2_IMM, .Lfield_s2(%rip){1to8}, %zmm\src, %zmm\t
+.else
+        vgf2p8affineinvqb $CAMELLIA_GFNI_FIELD_S3_IMM, .Lfield_s3(%rip){1to8}, %zmm\src, %zmm\t
+.endif
+.exitm
+.endif
 .if \j == 3 || \j == 6
         vgf2p8affineqb $CAMELLIA_GFNI_S4_PRE_IMM, .Lcam_pre4(%rip){1to8}, %zmm\src, %zmm\t
         vgf2p8affineinvqb $CAMELLIA_GFNI_S1_IMM, .Lcam_post1(%rip){1to8}, %zmm\t, %zmm\t
@@ -758,23 +1235,36 @@ camellia_core_\V\()_\form:
  * (FL keys), DT built, r9 = next batch's input (or the dummy buffer), r11 = previous batch's
  * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
+.ifc \form, field
+        /* into the field and L keyed: in BG_GROUP, ECB_PIPELINED, CTR_SLICED_FIELD; kw2 rides in round 1 */
+.else
         ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7                   /* L ^= kw1 ^ k1 */
         ADD_DT_HALF 1, 8, 9, 10, 11, 12, 13, 14, 15             /* R ^= kw2 */
+.endif
 .irp g, 0, 1, 2, 3
 .if \g < \groups
 .if \g > 0
-        FL_CONSTANTS zmm, \form
+.ifc \form, field
+        lea (FKT + 64 * (\g - 1))(%rsp), %rax                  /* field: constants with the key changes */
+        FIELD_FL_LAYER zmm, 16, 8, (FLM + 384 * (\g - 1)), %rsp
+.else
         lea (KT + 4 * 8 * 8 * \g)(%rsp), %rax                  /* W[8g], W[8g+1] */
+        FL_CONSTANTS zmm, \form
         FL_LAYER zmm, 16, \form
         ADD_DT_HALF (2 + 8 * (\g - 1) + 7), 0, 1, 2, 3, 4, 5, 6, 7   /* key L */
 .endif
+.endif
 .irp q, 0, 2, 4
-        BG_SLOT (6 * \g + \q), \mode
-        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-        BG_SLOT (6 * \g + \q + 1), \mode
-        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7
+        BG_SLOT (6 * \g + \q), \mode, \form, \groups
+        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form
+        BG_SLOT (6 * \g + \q + 1), \mode, \form, \groups
+        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
 .endr
+.ifc \form, field
+        /* R un-keyed (^ kw3) and out of the field: in BG_GROUP and at the last batch */
+.else
         ADD_DT_HALF (2 + 8 * \g + 6), 8, 9, 10, 11, 12, 13, 14, 15  /* un-key R (last: ^ kw3) */
+.endif
 .endif
 .endr
 .endm
@@ -812,13 +1302,45 @@ camellia_core_\V\()_\form:
 .Lctr_done\@:
 .endm
 
+/* CTR_SLICED_FORM form:  a pipelined pass's counter blocks, sliced (CTR_SLICED); in the field
+ * form taken into the field with L keyed for round 1: when no block carries out of the low byte,
+ * the fifteen common bytes once (one GFNI and an XOR of the key on 16 bytes) and the low byte's
+ * register by one GFNI; otherwise CTR_SLICED's slow path then all sixteen.  Clobbers rax,
+ * zmm16-31, k4. */
+.macro CTR_SLICED_FORM form
+.ifc \form, field
+        movzbl (%rsp), %eax
+        cmp $(256 - 64), %eax
+        ja .Lctrf_slow\@
+        vmovdqu64 (%rsp), %xmm16
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to2}, %xmm16, %xmm16
+        vpxorq (CST + 48)(%rsp), %xmm16, %xmm16
+        vmovdqu64 %xmm16, CTRF(%rsp)
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+        vpbroadcastb (CTRF + 15 - \j)(%rsp), %zmm\j
+.endr
+        vpbroadcastb (%rsp), %zmm15
+        vpaddb .Lctr_lanes_zmm(%rip), %zmm15, %zmm15
+        vgf2p8affineqb $0, .Lfield_a(%rip){1to8}, %zmm15, %zmm15
+        jmp .Lctrf_done\@
+.Lctrf_slow\@:
+        CTR_BLOCKS zmm, .Lctr_offsets_zmm, 64                  /* CTR_SLICED's slow path */
+        TRANSPOSE_REVERSED zmm
+        FIELD_MAP zmm, .Lfield_a(%rip){1to8}
+        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7
+.Lctrf_done\@:
+.else
+        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+.endif
+.endm
+
 /* CTR_PIPELINED form, groups:  r8 = m >= 2 whole batches from rcx to rdx, the running counter
  * at (%rsp) advanced by 64 per batch.  Batch p's rounds run beside the output transpose of
  * batch p-1, which XORs that batch's input into it on the way out; counter blocks are made
  * sliced between the batches.  Leaves rcx, rdx past the batches.  Clobbers r8, r9, r11, rax,
  * zmm0-31, k4. */
 .macro CTR_PIPELINED form, groups
-        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+        CTR_SLICED_FORM \form
         addq $64, (%rsp)
         adcq $0, 8(%rsp)
         lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
@@ -832,11 +1354,15 @@ camellia_core_\V\()_\form:
         mov %rcx, %r9
         add $1024, %rdx
         add $1024, %rcx
-        CTR_SLICED zmm, .Lctr_lanes_zmm, 64, .Lctr_offsets_zmm
+        CTR_SLICED_FORM \form
         addq $64, (%rsp)
         adcq $0, 8(%rsp)
         jmp .Lpipe\@
 .Lpipe_done\@:
+.ifc \form, field
+        ADD_DT_HALF (2 + 8 * (\groups - 1) + 6), 8, 9, 10, 11, 12, 13, 14, 15     /* the last batch out */
+        FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}
+.endif
         TRANSPOSE_HALFSWAP zmm
         XOR_STORE16 zmm, 64
         add $1024, %rcx
@@ -850,6 +1376,10 @@ camellia_core_\V\()_\form:
 .macro ECB_PIPELINED form, groups
         LOAD16 zmm, 64, %rcx
         TRANSPOSE zmm
+.ifc \form, field
+        FIELD_MAP zmm, .Lfield_a(%rip){1to8}                    /* the first batch into the field */
+        ADD_DT_HALF 0, 0, 1, 2, 3, 4, 5, 6, 7
+.endif
         lea 1024(%rcx), %r9             /* batch 1's input */
         lea DUMMY(%rsp), %r11           /* no batch before batch 0 */
 .Lpipe\@:
@@ -869,6 +1399,10 @@ camellia_core_\V\()_\form:
         lea DUMMY(%rsp), %r9            /* the next batch is the last: no input after it */
         jmp .Lpipe\@
 .Lpipe_done\@:
+.ifc \form, field
+        ADD_DT_HALF (2 + 8 * (\groups - 1) + 6), 8, 9, 10, 11, 12, 13, 14, 15     /* the last batch out */
+        FIELD_MAP zmm, .Lfield_ainv(%rip){1to8}
+.endif
         TRANSPOSE_HALFSWAP zmm
         STORE16 zmm, 64, %rdx
         add $1024, %rcx
@@ -878,10 +1412,18 @@ camellia_core_\V\()_\form:
 /* STACK_FRAME:  rsp = a 64-byte aligned frame of ECB_FRAME bytes (rax = the caller's rsp,
  * stored at ECB_SAVE).  The frame is over 4 KiB, so the page below the caller's is touched
  * first, as compilers' stack-clash probes do: no write can skip a guard page. */
-.macro STACK_FRAME
+.macro STACK_FRAME form
+.ifc \form, field
+        sub $4096, %rsp                 /* the field form's frame is over 8 KiB: two probes */
+        orq $0, (%rsp)
+        sub $4096, %rsp
+        orq $0, (%rsp)
+        sub $(FIELD_FRAME - 8192), %rsp
+.else
         sub $4096, %rsp
         orq $0, (%rsp)
         sub $(ECB_FRAME - 4096), %rsp
+.endif
         and $-64, %rsp
         mov %rax, ECB_SAVE(%rsp)
 .endm
@@ -898,8 +1440,11 @@ camellia_ecb_avx512_gfni_\form:
         test %r8, %r8
         jz 9f                           /* nothing to do, no register touched */
         mov %rsp, %rax
-        STACK_FRAME
+        STACK_FRAME \form
         mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
+.ifc \form, field
+        FIELD_KEYS
+.endif
         BUILD_KEY_TABLE
         cmp $128, %r8
         jb 1f
@@ -908,11 +1453,19 @@ camellia_ecb_avx512_gfni_\form:
         shr $6, %r8
         cmp $18, %esi
         jne 4f
+.ifc \form, field
+        BUILD_DELTA_TABLE_FIELD 3
+.else
         BUILD_DELTA_TABLE 3
+.endif
         mov $18, %esi                   /* rounds again, for the tail's core */
         ECB_PIPELINED \form, 3
         jmp 5f
+.ifc \form, field
+4:      BUILD_DELTA_TABLE_FIELD 4
+.else
 4:      BUILD_DELTA_TABLE 4
+.endif
         mov $24, %esi
         ECB_PIPELINED \form, 4
 5:      mov %r10, %r8
@@ -949,6 +1502,9 @@ camellia_ecb_avx512_gfni_\form:
         TRANSPOSE_HALFSWAP zmm
         TAIL_STORE16 zmm, 64, k5, k6, k7
 8:      DROP_KEY_TABLE
+.ifc \form, field
+        DROP_FIELD_KEYS
+.endif
         mov ECB_SAVE(%rsp), %rsp
         LEAVE \form
 9:      ret
@@ -966,9 +1522,12 @@ camellia_ctr_avx512_gfni_\form:
         test %r8, %r8
         jz 9f                           /* nothing to do; ctr unchanged */
         mov %rsp, %rax
-        STACK_FRAME
+        STACK_FRAME \form
         mov %r9, CTR_PTR(%rsp)
         mov %rdi, %r11                  /* sk, for BUILD_DELTA_TABLE */
+.ifc \form, field
+        FIELD_KEYS
+.endif
         BUILD_KEY_TABLE
         mov (%r9), %rax
         bswap %rax
@@ -983,11 +1542,19 @@ camellia_ctr_avx512_gfni_\form:
         shr $6, %r8
         cmp $18, %esi
         jne 4f
+.ifc \form, field
+        BUILD_DELTA_TABLE_FIELD 3
+.else
         BUILD_DELTA_TABLE 3
+.endif
         mov $18, %esi                   /* rounds again, for the tail's core */
         CTR_PIPELINED \form, 3
         jmp 5f
+.ifc \form, field
+4:      BUILD_DELTA_TABLE_FIELD 4
+.else
 4:      BUILD_DELTA_TABLE 4
+.endif
         mov $24, %esi
         CTR_PIPELINED \form, 4
 5:      mov %r10, %r8
@@ -1034,6 +1601,9 @@ camellia_ctr_avx512_gfni_\form:
         movq $0, (%rsp)
         movq $0, 8(%rsp)
         DROP_KEY_TABLE
+.ifc \form, field
+        DROP_FIELD_KEYS
+.endif
         mov ECB_SAVE(%rsp), %rsp
         LEAVE \form
 9:      ret
@@ -1048,5 +1618,9 @@ camellia_ctr_avx512_gfni_\form:
         CAMELLIA_ECB gfnishift
         CAMELLIA_CTR cmpmask
         CAMELLIA_CTR gfnishift
+        CAMELLIA_CORE_FIELD zmm, 16, 8
+        CAMELLIA_CORE_FIELD ymm, 8, 4
+        CAMELLIA_ECB field
+        CAMELLIA_CTR field
 
         .section .note.GNU-stack,"",@progbits

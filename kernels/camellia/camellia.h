@@ -67,10 +67,21 @@ _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) 
  *   OpenSSL 3.0 EVP         ECB    6.1-6.3      13.6-14          16               1x
  *   reference/camellia.c    ECB   13.6-14.2     30-31            36
  *
+ * Measured again 2026-12-02 with the machine quiet (tools/camellia_aria_ratio.c: one process,
+ * 300 alternating trials of 8 calls each, fastest kept; 3.68 GHz by a dependent add chain),
+ * against ARIA-128 ternlog (0.161 ns/B, 0.59 c/B) in the same run:
+ *
+ *   implementation                  ns/B   c/B    vs ARIA-128   (192/256-bit: ns/B)
+ *   avx512_gfni_field       ECB    0.150   0.55      0.93x        0.198 / 0.198
+ *   avx512_gfni_gfnishift   ECB    0.170   0.63      1.06x        0.226 / 0.226
+ *   avx512_gfni_cmpmask     ECB    0.173   0.64      1.08x        0.230 / 0.230
+ *   avx512_gfni_field       CTR    0.147   0.54      0.82x of ARIA-128 CTR (0.179 ns/B)
+ *
  * AVX-512 + GFNI, 64 blocks per pass byte-sliced in zmm registers (from 128 blocks on
  * software-pipelined: each batch's rounds run beside its neighbours' transposes), a tail of up
- * to 32 blocks in ymm and of 33..63 in zmm, masked loads and stores.  The two forms differ only in FL's
- * byte-sliced rotate (kernels/camellia/camellia-x86_64-avx512-gfni.S):
+ * to 32 blocks in ymm and of 33..63 in zmm, masked loads and stores.  The first two forms differ
+ * only in FL's byte-sliced rotate (kernels/camellia/camellia-x86_64-avx512-gfni.S), the third
+ * (field, below) keeps the state in the S-boxes' input field:
  *   cmpmask    each byte's top bit moved down with vpcmpltb into k1 and a masked vpaddb
  *   gfnishift  ... with one vgf2p8affineqb (x >> 7 matrix); k1 untouched */
 void camellia_ecb_avx512_gfni_cmpmask(const uint64_t *sk, unsigned int rounds, uint8_t *out,
@@ -81,6 +92,13 @@ void camellia_ctr_avx512_gfni_cmpmask(const uint64_t *sk, unsigned int rounds, u
                                       const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
 void camellia_ctr_avx512_gfni_gfnishift(const uint64_t *sk, unsigned int rounds, uint8_t *out,
                                         const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
+/* field: the same passes with the state kept in the S-boxes' input field (each byte x as A x,
+ * A the linear part of the S-boxes' first affine map): one GFNI per S-box (two for SBOX4), FL
+ * through per-call key-dependent GFNI matrices; see the kernel's header comment. */
+void camellia_ecb_avx512_gfni_field(const uint64_t *sk, unsigned int rounds, uint8_t *out,
+                                    const uint8_t *in, size_t nblocks);
+void camellia_ctr_avx512_gfni_field(const uint64_t *sk, unsigned int rounds, uint8_t *out,
+                                    const uint8_t *in, size_t nblocks, uint8_t ctr[16]);
 
 /* AVX2 + GFNI, 32 blocks per pass byte-sliced in ymm registers with the state on the stack; a
  * tail below 32 blocks goes through a stack buffer (kernels/camellia/camellia-x86_64-avx2-gfni.S). */
