@@ -112,10 +112,10 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     }
     uint64_t a = ea(x, in);
     uint64_t m = wmask(x, in);
-    memset(b, 0, sizeof *b);
     if (in->bc) {
         unsigned es = f->bsz;
-        if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
+        memset(b->b + vl, 0, 64 - vl);
+        if (masked(in) && !(m & lowbits(vl / f->esz))) { memset(b, 0, vl); return 0; }
         uint64_t e = 0;
         if (rd(x, a, &e, es)) return -1; /* little-endian: the element in the low bytes */
         uint64_t pat = es == 4 ? e | e << 32 : es == 2 ? e * 0x0001000100010001ull
@@ -124,6 +124,8 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
         return 0;
     }
     unsigned n = vx_mem_size(f, vl);
+    /* the bytes past the operand are zero (the operand's own are all written below) */
+    memset(b->b + n, 0, 64 - n);
     /* An aligned move with no active element does not fault on this CPU (Zen 5, measured by
      * the reach test); with any active element it does, as the SDM says. */
     int any = !masked(in) || (m & lowbits(vl / f->esz));
@@ -133,7 +135,10 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     /* A vector-sized operand of a form without fault suppression (permutes, unpacks, shuffles:
      * SDM exception class E4NF) is read whole even when no element is active: this CPU faults
      * there (measured by the reach test's guard-page cases). */
-    if (masked(in) && !(m & lowbits(vl / f->esz)) && (f->msz && f->msz < 0xf0)) return 0;
+    if (masked(in) && !(m & lowbits(vl / f->esz)) && (f->msz && f->msz < 0xf0)) {
+        memset(b, 0, n);
+        return 0;
+    }
     return rd(x, a, b->b, n);
 }
 
@@ -432,7 +437,11 @@ static int v_perm2i128(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                     unsigned vl)                                                               \
     {                                                                                          \
         (void)x; (void)in; (void)d;                                                            \
-        for (unsigned i = 0; i < vl / 8; i++) o->q[i] = (expr);                                \
+        uint64_t r[8]; /* whole registers into a temporary: o may be a or b, r is neither, */ \
+        for (unsigned i = 0; i < 8; i++) r[i] = (expr); /* so the loop is vectorised */       \
+        if (vl == 64) memcpy(o, r, 64);                                                        \
+        else if (vl == 32) memcpy(o, r, 32);                                                   \
+        else memcpy(o, r, 16);                                                                 \
         return 0;                                                                              \
     }
 QOP(v_and, a->q[i] & b->q[i])
@@ -889,6 +898,62 @@ static const uint8_t *affine_table(uint64_t A, int inv, uint8_t imm)
     return e->t;
 }
 
+/* vgf2p8affineqb is linear in x: affine(A, x) = affine(A, x & 15) ^ affine(A, x & 0xf0).  With
+ * one matrix in every qword (a broadcast, as the kernels use it) the instruction is two
+ * 16-entry look-ups per byte, which SSSE3's pshufb does 16 bytes at a time.  The host's own
+ * GFNI is never used: the reach test compares this executor with it. */
+static struct nibble_tab {
+    uint64_t A;
+    int used;
+    uint8_t imm;
+    uint8_t lo[16], hi[16]; /* affine(A, n) ^ imm, affine(A, n << 4) */
+} nibble_cache[AFFINE_CACHE];
+static unsigned nibble_next;
+
+static const struct nibble_tab *nibble_table(uint64_t A, uint8_t imm)
+{
+    for (unsigned i = 0; i < AFFINE_CACHE; i++)
+        if (nibble_cache[i].used && nibble_cache[i].A == A && nibble_cache[i].imm == imm)
+            return &nibble_cache[i];
+    struct nibble_tab *e = &nibble_cache[nibble_next++ % AFFINE_CACHE];
+    for (unsigned n = 0; n < 16; n++) {
+        e->lo[n] = affine1(A, (uint8_t)n) ^ imm;
+        e->hi[n] = affine1(A, (uint8_t)(n << 4));
+    }
+    e->A = A;
+    e->imm = imm;
+    e->used = 1;
+    return e;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_NIBBLE_SSSE3 1
+__attribute__((target("ssse3"))) static void affine_nibbles_ssse3(uint8_t *o, const uint8_t *a,
+                                                                  unsigned vl,
+                                                                  const struct nibble_tab *t)
+{
+    const __m128i lo = _mm_loadu_si128((const __m128i *)t->lo);
+    const __m128i hi = _mm_loadu_si128((const __m128i *)t->hi);
+    const __m128i low4 = _mm_set1_epi8(0x0f);
+    for (unsigned i = 0; i < vl; i += 16) { /* each chunk read before it is written: in place */
+        __m128i v = _mm_loadu_si128((const __m128i *)(a + i));
+        __m128i r = _mm_xor_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, low4)),
+                                  _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), low4)));
+        _mm_storeu_si128((__m128i *)(o + i), r);
+    }
+}
+
+static int host_has_ssse3(void)
+{
+    static int known = -1;
+    if (known < 0) known = __builtin_cpu_supports("ssse3") ? 1 : 0;
+    return known;
+}
+#else
+#define HAVE_NIBBLE_SSSE3 0
+#endif
+
 static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
                       unsigned vl)
@@ -896,6 +961,16 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d;
     int inv = in->op == 0xcf;
     uint8_t imm = (uint8_t)in->imm;
+#if HAVE_NIBBLE_SSSE3
+    if (!inv && host_has_ssse3()) {
+        uint64_t A = b->q[0], diff = 0;
+        for (unsigned q = 1; q < vl / 8; q++) diff |= b->q[q] ^ A;
+        if (!diff) { /* tables first: o may be b */
+            affine_nibbles_ssse3(o->b, a->b, vl, nibble_table(A, imm));
+            return 0;
+        }
+    }
+#endif
     const uint8_t *t = NULL;
     uint64_t prev = 0;
     /* word by word, the matrix word read before the word of o (maybe b: in place) is
@@ -2493,11 +2568,16 @@ disp_done:;
  * flushes once per generated case). */
 #define INDEX_SIZE 32768
 #define POOL_SIZE 65536
+struct centry;
+/* How an entry runs, chosen once when it is decoded (threaded dispatch: the run loop calls it
+ * with no look-up of the form's kind, masking or operand kind per instruction). */
+typedef int (*exec_fn)(struct vx *x, const struct centry *e);
 struct centry {
     uint64_t rip;
     uint32_t gen;
     uint8_t known;
-    uint8_t in_place; /* writes_in_place(&in) */
+    uint8_t dst, src1; /* exec_reg_in_place's registers */
+    exec_fn exec;
     struct vx_insn in;
 };
 static struct centry *pool;
@@ -2532,6 +2612,43 @@ static int writes_in_place(const struct vx_insn *in)
     return fn == v_bcast && f->msz <= 8;
 }
 
+static int exec_spec(struct vx *x, const struct centry *e)
+{
+    return ((spec_fn)e->in.f->fn)(x, &e->in);
+}
+
+static int exec_vec_copy(struct vx *x, const struct centry *e) { return exec_vec(x, &e->in, 0); }
+
+static int exec_vec_in_place(struct vx *x, const struct centry *e)
+{
+    return exec_vec(x, &e->in, 1);
+}
+
+/* The common case of the kernels: an element-wise form, unmasked, register operands only.
+ * What exec_vec decides per call (kind, mask, operand fetch, destination) is in the entry. */
+static int exec_reg_in_place(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    unsigned vl = vlen(in);
+    ((vec_fn)in->f->fn)(x, in, d, d, &z[e->src1], &z[in->rm], vl); /* cannot fail */
+    clear_upper(d, vl);
+    return 0;
+}
+
+static exec_fn choose_exec(struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    const struct vx_form *f = in->f;
+    if (f->kind == VK_SPEC || f->kind == VK_SCALAR) return exec_spec;
+    if (!writes_in_place(in)) return exec_vec_copy;
+    if (masked(in) || in->mem) return exec_vec_in_place;
+    /* as exec_vec's in-place branch passes them */
+    e->dst = f->kind == VK_VM ? in->vvvv : in->reg;
+    e->src1 = f->kind == VK_RVM ? in->vvvv : in->rm;
+    return exec_reg_in_place;
+}
+
 static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
                                       const struct centry *prev)
 {
@@ -2549,7 +2666,7 @@ static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
     e->gen = generation;
     e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
     if (!got) e->in.len = 0;
-    e->in_place = e->known && writes_in_place(&e->in);
+    e->exec = e->known ? choose_exec(e) : NULL;
     *slot = e;
     return e;
 }
@@ -2567,15 +2684,6 @@ int vx_is_vector_insn(const struct vx_env *env, uint64_t addr, size_t *len)
     return i < got && (buf[i] == 0xc4 || buf[i] == 0xc5 || buf[i] == 0x62);
 }
 
-static int execute(struct vx *x, const struct centry *e)
-{
-    const struct vx_insn *in = &e->in;
-    switch (in->f->kind) {
-    case VK_SPEC:
-    case VK_SCALAR: return ((spec_fn)in->f->fn)(x, in);
-    default: return exec_vec(x, in, e->in_place);
-    }
-}
 
 enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t stop_rip,
                       uint64_t max_insns, uint64_t *executed, char *msg, size_t msglen)
@@ -2586,6 +2694,7 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
     gf_init();
     if (msg && msglen) msg[0] = 0;
     const struct centry *e = NULL;
+    int (*const insn_hook)(void *, uint64_t) = env->insn;
     while (cpu->rip != stop_rip) {
         if (done >= max_insns) { st = VX_LIMIT; break; }
         e = decode_at(env, cpu->rip, e);
@@ -2595,9 +2704,9 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
             break;
         }
         if (!e->known) { st = VX_UNKNOWN; break; }
-        if (env->insn && env->insn(env->ctx, cpu->rip)) { st = VX_HALT; break; }
+        if (insn_hook && insn_hook(env->ctx, cpu->rip)) { st = VX_HALT; break; }
         x.next = cpu->rip + e->in.len;
-        int r = execute(&x, e);
+        int r = e->exec(&x, e);
         if (r > 0) { st = VX_UNKNOWN; break; }
         if (r < 0) { st = VX_FAULT; break; }
         cpu->rip = x.next;

@@ -531,6 +531,12 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
             else if (pick(&r, 8) == 0) v &= 0x8080808080808080ull | 0x3f;
             memcpy(st.z[i] + 8 * j, &v, 8);
         }
+    /* now and then a register with one qword in every lane, as a broadcast GFNI matrix is:
+     * the executor's nibble path of vgf2p8affineqb takes only those.  Chosen from the
+     * register's own bytes: the case's stream of choices is unchanged. */
+    for (int i = 0; i < 32; i++)
+        if ((st.z[i][1] & 7) == 0)
+            for (int j = 1; j < 8; j++) memcpy(st.z[i] + 8 * j, st.z[i], 8);
     st.rflags = 0x202 | (next64(&r) & VX_ARITH_FLAGS);
     st.gpr[VX_RSP] = (uint64_t)(uintptr_t)(data + STACK_OFF);
     if (pick(&r, 4) == 0) st.gpr[VX_RCX] &= 0x3f; /* shift counts in cl */
