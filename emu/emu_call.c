@@ -260,15 +260,32 @@ static void note_fault(const char *what, uint64_t a, size_t n, const char *why)
              n == 1 ? "" : "s", (unsigned long long)a, why);
 }
 
+static int access_ok_slow(uint64_t a, size_t n, int write) __attribute__((noinline));
+
 /* Checks [a, a+n) for an access; maps what is missing.  0 when allowed. */
 static int access_ok(uint64_t a, size_t n, int write)
 {
-    /* the usual case first: all of it inside the range of the last access */
-    if (last_range < E.nmaps) {
-        const struct range *r = &E.maps[last_range];
-        if (a >= r->lo && a + n <= r->hi && a + n >= a && (!write || (r->prot & UC_PROT_WRITE)))
+    /* the usual case first: all of it inside one of the ranges of the last few accesses (a
+     * kernel's accesses alternate between its stack, buffers, key and constants) */
+    static size_t recent[4], next_recent;
+    for (int k = 0; k < 4; k++) {
+        const struct range *r = &E.maps[recent[k]];
+        if (recent[k] < E.nmaps && a >= r->lo && a + n <= r->hi && a + n >= a &&
+            (!write || (r->prot & UC_PROT_WRITE)))
             return 0;
     }
+    if (n && access_ok_slow(a, n, write) == 0) {
+        struct range *r = find_range(a);
+        if (r && a + n <= r->hi) recent[next_recent++ & 3] = (size_t)(r - E.maps);
+        return 0;
+    }
+    return n ? -1 : 0;
+}
+
+/* access_ok without the recent ranges: page by page, mapping what is missing (out of line:
+ * the fast path above then needs no saved registers). */
+static int access_ok_slow(uint64_t a, size_t n, int write)
+{
     uint64_t p = a;
     while (p < a + n) {
         struct range *r = find_range(p);

@@ -124,8 +124,9 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
         return 0;
     }
     unsigned n = vx_mem_size(f, vl);
-    /* the bytes past the operand are zero (the operand's own are all written below) */
-    memset(b->b + n, 0, 64 - n);
+    /* the bytes past the operand are zero (the operand's own are all written below: whole
+     * words from the one holding byte n, rather than a library call per load) */
+    for (unsigned q = n / 8; q < 8; q++) b->q[q] = 0;
     /* An aligned move with no active element does not fault on this CPU (Zen 5, measured by
      * the reach test); with any active element it does, as the SDM says. */
     int any = !masked(in) || (m & lowbits(vl / f->esz));
@@ -211,6 +212,9 @@ static void clear_upper(union vx_vreg *d, unsigned vl)
     }
 }
 
+static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *d,
+                 const union vx_vreg *a, const union vx_vreg *b, unsigned vl);
+
 /* in_place: the form's handler may write the destination register itself (see
  * writes_in_place): an unmasked result then needs no temporary, no clearing of it and no
  * copy back, which were half the time of a simple instruction. */
@@ -239,6 +243,13 @@ static int exec_vec(struct vx *x, const struct vx_insn *in, int in_place)
         fn(x, in, d, d, a, b, vl); /* in-place handlers cannot fail */
         clear_upper(d, vl);
         return 0;
+    }
+    if (f->kind == VK_MR && in->mem && !masked(in) && fn == v_mov) {
+        /* a plain store (the AVX2 kernels' spills): straight from the register */
+        unsigned n = f->msz ? f->msz : vl;
+        uint64_t addr = ea(x, in);
+        if ((f->flags & VF_ALIGN) && (addr & (n - 1))) return misaligned(x, addr, n);
+        return wr(x, addr, c->z[in->reg].b, n);
     }
     memset(&out, 0, sizeof out);
     switch (f->kind) {
@@ -706,19 +717,79 @@ static int v_perm2(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_HOST_SSSE3 1
+static int host_has_ssse3(void)
+{
+    static int known = -1;
+    if (known < 0) known = __builtin_cpu_supports("ssse3") ? 1 : 0;
+    return known;
+}
+
+/* vpunpck{l,h}{bw,wd,dq,qdq} per 16-byte lane as two byte shuffles (SSSE3 pshufb, not the
+ * host's own unpack): result byte j is byte of a or b by the element it belongs to. */
+__attribute__((target("ssse3"))) static void unpack_ssse3(uint8_t *o, const uint8_t *a,
+                                                          const uint8_t *b, unsigned vl,
+                                                          unsigned es, unsigned hi)
+{
+    static uint8_t masks[2][4][2][16]; /* [hi][log2 es][from a, from b] */
+    static int ready;
+    if (!ready) {
+        for (unsigned h = 0; h < 2; h++)
+            for (unsigned lg = 0; lg < 4; lg++) {
+                unsigned size = 1u << lg, half = 8 / size;
+                for (unsigned j = 0; j < 16; j++) {
+                    unsigned k = j / size, src = (h * half + k / 2) * size + j % size;
+                    masks[h][lg][0][j] = (k & 1) ? 0x80 : (uint8_t)src;
+                    masks[h][lg][1][j] = (k & 1) ? (uint8_t)src : 0x80;
+                }
+            }
+        ready = 1;
+    }
+    unsigned lg = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    const __m128i from_a = _mm_loadu_si128((const __m128i *)masks[hi][lg][0]);
+    const __m128i from_b = _mm_loadu_si128((const __m128i *)masks[hi][lg][1]);
+    for (unsigned l = 0; l < vl; l += 16) {
+        __m128i va = _mm_loadu_si128((const __m128i *)(a + l));
+        __m128i vb = _mm_loadu_si128((const __m128i *)(b + l));
+        _mm_storeu_si128((__m128i *)(o + l), _mm_or_si128(_mm_shuffle_epi8(va, from_a),
+                                                          _mm_shuffle_epi8(vb, from_b)));
+    }
+}
+#else
+#define HAVE_HOST_SSSE3 0
+#endif
+
 static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
                     unsigned vl)
 {
     (void)x; (void)d;
-    unsigned es = in->f->esz, per = 16 / es, half = per / 2;
+    unsigned es = in->f->esz;
     unsigned hi = (in->op >= 0x68 && in->op <= 0x6a) || in->op == 0x6d;
-    for (unsigned l = 0; l < vl / 16; l++)
-        for (unsigned i = 0; i < half; i++) {
-            unsigned s = l * per + hi * half + i;
-            eset(o, es, l * per + 2 * i, eget(a, es, s));
-            eset(o, es, l * per + 2 * i + 1, eget(b, es, s));
+#if HAVE_HOST_SSSE3
+    if (host_has_ssse3()) {
+        unpack_ssse3(o->b, a->b, b->b, vl, es, hi);
+        return 0;
+    }
+#endif
+    /* one loop per element type (constant trip counts, typed copies): the generic element
+     * accessors were a twelfth of an emulated ARIA call */
+#define UNPACK(field, per)                                                                     \
+    for (unsigned l = 0; l < vl / 16; l++)                                                     \
+        for (unsigned i = 0; i < (per) / 2; i++) {                                             \
+            unsigned s = l * (per) + hi * ((per) / 2) + i;                                     \
+            o->field[l * (per) + 2 * i] = a->field[s];                                         \
+            o->field[l * (per) + 2 * i + 1] = b->field[s];                                     \
         }
+    switch (es) {
+    case 1: UNPACK(b, 16) break;
+    case 2: UNPACK(w, 8) break;
+    case 4: UNPACK(d, 4) break;
+    default: UNPACK(q, 2) break;
+    }
+#undef UNPACK
     return 0;
 }
 
@@ -926,9 +997,7 @@ static const struct nibble_tab *nibble_table(uint64_t A, uint8_t imm)
     return e;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define HAVE_NIBBLE_SSSE3 1
+#if HAVE_HOST_SSSE3
 __attribute__((target("ssse3"))) static void affine_nibbles_ssse3(uint8_t *o, const uint8_t *a,
                                                                   unsigned vl,
                                                                   const struct nibble_tab *t)
@@ -944,14 +1013,6 @@ __attribute__((target("ssse3"))) static void affine_nibbles_ssse3(uint8_t *o, co
     }
 }
 
-static int host_has_ssse3(void)
-{
-    static int known = -1;
-    if (known < 0) known = __builtin_cpu_supports("ssse3") ? 1 : 0;
-    return known;
-}
-#else
-#define HAVE_NIBBLE_SSSE3 0
 #endif
 
 static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
@@ -961,16 +1022,19 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d;
     int inv = in->op == 0xcf;
     uint8_t imm = (uint8_t)in->imm;
-#if HAVE_NIBBLE_SSSE3
-    if (!inv && host_has_ssse3()) {
-        uint64_t A = b->q[0], diff = 0;
-        for (unsigned q = 1; q < vl / 8; q++) diff |= b->q[q] ^ A;
-        if (!diff) { /* tables first: o may be b */
-            affine_nibbles_ssse3(o->b, a->b, vl, nibble_table(A, imm));
-            return 0;
-        }
+    uint64_t A0 = b->q[0], diff = 0;
+    for (unsigned q = 1; q < vl / 8; q++) diff |= b->q[q] ^ A0;
+#if HAVE_HOST_SSSE3
+    if (!diff && !inv && host_has_ssse3()) { /* the tables first: o may be b */
+        affine_nibbles_ssse3(o->b, a->b, vl, nibble_table(A0, imm));
+        return 0;
     }
 #endif
+    if (!diff) { /* one table for all bytes (the matrix read before o, maybe b, is written) */
+        const uint8_t *t = affine_table(A0, inv, imm);
+        for (unsigned i = 0; i < vl; i++) o->b[i] = t[a->b[i]];
+        return 0;
+    }
     const uint8_t *t = NULL;
     uint64_t prev = 0;
     /* word by word, the matrix word read before the word of o (maybe b: in place) is
@@ -2636,6 +2700,22 @@ static int exec_reg_in_place(struct vx *x, const struct centry *e)
     return 0;
 }
 
+/* vpxor/vpxord/vpxorq, unmasked, registers only: half the instructions of an ARIA call, run
+ * without the handler call (whole registers xored into a temporary, the compiler vectorises). */
+static int exec_xor_reg(struct vx *x, const struct centry *e)
+{
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    const union vx_vreg *a = &z[e->src1], *b = &z[e->in.rm];
+    uint64_t r[8];
+    for (unsigned i = 0; i < 8; i++) r[i] = a->q[i] ^ b->q[i];
+    switch (e->in.l) {
+    case 2: memcpy(d, r, 64); break;
+    case 1: memcpy(d, r, 32); memset(d->b + 32, 0, 32); break;
+    default: memcpy(d, r, 16); memset(d->b + 16, 0, 48); break;
+    }
+    return 0;
+}
+
 static exec_fn choose_exec(struct centry *e)
 {
     const struct vx_insn *in = &e->in;
@@ -2646,6 +2726,7 @@ static exec_fn choose_exec(struct centry *e)
     /* as exec_vec's in-place branch passes them */
     e->dst = f->kind == VK_VM ? in->vvvv : in->reg;
     e->src1 = f->kind == VK_RVM ? in->vvvv : in->rm;
+    if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
     return exec_reg_in_place;
 }
 
