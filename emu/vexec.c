@@ -114,7 +114,7 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     uint64_t m = wmask(x, in);
     if (in->bc) {
         unsigned es = f->bsz;
-        memset(b->b + vl, 0, 64 - vl);
+        for (unsigned q = vl / 8; q < 8; q++) b->q[q] = 0;
         if (masked(in) && !(m & lowbits(vl / f->esz))) { memset(b, 0, vl); return 0; }
         uint64_t e = 0;
         if (rd(x, a, &e, es)) return -1; /* little-endian: the element in the low bytes */
@@ -466,6 +466,14 @@ static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x;
     unsigned imm = (unsigned)in->imm & 0xff;
+    if (imm == 0x96) { /* three-way xor: most of the kernels' ternlogs */
+        uint64_t r[8];
+        for (unsigned i = 0; i < 8; i++) r[i] = d->q[i] ^ a->q[i] ^ b->q[i];
+        if (vl == 64) memcpy(o, r, 64);
+        else if (vl == 32) memcpy(o, r, 32);
+        else memcpy(o, r, 16);
+        return 0;
+    }
     /* the operands copied first: o may be one of them (in place), and with copies the compiler
      * knows it is not, and runs the loop on whole vectors (half the instructions) */
     const union vx_vreg dc = *d, ac = *a, bc = *b;
