@@ -2650,6 +2650,7 @@ struct centry {
     uint8_t known;
     uint8_t dst, src1; /* exec_reg_in_place's registers */
     exec_fn exec;
+    uint64_t next_rip; /* rip + length */
     struct vx_insn in;
 };
 static struct centry *pool;
@@ -2724,16 +2725,36 @@ static int exec_xor_reg(struct vx *x, const struct centry *e)
     return 0;
 }
 
+/* An unmasked element-wise form whose memory operand is the whole vector (no broadcast): the
+ * kernels' loads and their xors with round keys.  What load_rm decides per call is known. */
+static int exec_mem_in_place(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    const struct vx_form *f = in->f;
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    unsigned vl = vlen(in);
+    union vx_vreg m;
+    uint64_t addr = ea(x, in);
+    if ((f->flags & VF_ALIGN) && (addr & (vl - 1))) return misaligned(x, addr, vl);
+    if (rd(x, addr, m.b, vl)) return -1;
+    for (unsigned q = vl / 8; q < 8; q++) m.q[q] = 0;
+    ((vec_fn)f->fn)(x, in, d, d, f->kind == VK_RVM ? &z[in->vvvv] : &m, &m, vl);
+    clear_upper(d, vl);
+    return 0;
+}
+
 static exec_fn choose_exec(struct centry *e)
 {
     const struct vx_insn *in = &e->in;
     const struct vx_form *f = in->f;
     if (f->kind == VK_SPEC || f->kind == VK_SCALAR) return exec_spec;
     if (!writes_in_place(in)) return exec_vec_copy;
-    if (masked(in) || in->mem) return exec_vec_in_place;
     /* as exec_vec's in-place branch passes them */
     e->dst = f->kind == VK_VM ? in->vvvv : in->reg;
     e->src1 = f->kind == VK_RVM ? in->vvvv : in->rm;
+    if (!masked(in) && in->mem && !in->bc && vx_mem_size(f, vlen(in)) == vlen(in))
+        return exec_mem_in_place;
+    if (masked(in) || in->mem) return exec_vec_in_place;
     if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
     return exec_reg_in_place;
 }
@@ -2756,6 +2777,7 @@ static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
     e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
     if (!got) e->in.len = 0;
     e->exec = e->known ? choose_exec(e) : NULL;
+    e->next_rip = rip + e->in.len;
     *slot = e;
     return e;
 }
@@ -2794,10 +2816,9 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
         }
         if (!e->known) { st = VX_UNKNOWN; break; }
         if (insn_hook && insn_hook(env->ctx, cpu->rip)) { st = VX_HALT; break; }
-        x.next = cpu->rip + e->in.len;
+        x.next = e->next_rip;
         int r = e->exec(&x, e);
-        if (r > 0) { st = VX_UNKNOWN; break; }
-        if (r < 0) { st = VX_FAULT; break; }
+        if (r) { st = r > 0 ? VX_UNKNOWN : VX_FAULT; break; }
         cpu->rip = x.next;
         done++;
     }
