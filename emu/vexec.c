@@ -1661,6 +1661,49 @@ static int g_call(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
+/* call r/m64 (FF /2): the target read before the return address is pushed (an operand that
+ * addresses the stack sees it unchanged).  The bench functions call a kernel through its ops
+ * table this way. */
+static int g_call_ind(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t to;
+    if (rd_rm(x, in, 8, &to)) return -1;
+    if (push(x, x->next)) return -1;
+    x->next = to;
+    return 0;
+}
+
+/* Legacy SSE xorps xmm, xmm/m128 (0F 57): bits 511:128 of the destination are kept (only VEX
+ * and EVEX clear them); a memory operand must be 16-byte aligned.  The compiled C around the
+ * kernels (the bench functions zero a counter with it) would otherwise hand a call to Unicorn. */
+static int s_xorps_leg(struct vx *x, const struct vx_insn *in)
+{
+    uint8_t m[16];
+    const uint8_t *src = x->c->z[in->rm].b;
+    if (in->mem) {
+        uint64_t a = ea(x, in);
+        if (a & 15) return misaligned(x, a, 16);
+        if (rd(x, a, m, 16)) return -1;
+        src = m;
+    }
+    uint8_t *d = x->c->z[in->reg].b;
+    for (unsigned i = 0; i < 16; i++) d[i] ^= src[i];
+    return 0;
+}
+
+/* Legacy SSE movaps xmm/m128, xmm (0F 29): a register destination keeps bits 511:128. */
+static int s_movaps_store_leg(struct vx *x, const struct vx_insn *in)
+{
+    const uint8_t *src = x->c->z[in->reg].b;
+    if (!in->mem) {
+        memmove(x->c->z[in->rm].b, src, 16);
+        return 0;
+    }
+    uint64_t a = ea(x, in);
+    if (a & 15) return misaligned(x, a, 16);
+    return wr(x, a, src, 16);
+}
+
 static int g_ret(struct vx *x, const struct vx_insn *in)
 {
     (void)in;
@@ -2349,6 +2392,12 @@ static const struct vx_form forms[] = {
     LEG("jmp rel32", 0, 0xff, 0xe9, 0xff, -1, -1, VF_REL32 | VF_BRANCH, 0, g_jmp, "rel32")
     LEG("call rel32", 0, 0xff, 0xe8, 0xff, -1, -1, VF_REL32 | VF_BRANCH | VF_STACK, 0, g_call, "rel32")
     LEG("ret", 0, 0xff, 0xc3, 0xff, -1, -1, VF_BRANCH | VF_STACK, 0, g_ret, "")
+    LEG("call r/m64", 0, 0xff, 0xff, 0xff, -1, 2, M | VF_BRANCH | VF_STACK, 0, g_call_ind, "r/m64")
+    /* legacy SSE of the compiled C around the kernels (the bench functions) */
+    {"xorps", VX_ENC_LEG, 1, 0, 0x57, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0,
+     (void *)s_xorps_leg, "xmm, xmm/m128"},
+    {"movaps", VX_ENC_LEG, 1, 0, 0x29, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0,
+     (void *)s_movaps_store_leg, "xmm/m128, xmm"},
     LEG("push r64", 0, 0xff, 0x50, 0xf8, -1, -1, VF_STACK, 0, g_push, "r64")
     LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
     LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")

@@ -665,6 +665,12 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
         uint64_t t = (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16);
         memcpy(data + STACK_OFF, &t, 8);
     }
+    int indirect = !strcmp(f->name, "call r/m64");
+    if (indirect) { /* the register or memory operand holds the taken stub's address */
+        uint64_t t = (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16);
+        if (e.mem) memcpy((void *)(uintptr_t)target, &t, 8);
+        else st.gpr[e.rm] = t;
+    }
 
     /* encode: RIP-relative needs the length first */
     uint8_t bytes[32];
@@ -678,7 +684,7 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
     jmp_stub(code + blen, vxn_back_fall);
     uint64_t taken = 0;
     if (f->flags & VF_BRANCH) {
-        taken = !strcmp(f->name, "ret") ? (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16)
+        taken = !strcmp(f->name, "ret") || indirect ? (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16)
               : (f->flags & VF_REL8) ? (uint64_t)(uintptr_t)code + blen + (uint64_t)(int8_t)e.imm
               : (uint64_t)(uintptr_t)code + blen + (uint64_t)(int64_t)(int32_t)e.imm;
         if (taken == (uint64_t)(uintptr_t)code + blen) {
