@@ -41,19 +41,21 @@ static struct emu {
     uint64_t image_lo[8], image_hi[8];
     size_t nimage;
     uint64_t stack_dirty; /* the stack below this address holds only the poison (the
-                           * executor's writes are seen; a turn of Unicorn dirties it all) */
+                           * executor's writes and Unicorn's are both seen) */
     char fault[200];  /* the first failed access of this call, in words */
     uint64_t fault_insn;
 } E;
 
 /* ---- host mappings ------------------------------------------------------------------------ */
 
+static size_t last_range; /* accesses come in runs on one buffer: try the last hit first */
+
 static struct range *find_range(uint64_t a)
 {
-    static size_t last; /* accesses come in runs on one buffer: try the last hit first */
-    if (last < E.nmaps && a >= E.maps[last].lo && a < E.maps[last].hi) return &E.maps[last];
+    if (last_range < E.nmaps && a >= E.maps[last_range].lo && a < E.maps[last_range].hi)
+        return &E.maps[last_range];
     for (size_t i = 0; i < E.nmaps; i++)
-        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[last = i];
+        if (a >= E.maps[i].lo && a < E.maps[i].hi) return &E.maps[last_range = i];
     return NULL;
 }
 
@@ -258,8 +260,31 @@ static void note_fault(const char *what, uint64_t a, size_t n, const char *why)
              n == 1 ? "" : "s", (unsigned long long)a, why);
 }
 
+static int access_ok_slow(uint64_t a, size_t n, int write) __attribute__((noinline));
+
 /* Checks [a, a+n) for an access; maps what is missing.  0 when allowed. */
 static int access_ok(uint64_t a, size_t n, int write)
+{
+    /* the usual case first: all of it inside one of the ranges of the last few accesses (a
+     * kernel's accesses alternate between its stack, buffers, key and constants) */
+    static size_t recent[4], next_recent;
+    for (int k = 0; k < 4; k++) {
+        const struct range *r = &E.maps[recent[k]];
+        if (recent[k] < E.nmaps && a >= r->lo && a + n <= r->hi && a + n >= a &&
+            (!write || (r->prot & UC_PROT_WRITE)))
+            return 0;
+    }
+    if (n && access_ok_slow(a, n, write) == 0) {
+        struct range *r = find_range(a);
+        if (r && a + n <= r->hi) recent[next_recent++ & 3] = (size_t)(r - E.maps);
+        return 0;
+    }
+    return n ? -1 : 0;
+}
+
+/* access_ok without the recent ranges: page by page, mapping what is missing (out of line:
+ * the fast path above then needs no saved registers). */
+static int access_ok_slow(uint64_t a, size_t n, int write)
 {
     uint64_t p = a;
     while (p < a + n) {
@@ -335,11 +360,24 @@ int emu_needs_emulation(const void *fn)
 
 /* ---- the executor's memory: host memory itself (it is what Unicorn maps) ------------------- */
 
+/* The vector sizes as constant-size copies: inline moves instead of a library call (under the
+ * fuzz build's ASan, its checked memcpy) per access. */
+static inline void copy_n(void *dst, const void *src, size_t n)
+{
+    switch (n) {
+    case 64: memcpy(dst, src, 64); break;
+    case 32: memcpy(dst, src, 32); break;
+    case 16: memcpy(dst, src, 16); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, n); break;
+    }
+}
+
 static int ex_read(void *ctx, uint64_t a, void *dst, size_t n)
 {
     (void)ctx;
     if (access_ok(a, n, 0)) return -1;
-    memcpy(dst, (const void *)(uintptr_t)a, n);
+    copy_n(dst, (const void *)(uintptr_t)a, n);
     return 0;
 }
 
@@ -348,7 +386,7 @@ static int ex_write(void *ctx, uint64_t a, const void *src, size_t n)
     (void)ctx;
     if (access_ok(a, n, 1)) return -1;
     if (a < E.stack_dirty && a >= (uint64_t)(uintptr_t)E.stack) E.stack_dirty = a;
-    memcpy((void *)(uintptr_t)a, src, n);
+    copy_n((void *)(uintptr_t)a, src, n);
     return 0;
 }
 
@@ -412,6 +450,16 @@ static bool hook_prot(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, 
     return false;
 }
 
+/* Unicorn's writes to the emulated stack, as ex_write sees the executor's: only what a call
+ * wrote is poisoned again (a turn of Unicorn, the bench function's `xorps`, dirtied all 64 KiB:
+ * a seventh of an emulated 1 KiB call). */
+static void hook_stack_write(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
+                             int64_t value, void *user)
+{
+    (void)uc; (void)type; (void)size; (void)value; (void)user;
+    if (addr < E.stack_dirty) E.stack_dirty = addr;
+}
+
 struct image_scan {
     uint64_t lo[8], hi[8];
     size_t n;
@@ -463,7 +511,10 @@ static int setup(void)
         uc_mem_map_ptr(E.vx.uc, SENTINEL, PAGE, UC_PROT_READ | UC_PROT_EXEC, hlt) ||
         uc_hook_add(E.vx.uc, &h, UC_HOOK_CODE, (void *)hook_code, NULL, 1, 0) ||
         uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, NULL, 1, 0) ||
-        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0)) {
+        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0) ||
+        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_WRITE, (void *)hook_stack_write, NULL,
+                    (uint64_t)(uintptr_t)E.stack,
+                    (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE - 1)) {
         snprintf(E.why, sizeof E.why, "setting up the emulator's stack and hooks failed");
         return -1;
     }
@@ -534,8 +585,8 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     /* stack: poisoned; the return address at entry_rsp (16-byte aligned + 8, as after a call),
      * stack arguments above it */
     uint64_t top = (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE;
-    /* Only what the last call may have written is poisoned again: 64 KiB each time was a
-     * tenth of an emulated 1 KiB call. */
+    /* Only what the last call wrote (the executor's writes, and Unicorn's: hook_stack_write)
+     * is poisoned again: 64 KiB each time was a tenth of an emulated 1 KiB call. */
     if (E.stack_dirty < top)
         memset((void *)(uintptr_t)E.stack_dirty, EMU_STACK_POISON, top - E.stack_dirty);
     E.entry_rsp = ((top - 256) & ~15ull) - 8;
@@ -572,7 +623,6 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     char msg[300];
     E.stack_dirty = E.entry_rsp; /* the return address and the stack arguments */
     enum vxu_status s = vxu_run(&E.vx, SENTINEL, msg, sizeof msg);
-    if (E.vx.unicorn_turns) E.stack_dirty = (uint64_t)(uintptr_t)E.stack; /* writes unseen */
     int rc = 0;
     if (s != VXU_DONE) {
         char where[128];

@@ -112,10 +112,10 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     }
     uint64_t a = ea(x, in);
     uint64_t m = wmask(x, in);
-    memset(b, 0, sizeof *b);
     if (in->bc) {
         unsigned es = f->bsz;
-        if (masked(in) && !(m & lowbits(vl / f->esz))) return 0;
+        for (unsigned q = vl / 8; q < 8; q++) b->q[q] = 0;
+        if (masked(in) && !(m & lowbits(vl / f->esz))) { memset(b, 0, vl); return 0; }
         uint64_t e = 0;
         if (rd(x, a, &e, es)) return -1; /* little-endian: the element in the low bytes */
         uint64_t pat = es == 4 ? e | e << 32 : es == 2 ? e * 0x0001000100010001ull
@@ -124,6 +124,9 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
         return 0;
     }
     unsigned n = vx_mem_size(f, vl);
+    /* the bytes past the operand are zero (the operand's own are all written below: whole
+     * words from the one holding byte n, rather than a library call per load) */
+    for (unsigned q = n / 8; q < 8; q++) b->q[q] = 0;
     /* An aligned move with no active element does not fault on this CPU (Zen 5, measured by
      * the reach test); with any active element it does, as the SDM says. */
     int any = !masked(in) || (m & lowbits(vl / f->esz));
@@ -133,7 +136,10 @@ static int load_rm(struct vx *x, const struct vx_insn *in, union vx_vreg *b, uns
     /* A vector-sized operand of a form without fault suppression (permutes, unpacks, shuffles:
      * SDM exception class E4NF) is read whole even when no element is active: this CPU faults
      * there (measured by the reach test's guard-page cases). */
-    if (masked(in) && !(m & lowbits(vl / f->esz)) && (f->msz && f->msz < 0xf0)) return 0;
+    if (masked(in) && !(m & lowbits(vl / f->esz)) && (f->msz && f->msz < 0xf0)) {
+        memset(b, 0, n);
+        return 0;
+    }
     return rd(x, a, b->b, n);
 }
 
@@ -206,6 +212,9 @@ static void clear_upper(union vx_vreg *d, unsigned vl)
     }
 }
 
+static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *d,
+                 const union vx_vreg *a, const union vx_vreg *b, unsigned vl);
+
 /* in_place: the form's handler may write the destination register itself (see
  * writes_in_place): an unmasked result then needs no temporary, no clearing of it and no
  * copy back, which were half the time of a simple instruction. */
@@ -234,6 +243,13 @@ static int exec_vec(struct vx *x, const struct vx_insn *in, int in_place)
         fn(x, in, d, d, a, b, vl); /* in-place handlers cannot fail */
         clear_upper(d, vl);
         return 0;
+    }
+    if (f->kind == VK_MR && in->mem && !masked(in) && fn == v_mov) {
+        /* a plain store (the AVX2 kernels' spills): straight from the register */
+        unsigned n = f->msz ? f->msz : vl;
+        uint64_t addr = ea(x, in);
+        if ((f->flags & VF_ALIGN) && (addr & (n - 1))) return misaligned(x, addr, n);
+        return wr(x, addr, c->z[in->reg].b, n);
     }
     memset(&out, 0, sizeof out);
     switch (f->kind) {
@@ -432,7 +448,11 @@ static int v_perm2i128(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                     unsigned vl)                                                               \
     {                                                                                          \
         (void)x; (void)in; (void)d;                                                            \
-        for (unsigned i = 0; i < vl / 8; i++) o->q[i] = (expr);                                \
+        uint64_t r[8]; /* whole registers into a temporary: o may be a or b, r is neither, */ \
+        for (unsigned i = 0; i < 8; i++) r[i] = (expr); /* so the loop is vectorised */       \
+        if (vl == 64) memcpy(o, r, 64);                                                        \
+        else if (vl == 32) memcpy(o, r, 32);                                                   \
+        else memcpy(o, r, 16);                                                                 \
         return 0;                                                                              \
     }
 QOP(v_and, a->q[i] & b->q[i])
@@ -446,6 +466,14 @@ static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 {
     (void)x;
     unsigned imm = (unsigned)in->imm & 0xff;
+    if (imm == 0x96) { /* three-way xor: most of the kernels' ternlogs */
+        uint64_t r[8];
+        for (unsigned i = 0; i < 8; i++) r[i] = d->q[i] ^ a->q[i] ^ b->q[i];
+        if (vl == 64) memcpy(o, r, 64);
+        else if (vl == 32) memcpy(o, r, 32);
+        else memcpy(o, r, 16);
+        return 0;
+    }
     /* the operands copied first: o may be one of them (in place), and with copies the compiler
      * knows it is not, and runs the loop on whole vectors (half the instructions) */
     const union vx_vreg dc = *d, ac = *a, bc = *b;
@@ -697,19 +725,79 @@ static int v_perm2(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_HOST_SSSE3 1
+static int host_has_ssse3(void)
+{
+    static int known = -1;
+    if (known < 0) known = __builtin_cpu_supports("ssse3") ? 1 : 0;
+    return known;
+}
+
+/* vpunpck{l,h}{bw,wd,dq,qdq} per 16-byte lane as two byte shuffles (SSSE3 pshufb, not the
+ * host's own unpack): result byte j is byte of a or b by the element it belongs to. */
+__attribute__((target("ssse3"))) static void unpack_ssse3(uint8_t *o, const uint8_t *a,
+                                                          const uint8_t *b, unsigned vl,
+                                                          unsigned es, unsigned hi)
+{
+    static uint8_t masks[2][4][2][16]; /* [hi][log2 es][from a, from b] */
+    static int ready;
+    if (!ready) {
+        for (unsigned h = 0; h < 2; h++)
+            for (unsigned lg = 0; lg < 4; lg++) {
+                unsigned size = 1u << lg, half = 8 / size;
+                for (unsigned j = 0; j < 16; j++) {
+                    unsigned k = j / size, src = (h * half + k / 2) * size + j % size;
+                    masks[h][lg][0][j] = (k & 1) ? 0x80 : (uint8_t)src;
+                    masks[h][lg][1][j] = (k & 1) ? (uint8_t)src : 0x80;
+                }
+            }
+        ready = 1;
+    }
+    unsigned lg = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    const __m128i from_a = _mm_loadu_si128((const __m128i *)masks[hi][lg][0]);
+    const __m128i from_b = _mm_loadu_si128((const __m128i *)masks[hi][lg][1]);
+    for (unsigned l = 0; l < vl; l += 16) {
+        __m128i va = _mm_loadu_si128((const __m128i *)(a + l));
+        __m128i vb = _mm_loadu_si128((const __m128i *)(b + l));
+        _mm_storeu_si128((__m128i *)(o + l), _mm_or_si128(_mm_shuffle_epi8(va, from_a),
+                                                          _mm_shuffle_epi8(vb, from_b)));
+    }
+}
+#else
+#define HAVE_HOST_SSSE3 0
+#endif
+
 static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
                     unsigned vl)
 {
     (void)x; (void)d;
-    unsigned es = in->f->esz, per = 16 / es, half = per / 2;
+    unsigned es = in->f->esz;
     unsigned hi = (in->op >= 0x68 && in->op <= 0x6a) || in->op == 0x6d;
-    for (unsigned l = 0; l < vl / 16; l++)
-        for (unsigned i = 0; i < half; i++) {
-            unsigned s = l * per + hi * half + i;
-            eset(o, es, l * per + 2 * i, eget(a, es, s));
-            eset(o, es, l * per + 2 * i + 1, eget(b, es, s));
+#if HAVE_HOST_SSSE3
+    if (host_has_ssse3()) {
+        unpack_ssse3(o->b, a->b, b->b, vl, es, hi);
+        return 0;
+    }
+#endif
+    /* one loop per element type (constant trip counts, typed copies): the generic element
+     * accessors were a twelfth of an emulated ARIA call */
+#define UNPACK(field, per)                                                                     \
+    for (unsigned l = 0; l < vl / 16; l++)                                                     \
+        for (unsigned i = 0; i < (per) / 2; i++) {                                             \
+            unsigned s = l * (per) + hi * ((per) / 2) + i;                                     \
+            o->field[l * (per) + 2 * i] = a->field[s];                                         \
+            o->field[l * (per) + 2 * i + 1] = b->field[s];                                     \
         }
+    switch (es) {
+    case 1: UNPACK(b, 16) break;
+    case 2: UNPACK(w, 8) break;
+    case 4: UNPACK(d, 4) break;
+    default: UNPACK(q, 2) break;
+    }
+#undef UNPACK
     return 0;
 }
 
@@ -889,6 +977,52 @@ static const uint8_t *affine_table(uint64_t A, int inv, uint8_t imm)
     return e->t;
 }
 
+/* vgf2p8affineqb is linear in x: affine(A, x) = affine(A, x & 15) ^ affine(A, x & 0xf0).  With
+ * one matrix in every qword (a broadcast, as the kernels use it) the instruction is two
+ * 16-entry look-ups per byte, which SSSE3's pshufb does 16 bytes at a time.  The host's own
+ * GFNI is never used: the reach test compares this executor with it. */
+static struct nibble_tab {
+    uint64_t A;
+    int used;
+    uint8_t imm;
+    uint8_t lo[16], hi[16]; /* affine(A, n) ^ imm, affine(A, n << 4) */
+} nibble_cache[AFFINE_CACHE];
+static unsigned nibble_next;
+
+static const struct nibble_tab *nibble_table(uint64_t A, uint8_t imm)
+{
+    for (unsigned i = 0; i < AFFINE_CACHE; i++)
+        if (nibble_cache[i].used && nibble_cache[i].A == A && nibble_cache[i].imm == imm)
+            return &nibble_cache[i];
+    struct nibble_tab *e = &nibble_cache[nibble_next++ % AFFINE_CACHE];
+    for (unsigned n = 0; n < 16; n++) {
+        e->lo[n] = affine1(A, (uint8_t)n) ^ imm;
+        e->hi[n] = affine1(A, (uint8_t)(n << 4));
+    }
+    e->A = A;
+    e->imm = imm;
+    e->used = 1;
+    return e;
+}
+
+#if HAVE_HOST_SSSE3
+__attribute__((target("ssse3"))) static void affine_nibbles_ssse3(uint8_t *o, const uint8_t *a,
+                                                                  unsigned vl,
+                                                                  const struct nibble_tab *t)
+{
+    const __m128i lo = _mm_loadu_si128((const __m128i *)t->lo);
+    const __m128i hi = _mm_loadu_si128((const __m128i *)t->hi);
+    const __m128i low4 = _mm_set1_epi8(0x0f);
+    for (unsigned i = 0; i < vl; i += 16) { /* each chunk read before it is written: in place */
+        __m128i v = _mm_loadu_si128((const __m128i *)(a + i));
+        __m128i r = _mm_xor_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, low4)),
+                                  _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), low4)));
+        _mm_storeu_si128((__m128i *)(o + i), r);
+    }
+}
+
+#endif
+
 static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
                       unsigned vl)
@@ -896,6 +1030,19 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d;
     int inv = in->op == 0xcf;
     uint8_t imm = (uint8_t)in->imm;
+    uint64_t A0 = b->q[0], diff = 0;
+    for (unsigned q = 1; q < vl / 8; q++) diff |= b->q[q] ^ A0;
+#if HAVE_HOST_SSSE3
+    if (!diff && !inv && host_has_ssse3()) { /* the tables first: o may be b */
+        affine_nibbles_ssse3(o->b, a->b, vl, nibble_table(A0, imm));
+        return 0;
+    }
+#endif
+    if (!diff) { /* one table for all bytes (the matrix read before o, maybe b, is written) */
+        const uint8_t *t = affine_table(A0, inv, imm);
+        for (unsigned i = 0; i < vl; i++) o->b[i] = t[a->b[i]];
+        return 0;
+    }
     const uint8_t *t = NULL;
     uint64_t prev = 0;
     /* word by word, the matrix word read before the word of o (maybe b: in place) is
@@ -1512,6 +1659,49 @@ static int g_call(struct vx *x, const struct vx_insn *in)
     if (push(x, x->next)) return -1;
     x->next += (uint64_t)in->imm;
     return 0;
+}
+
+/* call r/m64 (FF /2): the target read before the return address is pushed (an operand that
+ * addresses the stack sees it unchanged).  The bench functions call a kernel through its ops
+ * table this way. */
+static int g_call_ind(struct vx *x, const struct vx_insn *in)
+{
+    uint64_t to;
+    if (rd_rm(x, in, 8, &to)) return -1;
+    if (push(x, x->next)) return -1;
+    x->next = to;
+    return 0;
+}
+
+/* Legacy SSE xorps xmm, xmm/m128 (0F 57): bits 511:128 of the destination are kept (only VEX
+ * and EVEX clear them); a memory operand must be 16-byte aligned.  The compiled C around the
+ * kernels (the bench functions zero a counter with it) would otherwise hand a call to Unicorn. */
+static int s_xorps_leg(struct vx *x, const struct vx_insn *in)
+{
+    uint8_t m[16];
+    const uint8_t *src = x->c->z[in->rm].b;
+    if (in->mem) {
+        uint64_t a = ea(x, in);
+        if (a & 15) return misaligned(x, a, 16);
+        if (rd(x, a, m, 16)) return -1;
+        src = m;
+    }
+    uint8_t *d = x->c->z[in->reg].b;
+    for (unsigned i = 0; i < 16; i++) d[i] ^= src[i];
+    return 0;
+}
+
+/* Legacy SSE movaps xmm/m128, xmm (0F 29): a register destination keeps bits 511:128. */
+static int s_movaps_store_leg(struct vx *x, const struct vx_insn *in)
+{
+    const uint8_t *src = x->c->z[in->reg].b;
+    if (!in->mem) {
+        memmove(x->c->z[in->rm].b, src, 16);
+        return 0;
+    }
+    uint64_t a = ea(x, in);
+    if (a & 15) return misaligned(x, a, 16);
+    return wr(x, a, src, 16);
 }
 
 static int g_ret(struct vx *x, const struct vx_insn *in)
@@ -2202,6 +2392,12 @@ static const struct vx_form forms[] = {
     LEG("jmp rel32", 0, 0xff, 0xe9, 0xff, -1, -1, VF_REL32 | VF_BRANCH, 0, g_jmp, "rel32")
     LEG("call rel32", 0, 0xff, 0xe8, 0xff, -1, -1, VF_REL32 | VF_BRANCH | VF_STACK, 0, g_call, "rel32")
     LEG("ret", 0, 0xff, 0xc3, 0xff, -1, -1, VF_BRANCH | VF_STACK, 0, g_ret, "")
+    LEG("call r/m64", 0, 0xff, 0xff, 0xff, -1, 2, M | VF_BRANCH | VF_STACK, 0, g_call_ind, "r/m64")
+    /* legacy SSE of the compiled C around the kernels (the bench functions) */
+    {"xorps", VX_ENC_LEG, 1, 0, 0x57, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0,
+     (void *)s_xorps_leg, "xmm, xmm/m128"},
+    {"movaps", VX_ENC_LEG, 1, 0, 0x29, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0,
+     (void *)s_movaps_store_leg, "xmm/m128, xmm"},
     LEG("push r64", 0, 0xff, 0x50, 0xf8, -1, -1, VF_STACK, 0, g_push, "r64")
     LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
     LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")
@@ -2493,11 +2689,17 @@ disp_done:;
  * flushes once per generated case). */
 #define INDEX_SIZE 32768
 #define POOL_SIZE 65536
+struct centry;
+/* How an entry runs, chosen once when it is decoded (threaded dispatch: the run loop calls it
+ * with no look-up of the form's kind, masking or operand kind per instruction). */
+typedef int (*exec_fn)(struct vx *x, const struct centry *e);
 struct centry {
     uint64_t rip;
     uint32_t gen;
     uint8_t known;
-    uint8_t in_place; /* writes_in_place(&in) */
+    uint8_t dst, src1; /* exec_reg_in_place's registers */
+    exec_fn exec;
+    uint64_t next_rip; /* rip + length */
     struct vx_insn in;
 };
 static struct centry *pool;
@@ -2532,6 +2734,80 @@ static int writes_in_place(const struct vx_insn *in)
     return fn == v_bcast && f->msz <= 8;
 }
 
+static int exec_spec(struct vx *x, const struct centry *e)
+{
+    return ((spec_fn)e->in.f->fn)(x, &e->in);
+}
+
+static int exec_vec_copy(struct vx *x, const struct centry *e) { return exec_vec(x, &e->in, 0); }
+
+static int exec_vec_in_place(struct vx *x, const struct centry *e)
+{
+    return exec_vec(x, &e->in, 1);
+}
+
+/* The common case of the kernels: an element-wise form, unmasked, register operands only.
+ * What exec_vec decides per call (kind, mask, operand fetch, destination) is in the entry. */
+static int exec_reg_in_place(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    unsigned vl = vlen(in);
+    ((vec_fn)in->f->fn)(x, in, d, d, &z[e->src1], &z[in->rm], vl); /* cannot fail */
+    clear_upper(d, vl);
+    return 0;
+}
+
+/* vpxor/vpxord/vpxorq, unmasked, registers only: half the instructions of an ARIA call, run
+ * without the handler call (whole registers xored into a temporary, the compiler vectorises). */
+static int exec_xor_reg(struct vx *x, const struct centry *e)
+{
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    const union vx_vreg *a = &z[e->src1], *b = &z[e->in.rm];
+    uint64_t r[8];
+    for (unsigned i = 0; i < 8; i++) r[i] = a->q[i] ^ b->q[i];
+    switch (e->in.l) {
+    case 2: memcpy(d, r, 64); break;
+    case 1: memcpy(d, r, 32); memset(d->b + 32, 0, 32); break;
+    default: memcpy(d, r, 16); memset(d->b + 16, 0, 48); break;
+    }
+    return 0;
+}
+
+/* An unmasked element-wise form whose memory operand is the whole vector (no broadcast): the
+ * kernels' loads and their xors with round keys.  What load_rm decides per call is known. */
+static int exec_mem_in_place(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    const struct vx_form *f = in->f;
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    unsigned vl = vlen(in);
+    union vx_vreg m;
+    uint64_t addr = ea(x, in);
+    if ((f->flags & VF_ALIGN) && (addr & (vl - 1))) return misaligned(x, addr, vl);
+    if (rd(x, addr, m.b, vl)) return -1;
+    for (unsigned q = vl / 8; q < 8; q++) m.q[q] = 0;
+    ((vec_fn)f->fn)(x, in, d, d, f->kind == VK_RVM ? &z[in->vvvv] : &m, &m, vl);
+    clear_upper(d, vl);
+    return 0;
+}
+
+static exec_fn choose_exec(struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    const struct vx_form *f = in->f;
+    if (f->kind == VK_SPEC || f->kind == VK_SCALAR) return exec_spec;
+    if (!writes_in_place(in)) return exec_vec_copy;
+    /* as exec_vec's in-place branch passes them */
+    e->dst = f->kind == VK_VM ? in->vvvv : in->reg;
+    e->src1 = f->kind == VK_RVM ? in->vvvv : in->rm;
+    if (!masked(in) && in->mem && !in->bc && vx_mem_size(f, vlen(in)) == vlen(in))
+        return exec_mem_in_place;
+    if (masked(in) || in->mem) return exec_vec_in_place;
+    if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
+    return exec_reg_in_place;
+}
+
 static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
                                       const struct centry *prev)
 {
@@ -2549,7 +2825,8 @@ static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
     e->gen = generation;
     e->known = got ? vx_decode(buf, got, rip, &e->in) == 0 : 0;
     if (!got) e->in.len = 0;
-    e->in_place = e->known && writes_in_place(&e->in);
+    e->exec = e->known ? choose_exec(e) : NULL;
+    e->next_rip = rip + e->in.len;
     *slot = e;
     return e;
 }
@@ -2567,15 +2844,6 @@ int vx_is_vector_insn(const struct vx_env *env, uint64_t addr, size_t *len)
     return i < got && (buf[i] == 0xc4 || buf[i] == 0xc5 || buf[i] == 0x62);
 }
 
-static int execute(struct vx *x, const struct centry *e)
-{
-    const struct vx_insn *in = &e->in;
-    switch (in->f->kind) {
-    case VK_SPEC:
-    case VK_SCALAR: return ((spec_fn)in->f->fn)(x, in);
-    default: return exec_vec(x, in, e->in_place);
-    }
-}
 
 enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t stop_rip,
                       uint64_t max_insns, uint64_t *executed, char *msg, size_t msglen)
@@ -2586,6 +2854,7 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
     gf_init();
     if (msg && msglen) msg[0] = 0;
     const struct centry *e = NULL;
+    int (*const insn_hook)(void *, uint64_t) = env->insn;
     while (cpu->rip != stop_rip) {
         if (done >= max_insns) { st = VX_LIMIT; break; }
         e = decode_at(env, cpu->rip, e);
@@ -2595,11 +2864,10 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
             break;
         }
         if (!e->known) { st = VX_UNKNOWN; break; }
-        if (env->insn && env->insn(env->ctx, cpu->rip)) { st = VX_HALT; break; }
-        x.next = cpu->rip + e->in.len;
-        int r = execute(&x, e);
-        if (r > 0) { st = VX_UNKNOWN; break; }
-        if (r < 0) { st = VX_FAULT; break; }
+        if (insn_hook && insn_hook(env->ctx, cpu->rip)) { st = VX_HALT; break; }
+        x.next = e->next_rip;
+        int r = e->exec(&x, e);
+        if (r) { st = r > 0 ? VX_UNKNOWN : VX_FAULT; break; }
         cpu->rip = x.next;
         done++;
     }

@@ -32,6 +32,8 @@ void uc_ctl_overread16(const uint8_t *in, size_t len, uint8_t out[16]);
 void uc_ctl_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len);
 uint32_t uc_ctl_secret_branch(const uint8_t *secret);
 uint64_t uc_vctl_fs_canary(void);
+uint64_t uc_vctl_stack_deep_write(void);
+uint64_t uc_vctl_stack_deep_read(void);
 uint64_t uc_vctl_sum10(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                        uint64_t, uint64_t, uint64_t);
 
@@ -186,6 +188,22 @@ int main(void)
         check(r == 0 && rax_e == want_fs, "TLS read through %fs", r ? err :
               rax_e == want_fs ? "%fs:0x28 (the stack-protector canary) as the host reads it"
               : "%fs:0x28 differs from the host's");
+    }
+    /* the stack poisoned again after a call whose stack writes only Unicorn saw */
+    {
+        struct abi_state b = st_before(), se;
+        b.vec_mode = ABI_VEC_SSE;
+        uint64_t w = 1, rd = 0;
+        int r = emu_call((const void *)uc_vctl_stack_deep_write, NULL, 0, &b, &se, &w, err,
+                         sizeof err);
+        if (!r) r = emu_call((const void *)uc_vctl_stack_deep_read, NULL, 0, &b, &se, &rd, err,
+                             sizeof err);
+        uint64_t poison = 0x0101010101010101ull * EMU_STACK_POISON;
+        char got[120];
+        snprintf(got, sizeof got, "2 KiB below the stack pointer: 0x%016llx after a Unicorn "
+                 "write of 0x1122334455667788", (unsigned long long)rd);
+        check(r == 0 && rd == poison, "stack re-poisoned after Unicorn's writes",
+              r ? err : got);
     }
     /* host pages at identical addresses: a guard page after the buffers */
     uint8_t *pg = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -171,4 +171,25 @@ uc_vctl_sum10:
 	addq	%rdx, %rax
 	ret
 	.size	uc_vctl_sum10, . - uc_vctl_sum10
+
+/* uint64_t uc_vctl_stack_deep_write(void): legacy SSE first, so Unicorn runs all of it (not the
+ * executor): stores a marker 2 KiB below its stack pointer; returns 0.  emu-call's next call
+ * must find the poison there again (emu_call re-poisons only what a call wrote). */
+	.globl	uc_vctl_stack_deep_write
+	.type	uc_vctl_stack_deep_write, @function
+uc_vctl_stack_deep_write:
+	paddd	%xmm0, %xmm0
+	movabsq	$0x1122334455667788, %rax
+	movq	%rax, -2048(%rsp)
+	xorl	%eax, %eax
+	ret
+	.size	uc_vctl_stack_deep_write, . - uc_vctl_stack_deep_write
+
+/* uint64_t uc_vctl_stack_deep_read(void): the qword 2 KiB below its stack pointer. */
+	.globl	uc_vctl_stack_deep_read
+	.type	uc_vctl_stack_deep_read, @function
+uc_vctl_stack_deep_read:
+	movq	-2048(%rsp), %rax
+	ret
+	.size	uc_vctl_stack_deep_read, . - uc_vctl_stack_deep_read
 	.section .note.GNU-stack,"",@progbits

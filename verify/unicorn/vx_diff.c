@@ -514,6 +514,10 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
     if (e.mem && f->bsz && f->enc == VX_ENC_EVEX && pick(&r, 3) == 0) e.bc = 1;
     if (e.bc) took |= VXP_BIT(VXP_BCST);
     e.imm = next64(&r);
+    /* a quarter of vpternlog's cases the three-way xor, which the executor runs apart (the
+     * case's stream of choices unchanged: bits of the immediate decide) */
+    if (!strncmp(f->name, "vpternlog", 9) && ((e.imm >> 8) & 3) == 0)
+        e.imm = (e.imm & ~0xffull) | 0x96;
     /* (its bytes 4-6 also choose the ALU operation, condition code or prefix of the rows
      * that stand for several opcodes: see encode) */
     if (f->flags & VF_REL8) e.imm = (e.imm & ~0xffull) | (TAKEN_OFF - 2);
@@ -531,6 +535,12 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
             else if (pick(&r, 8) == 0) v &= 0x8080808080808080ull | 0x3f;
             memcpy(st.z[i] + 8 * j, &v, 8);
         }
+    /* now and then a register with one qword in every lane, as a broadcast GFNI matrix is:
+     * the executor's nibble path of vgf2p8affineqb takes only those.  Chosen from the
+     * register's own bytes: the case's stream of choices is unchanged. */
+    for (int i = 0; i < 32; i++)
+        if ((st.z[i][1] & 7) == 0)
+            for (int j = 1; j < 8; j++) memcpy(st.z[i] + 8 * j, st.z[i], 8);
     st.rflags = 0x202 | (next64(&r) & VX_ARITH_FLAGS);
     st.gpr[VX_RSP] = (uint64_t)(uintptr_t)(data + STACK_OFF);
     if (pick(&r, 4) == 0) st.gpr[VX_RCX] &= 0x3f; /* shift counts in cl */
@@ -655,6 +665,12 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
         uint64_t t = (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16);
         memcpy(data + STACK_OFF, &t, 8);
     }
+    int indirect = !strcmp(f->name, "call r/m64");
+    if (indirect) { /* the register or memory operand holds the taken stub's address */
+        uint64_t t = (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16);
+        if (e.mem) memcpy((void *)(uintptr_t)target, &t, 8);
+        else st.gpr[e.rm] = t;
+    }
 
     /* encode: RIP-relative needs the length first */
     uint8_t bytes[32];
@@ -668,7 +684,7 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
     jmp_stub(code + blen, vxn_back_fall);
     uint64_t taken = 0;
     if (f->flags & VF_BRANCH) {
-        taken = !strcmp(f->name, "ret") ? (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16)
+        taken = !strcmp(f->name, "ret") || indirect ? (uint64_t)(uintptr_t)(code + TAKEN_OFF + 16)
               : (f->flags & VF_REL8) ? (uint64_t)(uintptr_t)code + blen + (uint64_t)(int8_t)e.imm
               : (uint64_t)(uintptr_t)code + blen + (uint64_t)(int64_t)(int32_t)e.imm;
         if (taken == (uint64_t)(uintptr_t)code + blen) {
