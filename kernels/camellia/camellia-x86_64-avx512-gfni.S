@@ -1003,6 +1003,20 @@ camellia_core_\V\()_field:
 .endif
 .endm
 
+/* SPREAD_CHUNKS src, dst, n:  n (at most 17) 16-byte chunks at src(%rsp), each byte made a
+ * dword of four copies: 64-byte rows at dst(%rsp), for embedded {1toN} broadcast operands (the
+ * delta tables and the field form's FL constants).  Clobbers zmm16-17. */
+.macro SPREAD_CHUNKS src, dst, n
+        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
+.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+.if \c < \n
+        vpmovzxbd (\src + 16 * \c)(%rsp), %zmm16
+        vpshufb %zmm17, %zmm16, %zmm16
+        vmovdqa64 %zmm16, (\dst + 64 * \c)(%rsp)
+.endif
+.endr
+.endm
+
 /* BUILD_DELTA_TABLE groups:  DT from sk at r11 (see above).  Clobbers rax, rsi, r9,
  * zmm16-17. */
 .macro BUILD_DELTA_TABLE groups
@@ -1025,14 +1039,7 @@ camellia_core_\V\()_field:
 .endif
 .endif
 .endr
-        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
-.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
-.if \c < 4 * \groups + 1
-        vpmovzxbd (Q_IN + 16 * \c)(%rsp), %zmm16
-        vpshufb %zmm17, %zmm16, %zmm16
-        vmovdqa64 %zmm16, (DT + 64 * \c)(%rsp)
-.endif
-.endr
+        SPREAD_CHUNKS Q_IN, DT, (4 * \groups + 1)
 .endm
 
 /* The field form's pipelined pass folds the key changes around FL into FL itself: L leaves
@@ -1087,14 +1094,7 @@ camellia_core_\V\()_field:
         mov %rax, (FTS + 8 * (35 + 2 * (\l - 1)))(%rsp)                 /* V2 = O_R */
 .endif
 .endr
-        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
-.irp l, 1, 2, 3
-.if \l < \groups
-        vpmovzxbd (CST + 16 * (\l - 1))(%rsp), %zmm16
-        vpshufb %zmm17, %zmm16, %zmm16
-        vmovdqa64 %zmm16, (FKT + 64 * (\l - 1))(%rsp)
-.endif
-.endr
+        SPREAD_CHUNKS CST, FKT, (\groups - 1)
 .endm
 
 /* BUILD_DELTA_TABLE_FIELD groups:  BUILD_DELTA_TABLE for the field form (FIELD_PIPE_KEYS first;
@@ -1128,14 +1128,7 @@ camellia_core_\V\()_field:
 .endif
 .endif
 .endr
-        vbroadcasti32x4 .Lcam_spread(%rip), %zmm17
-.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
-.if \c < 4 * \groups + 1
-        vpmovzxbd (Q_IN + 16 * \c)(%rsp), %zmm16
-        vpshufb %zmm17, %zmm16, %zmm16
-        vmovdqa64 %zmm16, (DT + 64 * \c)(%rsp)
-.endif
-.endr
+        SPREAD_CHUNKS Q_IN, DT, (4 * \groups + 1)
 .endm
 
 /* ADD_DT_HALF t, r0..r7:  zmm rj ^= byte j of DT word t. */
