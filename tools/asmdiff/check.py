@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -111,6 +112,16 @@ def distinct(findings):
             seen.add(key)
             out.append(f)
     return out
+
+
+def set_aside(env, aside):
+    """(the environment, the row note) of a stage run again without the kernels in aside
+    (ASMDIFF_SET_ASIDE, driver.c): a fuzzer or memcheck stops at its first finding, so the
+    other kernels get a run of their own."""
+    if not aside:
+        return env, ""
+    return (dict(env, ASMDIFF_SET_ASIDE=";".join(aside)),
+            f" (run again without {', '.join(aside)}, whose finding stopped the first run)")
 
 
 def compile_check_build(v, bdir, targets):
@@ -804,14 +815,12 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         names = [sl["name"] for sl in judge.slots if sl["name"]]
         aside = []
         while True:
-            e = dict(env, ASMDIFF_SET_ASIDE=";".join(aside)) if aside else env
+            e, note = set_aside(env, aside)
             st = fuzzing.run_libfuzzer(fuzzer, [corpus, seeds], env=e,
                                        budget=budget, checked_stack=True,
                                        artifacts=os.path.join(env["ASMDIFF_FINDINGS"], family))
             left = [n for n in names if n not in aside]
             hit = [n for n in left if any(f.get("implementation") == n for f in st.findings)]
-            note = (f" (run again without {', '.join(aside)}, whose finding stopped the first "
-                    "run)") if aside else ""
             if hit and len(hit) < len(left) and st.rc not in (0, 77):
                 judge.stage(st, name, fuzz_detail, libfuzzer=True, only=hit, note=note)
                 aside += hit
@@ -881,11 +890,9 @@ def valgrind_ct(judge, tool, env):
     several = len(judge.new_slots()) > 1
     aside = []
     while True:
-        e = dict(env, ASMDIFF_SET_ASIDE=";".join(aside)) if aside else env
+        e, note = set_aside(env, aside)
         st = stage.run(cmd, e)
         left = [n for n in names if n not in aside]
-        note = (f" (run again without {', '.join(aside)}, whose finding stopped the first "
-                "run)") if aside else ""
         if st.rc == MEMCHECK_ERROR and "uninitialised value" in st.text:
             lines = [l.split("== ", 1)[-1] for l in st.text.splitlines() if l.startswith("==")]
             first = next((l for l in lines if "uninitialised value" in l or
@@ -898,8 +905,8 @@ def valgrind_ct(judge, tool, env):
             f = {"check": "valgrind-ct", "heading": "SECRET-DEPENDENT (memcheck)",
                  "family": st.start.get("family", "?"), "implementation": who,
                  "title": f"{who}: {first.strip()} {at}".strip(),
-                 "reproduce": " ".join((f"ASMDIFF_SET_ASIDE='{e['ASMDIFF_SET_ASIDE']}' "
-                                        if aside else "").split() + cmd)}
+                 "reproduce": " ".join(([shlex.quote(f"ASMDIFF_SET_ASIDE={';'.join(aside)}")]
+                                        if aside else []) + cmd)}
             print("\n".join(lines[:12]), flush=True)
             judge.findings.append(f)
             row = f"{name}: {who}" if several and who in names else name

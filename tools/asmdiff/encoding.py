@@ -36,7 +36,8 @@ def llvm_objdump():
 
 
 def decode(cmd):
-    """{(member, section, address): instruction text} of one disassembler's output."""
+    """({(member, section, address): instruction text}, {the same key: "symbol+offset"}) of
+    one disassembler's output."""
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(f"{' '.join(cmd[:2])}: {p.stderr.strip()[:200]}")
@@ -67,8 +68,7 @@ def decode(cmd):
             got[(member, sec, at)] = m.group(2).split("#")[0].split("<")[0].strip()
             if label:
                 names[(member, sec, at)] = f"{label[0]}+{at - label[1]:#x}"
-    decode.names = names
-    return got
+    return got, names
 
 
 def operands(text):
@@ -82,9 +82,8 @@ def disagreements(path):
     llvm = llvm_objdump()
     if not llvm or not shutil.which("objdump"):
         raise RuntimeError("GNU objdump (binutils) and llvm-objdump (llvm-19) are both needed")
-    gnu = decode(["objdump", "-d", "-w", path])
-    names = decode.names
-    lv = decode([llvm, "-d", path])
+    gnu, names = decode(["objdump", "-d", "-w", path])
+    lv, _ = decode([llvm, "-d", path])
     n, bad = 0, []
     for k, g in gnu.items():
         other = lv.get(k)
