@@ -4,11 +4,17 @@
 # into the source tree.  Fails (non-zero) on any finding; the finding's file is kept and named.
 set -u
 fuzzer=$1 seeds=$2 secs=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the family's libFuzzer options (SEEDS is corpus/F/seeds; corpus/F/fuzz_F.options), as
+# OSS-Fuzz and ./asmdiff fuzz pass them
+optflags=$(python3 -B "$here/../tools/asmdiff/fuzz_options.py" "$(dirname "$(dirname "$seeds")")" \
+  "$(basename "$(dirname "$seeds")")") || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-smoke.XXXXXX")
 mkdir -p "$work/corpus" "$work/findings"
 # ${ASMDIFF_RUNNER}: a host profile's qemu (verify/host_profile.sh), else nothing
+# shellcheck disable=SC2086 # the options' flags, one word each
 ${ASMDIFF_RUNNER:-} "$fuzzer" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -error_exitcode=1 \
-  -artifact_prefix="$work/findings/" "$work/corpus" "$seeds" >"$work/log" 2>&1
+  $optflags -artifact_prefix="$work/findings/" "$work/corpus" "$seeds" >"$work/log" 2>&1
 rc=$?
 grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$work/log"
 if [ $rc -ne 0 ]; then

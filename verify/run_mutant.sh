@@ -41,6 +41,10 @@ fi
 field=expect
 case $mode in bounds|ct-trace) field=$mode ;; esac
 expect=$(python3 "$here/mutate.py" --get "$spec" "$name" "$field") || exit 1
+# the family's libFuzzer options (corpus/F/fuzz_F.options, as OSS-Fuzz and ./asmdiff fuzz pass
+# them): the mutant is searched for as the family is fuzzed everywhere else
+fam=$(basename "$spec" .mutants)
+optflags=$(python3 -B "$here/../tools/asmdiff/fuzz_options.py" "$here/../corpus" "$fam") || exit 1
 impls=$(python3 "$here/mutate.py" --get "$spec" "$name" impls) || exit 1
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
@@ -93,8 +97,9 @@ run_to_first_finding() {
 start=$(date +%s.%N)
 case $mode in
   libfuzzer)
+    # shellcheck disable=SC2086 # the options' flags, one word each
     ASMDIFF_RESULTS=$results $run "$exe" -max_total_time="$budget" -seed=1 -timeout=20 \
-      -rss_limit_mb=4096 -error_exitcode=1 -artifact_prefix="$work/" "$work/corpus" \
+      -rss_limit_mb=4096 -error_exitcode=1 $optflags -artifact_prefix="$work/" "$work/corpus" \
       >"$work/log" 2>&1
     rc=$? ;;
   random|bounds|ct-trace)

@@ -816,7 +816,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         aside = []
         while True:
             e, note = set_aside(env, aside)
-            st = fuzzing.run_libfuzzer(fuzzer, [corpus, seeds], env=e,
+            st = fuzzing.run_libfuzzer(fuzzer, [corpus, seeds], env=e, family=family,
                                        budget=budget, checked_stack=True,
                                        artifacts=os.path.join(env["ASMDIFF_FINDINGS"], family))
             left = [n for n in names if n not in aside]

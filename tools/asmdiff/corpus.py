@@ -39,7 +39,7 @@ def cmd_corpus(args):
         if fam["riscv64"]:
             env["ASMDIFF_VLEN"] = "256"
             cmd = fuzzing.libfuzzer_cmd(fuzzer, [merged, seeds] + dirs, run=builds.runner(fam),
-                                        timeout=MERGE_TIMEOUT, extra=["-runs=0"])
+                                        timeout=MERGE_TIMEOUT, extra=["-runs=0"], family=name)
         else:
             for f in before:
                 src = os.path.join(seeds, f)
@@ -47,7 +47,7 @@ def cmd_corpus(args):
                     with open(src, "rb") as a, open(os.path.join(merged, f), "wb") as b:
                         b.write(a.read())
             cmd = fuzzing.libfuzzer_cmd(
-                fuzzer, [merged] + dirs, timeout=MERGE_TIMEOUT,
+                fuzzer, [merged] + dirs, timeout=MERGE_TIMEOUT, family=name,
                 extra=["-merge=1", f"-merge_control_file={os.path.join(tmp, 'control')}"])
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace")
         log = p.stdout + p.stderr

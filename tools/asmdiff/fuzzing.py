@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from . import builds, stage
+from . import builds, fuzz_options, stage
 from .builds import die
 
 RSS_LIMIT_MB = 4096
@@ -23,10 +23,22 @@ def alarm_after(budget):
     return 2 * budget + 20
 
 
+def family_flags(family):
+    """The family's own libFuzzer flags (corpus/F/fuzz_F.options, as OSS-Fuzz passes them):
+    max_len, dict, len_control.  A malformed file stops the run."""
+    if not family:
+        return []
+    try:
+        return fuzz_options.flags(os.path.join(builds.TOP, "corpus"), family)
+    except fuzz_options.OptionsError as e:
+        die(str(e))
+
+
 def libfuzzer_cmd(fuzzer, dirs, *, run=(), budget=None, artifacts=None, timeout=TIMEOUT,
-                  extra=()):
-    """The command line: runner, fuzzer, the one set of flags, the caller's extra flags, then
-    the corpus folders (the first one is written)."""
+                  extra=(), family=None):
+    """The command line: runner, fuzzer, the one set of flags, the family's options file, the
+    caller's extra flags (a later flag wins in libFuzzer: the user's own override the file's),
+    then the corpus folders (the first one is written)."""
     cmd = list(run) + [fuzzer]
     if budget is not None:
         cmd.append(f"-max_total_time={budget}")
@@ -34,11 +46,11 @@ def libfuzzer_cmd(fuzzer, dirs, *, run=(), budget=None, artifacts=None, timeout=
         cmd.append(f"-artifact_prefix={artifacts}/")
     cmd += [f"-timeout={timeout}", f"-rss_limit_mb={RSS_LIMIT_MB}", "-error_exitcode=1",
             "-timeout_exitcode=1", "-print_final_stats=1"]
-    return cmd + list(extra) + list(dirs)
+    return cmd + family_flags(family) + list(extra) + list(dirs)
 
 
 def run_libfuzzer(fuzzer, dirs, *, env=None, run=(), budget=None, artifacts=None,
-                  checked_stack=False, extra=()):
+                  checked_stack=False, extra=(), family=None):
     """Run libFuzzer once as a stage (its records in a file of its own).  checked_stack: the run
     scans the checked call's stack for leftovers, so its timeout alarm must not fire within the
     budget (alarm_after)."""
@@ -48,7 +60,7 @@ def run_libfuzzer(fuzzer, dirs, *, env=None, run=(), budget=None, artifacts=None
         os.makedirs(dirs[0], exist_ok=True)
     timeout = alarm_after(budget) if checked_stack and budget else TIMEOUT
     cmd = libfuzzer_cmd(fuzzer, dirs, run=run, budget=budget, artifacts=artifacts,
-                        timeout=timeout, extra=extra)
+                        timeout=timeout, extra=extra, family=family)
     return stage.run(cmd, env)
 
 
@@ -112,10 +124,11 @@ def fuzz_family(name, fam, vlen=None, budget=None, rest=(), capture=True):
     artifacts = os.path.join(builds.FINDINGS, name)
     if capture:
         return run_libfuzzer(fuzzer, dirs, env=env, run=run, budget=budget, artifacts=artifacts,
-                             extra=rest)
+                             extra=rest, family=name)
     os.makedirs(artifacts, exist_ok=True)
     os.makedirs(corpus, exist_ok=True)
-    cmd = libfuzzer_cmd(fuzzer, dirs, run=run, budget=budget, artifacts=artifacts, extra=rest)
+    cmd = libfuzzer_cmd(fuzzer, dirs, run=run, budget=budget, artifacts=artifacts, extra=rest,
+                        family=name)
     return subprocess.run(cmd, env=env).returncode
 
 

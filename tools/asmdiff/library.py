@@ -137,7 +137,7 @@ def check_library(a):
             name = f"{n} fuzz {budget}s"
             st = fuzzing.run_libfuzzer(fuzzer, [os.path.join(bdir, "corpus", n),
                                                 os.path.join(TOP, "corpus", n, "seeds")],
-                                       env=env0, budget=budget, checked_stack=True,
+                                       env=env0, budget=budget, checked_stack=True, family=n,
                                        artifacts=os.path.join(env0["ASMDIFF_FINDINGS"], n))
             unit = fuzzing.unit_written(st.text)
             if st.findings:

@@ -106,7 +106,7 @@ class Run:
     def command(self):
         return builds.with_runner(fuzzing.libfuzzer_cmd(
             self.fuzzer, [self.corpus, self.seeds], run=self.run, budget=self.budget,
-            artifacts=self.artifacts))
+            artifacts=self.artifacts, family=self.name))
 
     def start(self):
         if not self.fam["fuzzer"]:

@@ -16,8 +16,8 @@ import textwrap
 import unittest
 import unittest.mock
 
-from asmdiff import (check, cli, fuzzing, library, premerge, results, sarif, soak, stage,
-                     testsets)
+from asmdiff import (check, cli, fuzz_options, fuzzing, library, premerge, results, sarif, soak,
+                     stage, testsets)
 
 
 def rec(type_, **kw):
@@ -423,6 +423,29 @@ class Stages(unittest.TestCase):
         self.assertEqual(cmd, ["fz", "-max_total_time=5", "-artifact_prefix=art/", "-timeout=30",
                                "-rss_limit_mb=4096", "-error_exitcode=1", "-timeout_exitcode=1",
                                "-print_final_stats=1", "c", "s"])
+
+    def test_family_options_reach_libfuzzer(self):
+        # the family's options file (corpus/F/fuzz_F.options) as OSS-Fuzz passes it, between
+        # our flags and the caller's (a later flag wins: the caller's -len_control=100 stands)
+        cmd = fuzzing.libfuzzer_cmd("fz", ["c"], family="aria", extra=["-len_control=100"])
+        top = os.path.join(fuzzing.builds.TOP, "corpus", "aria")
+        i = cmd.index("-max_len=5632")
+        self.assertEqual(cmd[i:], ["-max_len=5632", "-dict=" + os.path.join(top, "fuzz_aria.dict"),
+                                   "-len_control=0", "-len_control=100", "c"])
+        self.assertEqual(fuzz_options.flags(os.path.join(fuzzing.builds.TOP, "corpus"), "none"),
+                         [])
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "f"))
+            path = os.path.join(d, "f", "fuzz_f.options")
+            for text, why in (("[libfuzzer]\nmax_len 5\n", "not 'name = value'"),
+                              ("[libfuzzer]\ndict = gone.dict\n", "does not exist")):
+                with open(path, "w") as f:
+                    f.write(text)
+                with self.assertRaisesRegex(fuzz_options.OptionsError, why):
+                    fuzz_options.flags(d, "f")
+            with open(path, "w") as f:
+                f.write("# c\n[afl]\nx = 1\n[libfuzzer]\nlen_control = 0\n")
+            self.assertEqual(fuzz_options.flags(d, "f"), ["-len_control=0"])
 
     def test_stage_reads_its_own_stream(self):
         st = stage.run([sys.executable, "-c", "import os, json; open(os.environ["

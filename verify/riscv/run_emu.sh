@@ -108,8 +108,11 @@ for name in "${cpus[@]}"; do
   fuzz="-"
   if [ -x "$fuzzer" ] && [ "$fuzz_secs" -gt 0 ]; then
     rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/findings"
+    # the family's libFuzzer options (corpus/F/fuzz_F.options), as ./asmdiff fuzz passes them
+    optflags=$(python3 -B "$src/tools/asmdiff/fuzz_options.py" "$src/corpus" "$fam") || exit 1
+    # shellcheck disable=SC2086 # the options' flags, one word each
     run "$fuzzer" -max_total_time="$fuzz_secs" -timeout=20 -seed=1 -print_final_stats=1 -error_exitcode=1 \
-      -artifact_prefix="$work/findings/" "$work/corpus" "$src/corpus/$fam/seeds" \
+      $optflags -artifact_prefix="$work/findings/" "$work/corpus" "$src/corpus/$fam/seeds" \
       >"$work/fuzz" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz" | tail -n1)

@@ -24,6 +24,9 @@ if [ "$(cat "$status" 2>/dev/null)" != ok ]; then
   exit 1
 fi
 expect=$(python3 "$here/../mutate.py" --get "$spec" "$name" expect) || exit 1
+# the family's libFuzzer options (corpus/F/fuzz_F.options), as verify/run_mutant.sh
+optflags=$(python3 -B "$here/../../tools/asmdiff/fuzz_options.py" "$here/../../corpus" \
+  "$(basename "$spec" .mutants)") || exit 1
 vlens=(128 256 512 1024)
 all=${ASMDIFF_MUTANT_ALL_VLENS:-0}
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-mutant.XXXXXX")
@@ -47,7 +50,7 @@ one() {
     libfuzzer)
       ASMDIFF_RESULTS=$results timeout "$((budget + 30))" qemu-riscv64 -cpu "$cpu" "$exe" \
         -max_total_time="$budget" -seed=1 -timeout=20 -rss_limit_mb=4096 -error_exitcode=1 \
-        -artifact_prefix="$dir/" "$dir/corpus" >"$dir/log" 2>&1
+        $optflags -artifact_prefix="$dir/" "$dir/corpus" >"$dir/log" 2>&1
       rc=$? ;;
     random)
       # a run reports every finding and goes on: ASMDIFF_MAX_FINDINGS=1 ends it at its first
