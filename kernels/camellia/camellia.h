@@ -53,7 +53,7 @@
 _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) == 34,
                "kw1-2, k1..k(rounds), ke1..ke(2*(rounds/6-1)), kw3-4");
 
-/* Speed, CAMELLIA-128 on 16 KiB buffers, measured on this project's Zen 5 class machine while
+/* Speed, CAMELLIA-128 on 16 KiB buffers, measured on this project's AMD Zen 4 machine (EPYC, family 25 model 17) while
  * it was shared and busy (alternating bursts, 10th percentile; c/B both scaled by ARIA-128
  * ternlog run alongside, 0.264 ns/B = its documented 0.59 c/B, and from a clock estimate of
  * 2.6 GHz by a dependent imul chain):
