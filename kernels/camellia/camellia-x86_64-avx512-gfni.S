@@ -144,7 +144,7 @@
  *     two ternary XORs from the state, not three (constants aside)     0 to +1%
  *   the S-boxes issued in the order the last round's P makes their
  *     inputs, or SBOX4's first (correct output)                        0
- *   the background transposes issued between S-boxes and P (correct)   -0.4 to -2.5%, noise
+ *   the background transposes issued between S-boxes and P (correct)   -0.4 to -2.5%: kept
  *   no background transposes and conversions (about 200 operations)   -7.5%
  *   round keys and S-box matrices from registers, not memory           0
  *   shorter encodings (disp8 bases for DT and the matrices, 6% less
@@ -153,12 +153,13 @@
  * So even free S-boxes leave 0.865x: the rounds' XOR work (P, 378 operations) on the round
  * chain is what runs at 1.2-1.6 operations a cycle, while the background work is nearly free
  * (200 operations for 7.5%).  In asmdiff bench's own terms (the slope over 1..16 KiB, the
- * per-call cost in the intercept; tools/camellia_aria_ratio.c's second table, three runs,
- * load 3.9): field / ARIA-128 ternlog 0.875-0.893x ECB encrypt, 0.879-0.897x decrypt,
- * 0.777-0.779x CTR (16 KiB calls: 0.933-0.946x, 0.933-0.948x, 0.821-0.822x); 192/256-bit
- * 1.16-1.18x ARIA-128, 0.90-0.92x ARIA-256.  The field form's per-call cost is about 150 ns
- * (ARIA's about 0): the frame's zeroing (about 9 KiB) is 3% of a 16 KiB call, building the
- * delta table 1.3%, the other key tables under 1% each (ablations).  0.80x needs fewer operations on the chain and independent work
+ * per-call cost in the intercept; tools/camellia_aria_ratio.c's second table, three runs at
+ * load 3.5 with the background slot inside the round): field / ARIA-128 ternlog 0.851-0.870x
+ * ECB encrypt, 0.871-0.875x decrypt, 0.778-0.781x CTR (one run 0.82); 16 KiB calls
+ * 0.917-0.927x, 0.923-0.925x, 0.822-0.827x (before the slot moved: 0.933-0.946x ECB);
+ * 192/256-bit slope 1.15x ARIA-128, 0.89x ARIA-256.  The field form's per-call cost is about
+ * 160 ns (ARIA's about 0): the frame's zeroing (about 9 KiB) is 3% of a 16 KiB call, building
+ * the delta table 1.3%, the other key tables under 1% each (ablations).  0.80x needs fewer operations on the chain and independent work
  * beside it, which the register file does not allow (16 state, 8 S-box outputs, 3 P
  * temporaries and 5 background registers of 32).  Two independent batches interleaved round by
  * round, the second's state on the stack (its S-box inputs loaded, its P outputs loaded, XORed
