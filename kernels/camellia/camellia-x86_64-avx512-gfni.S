@@ -159,9 +159,9 @@
  * 0.917-0.927x, 0.923-0.925x, 0.822-0.827x (before the slot moved: 0.933-0.946x ECB);
  * 192/256-bit slope 1.15x ARIA-128, 0.89x ARIA-256.  The field form's per-call cost is about
  * 160 ns (ARIA's about 0): the frame's zeroing (about 9 KiB) is 3% of a 16 KiB call, building
- * the delta table 1.3%, the other key tables under 1% each (ablations).  0.80x needs fewer operations on the chain and independent work
- * beside it, which the register file does not allow (16 state, 8 S-box outputs, 3 P
- * temporaries and 5 background registers of 32).  Two independent batches interleaved round by
+ * the delta table 1.3%, the other key tables under 1% each (ablations).  0.80x needs fewer
+ * operations on the chain and independent work beside it, which the register file does not
+ * allow (16 state, 8 S-box outputs, 3 P temporaries and 5 background registers of 32).  Two independent batches interleaved round by
  * round, the second's state on the stack (its S-box inputs loaded, its P outputs loaded, XORed
  * and stored; the batches would exchange places at each FL layer) to fill the chain's bubbles,
  * timed as a prototype (each pipelined round followed by such a round on a stack batch, output
@@ -1212,8 +1212,8 @@ camellia_core_\V\()_field:
 /* KEYED_ROUND t, i0..i7, o0..o7, form, bg, mode, groups:  (zmm o) ^= F(zmm i) ^ D, the input
  * already keyed, D from DT word t.  The S-boxes read the state directly (first GFNI step not in
  * place).  bg >= 0: the pipelined pass's background slot bg (BG_SLOT, zmm24-28 only) goes
- * between the S-boxes and P: measured 1.5-1.9% off the ECB slope against issuing it before the
- * round (CTR unchanged; tools/camellia_aria_ratio.c, three runs). */
+ * between the S-boxes and P: about 1% off the ECB slope against issuing it before the round
+ * (0 to 3% in paired runs of tools/camellia_aria_ratio.c, never worse; CTR unchanged). */
 .macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain, bg=-1, mode=ecb, groups=0
         KEYED_SBOX 0, \i0, 16, \form
         KEYED_SBOX 1, \i1, 17, \form
@@ -1261,9 +1261,9 @@ camellia_core_\V\()_field:
 
 /* PIPE_CORE form, groups, mode:  all rounds (groups = rounds / 6) on the batch in zmm0-15, as
  * CAMELLIA_CORE but on keyed halves (above), with one background transpose group (BG_SLOT)
- * issued inside each round, between its S-boxes and P (KEYED_ROUND): the GFNI and XOR work of the rounds and the byte interleaves of the
- * transposes go to different execution ports, and the rounds alone are bound by their own
- * latency.  Inline (no call: the buffers are addressed from rsp).  In: rdi = the key table
+ * issued inside each round, between its S-boxes and P (KEYED_ROUND): the rounds alone leave
+ * the execution ports idle part of the time (see "What bounds the field form"), and the byte
+ * interleaves of the transposes fill it.  Inline (no call: the buffers are addressed from rsp).  In: rdi = the key table
  * (FL keys), DT built, r9 = next batch's input (or the dummy buffer), r11 = previous batch's
  * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
