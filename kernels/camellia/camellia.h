@@ -77,6 +77,10 @@ _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) 
  *   avx512_gfni_cmpmask     ECB    0.173   0.64      1.08x        0.230 / 0.230
  *   avx512_gfni_field       CTR    0.147   0.54      0.82x of ARIA-128 CTR (0.179 ns/B)
  *
+ * With each background transpose group issued inside the round (later that day, load 3.5, the
+ * same tool): field ECB 0.149 ns/B, 0.92-0.93x ARIA-128 at 16 KiB; over 1..16 KiB by slope, as
+ * `asmdiff bench` measures (the per-call cost left out), 0.85-0.87x ECB and 0.78x CTR.
+ *
  * AVX-512 + GFNI, 64 blocks per pass byte-sliced in zmm registers (from 128 blocks on
  * software-pipelined: each batch's rounds run beside its neighbours' transposes), a tail of up
  * to 32 blocks in ymm and of 33..63 in zmm, masked loads and stores.  The first two forms differ
