@@ -150,6 +150,12 @@
  *   shorter encodings (disp8 bases for DT and the matrices, 6% less
  *     code; correct output)                                            0
  * and last round's: the rounds' chain cut (every round reads the same half, same count) 0.81x.
+ * The round alone shows it: 18 of the pipelined pass's rounds on registers only (no memory,
+ * no background work) take 25.8 cycles a round, 19.6 with the chain cut, 22 with vpxorq
+ * S-boxes; any order of a round's instructions gives the same, GFNI feeds ternlog with no
+ * extra delay (3 + 1 cycles a pair), and a model of four pipes (GFNI on two, a zmm operation
+ * two cycles on its pipe, oldest ready first) predicts 19: this core loses a quarter of a
+ * chained round to something the model lacks.
  * So even free S-boxes leave 0.865x: the rounds' XOR work (P, 378 operations) on the round
  * chain is what runs at 1.2-1.6 operations a cycle, while the background work is nearly free
  * (200 operations for 7.5%).  In asmdiff bench's own terms (the slope over 1..16 KiB, the
