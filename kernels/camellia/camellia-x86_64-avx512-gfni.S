@@ -61,7 +61,7 @@
  * vpaddb a, a; the shift right is where the two forms differ.  x1 ^= x2 | k2 is one
  * vpternlogq (0x1e: A ^ (B | C)).
  *
- * Speed (CAMELLIA-128 ECB, 16 KiB, this Zen 5 class machine, shared and busy while measured):
+ * Speed (CAMELLIA-128 ECB, 16 KiB, this AMD Zen 4 machine, shared and busy while measured):
  * gfnishift 0.209 ns/B, cmpmask 0.217 ns/B; 0.47 and 0.48 cycles/byte scaled by ARIA-128
  * ternlog measured alongside (0.264 ns/B = its documented 0.59 c/B), 0.54 and 0.56 with a
  * 2.6 GHz clock estimated from a dependent imul chain; about 29x OpenSSL 3.0 EVP.  CTR within
@@ -71,7 +71,7 @@
  * one process, tools/camellia_aria_ratio.c): field 0.150 ns/B = 0.55 c/B, gfnishift 0.170
  * (0.63), cmpmask 0.173 (0.64), ARIA-128 ternlog 0.161 (0.59); more under "The field form".
  *
- * Where the cycles go (issue 21; ECB, 128-bit key, 16 KiB, this Zen 5 class machine, 2026-12-01):
+ * Where the cycles go (issue 21; ECB, 128-bit key, 16 KiB, this Zen 4 machine, 2026-12-01):
  * no hardware counters here (perf stat: "not supported"), so by ablation: variants of this
  * file with one part removed (wrong output, timing only), timed in one process against
  * aria_ecb_avx512_gfni_ternlog, 300 alternating trials of 8 calls, fastest kept:
@@ -87,7 +87,8 @@
  * P with the keyed XOR into the other half 21 a round, 378; FL 80; key deltas 56; transposes
  * 128 vpunpck) in about 640 cycles at 3.7 GHz: 1.45 per cycle, and each operation removed
  * saves about a cycle whatever its kind.  The kernel is bound by its count of zmm operations
- * (zmm XOR, vpternlogq and GFNI each measured at 1.0-1.4 per cycle here, independent chains),
+ * (zmm XOR, vpternlogq and GFNI each measured at 1.0-1.4 per cycle here, independent chains;
+ * remeasured 2026-12-02 with tools/zmm_op_bench.c: see "What bounds the field form"),
  * not by the rounds' latency, one port, the S-box matrices' loads or the transposes (hidden).
  * ARIA-128 ternlog is about 1080 operations per batch in ~615 cycles (1.75 per cycle: its
  * rounds have 16 independent S-boxes, ours 8), so the two families run at the same speed.
@@ -122,24 +123,62 @@
  * conversion operations outright (wrong output) would give 5.5%.  Assembler note: clang 19 encodes the 8-bit displacement of a
  * vgf2p8affineqb {1toN} memory operand unscaled while the hardware scales it by 8 (FLF_ROT).
  *
- * What bounds the field form now, by ablation against it (same harness): letting every round
- * read the same half (the chain between rounds cut, the operation count unchanged) gives
- * 0.81x ARIA, so about 15% of its time is the rounds' dependency chain (a round is the S-box
- * latency, 2 GFNI for SBOX4, plus P's three ternary-XOR levels, on one chain); SBOX4 with one
- * GFNI (36 fewer, all on that chain) gives 0.89x; issuing the SBOX4 bytes first, nothing.  So
- * at about 1.3 operations per cycle the form is bound partly by the count (814 a batch: P 378,
- * S-boxes 180, FL 80, transposes 128 shuffles, conversions 32) and partly by the chain.  Two
- * independent batches interleaved round by round, the second's state on the stack (its S-box
- * inputs loaded, its P outputs loaded, XORed and stored; the batches would exchange places at
- * each FL layer) to fill the chain's bubbles, timed as a prototype (each pipelined round
- * followed by such a round on a stack batch, output wrong): the second batch's rounds cost 75%
- * of a whole batch's time (0.268 against 0.153 ns/B of output), so a two-batch pass would come
- * to about 0.90x ARIA with its FL, conversions and transposes: 5% for a pass twice as large;
- * not done.  0.80x needs both fewer operations and that overlap.  P in fewer operations is no
- * way out either: an exhaustive search finds P in 20
- * (536 sets of four shared parts through which every output is three terms, against five parts
- * today), but none with the four parts made from the S-box outputs alone, so each makes the
- * round's chain a ternary XOR longer to save one operation in 31.
+ * What bounds the field form now (2026-12-02; AMD Zen 4, EPYC family 25 model 17, where a zmm
+ * operation runs as two 256-bit halves).  The operations, by tools/zmm_op_bench.c (zmm,
+ * latency / operations per cycle, independent): vgf2p8affine(inv)qb 3 / 1.0, the same with a
+ * {1to8} memory matrix; vpternlogq 1 / 1.8-2.0 (a {1to16} operand 1.6-2.0); vpxorq, vpaddb
+ * 1 / 2.0; vpunpcklbw 1.1 / 1.5; vpshufb 2 / 1.0; vpermb 5 / 1.0; vpsrlw 1.2 / 1.0.  Mixed:
+ * GFNI with ternlog 1:1 1.5-1.7 per cycle, 1:2 2.0, a round's 10:26 1.8-1.9; GFNI with vpshufb
+ * 1:1 1.5 (they share pipes), with vpunpcklbw 2.0 (they do not).  The form runs 814
+ * operations a batch in about 565 cycles, 1.44 a cycle, so neither the GFNI pipe nor the total
+ * of pipe slots bounds it.  Ablations against it (tools/camellia_aria_ratio.c's method, one
+ * process, alternating, fastest kept; field / ARIA-128 ternlog ECB encrypt 0.93-0.96 in these
+ * runs, CTR 0.82-0.87; wrong output unless said):
+ *   every round's S-box GFNI a vpxorq (latency 1, any pipe)          -5.5%
+ *   no GFNI anywhere (S-boxes, FL, conversions: vpxorq)              -8%    0.865x ARIA
+ *   only SBOX4's first GFNI a vpxorq                                  -2%
+ *   SBOX4's first map by nibble tables (vpsrlw, 2 vpandq, 2 vpshufb,
+ *     vpxorq: off the GFNI pipe, five more operations)                +12%
+ *   FL's GFNI vpxorq                                                   0
+ *   P reordered, 21 operations, so that SBOX4's outputs (t4, t7) are
+ *     two ternary XORs from the state, not three (constants aside)     0 to +1%
+ *   the S-boxes issued in the order the last round's P makes their
+ *     inputs, or SBOX4's first (correct output)                        0
+ *   the background transposes issued between S-boxes and P (correct)   -0.4 to -2.5%: kept
+ *   no background transposes and conversions (about 200 operations)   -7.5%
+ *   round keys and S-box matrices from registers, not memory           0
+ *   shorter encodings (disp8 bases for DT and the matrices, 6% less
+ *     code; correct output)                                            0
+ * and last round's: the rounds' chain cut (every round reads the same half, same count) 0.81x.
+ * The round alone shows it: 18 of the pipelined pass's rounds on registers only (no memory,
+ * no background work) take 25.8 cycles a round, 19.6 with the chain cut, 22 with vpxorq
+ * S-boxes; any order of a round's instructions gives the same, GFNI feeds ternlog with no
+ * extra delay (3 + 1 cycles a pair), and a model of four pipes (GFNI on two, a zmm operation
+ * two cycles on its pipe, oldest ready first) predicts 19: this core loses a quarter of a
+ * chained round to something the model lacks.
+ * So even free S-boxes leave 0.865x: the rounds' XOR work (P, 378 operations) on the round
+ * chain is what runs at 1.2-1.6 operations a cycle, while the background work is nearly free
+ * (200 operations for 7.5%).  In asmdiff bench's own terms (the slope over 1..16 KiB, the
+ * per-call cost in the intercept; tools/camellia_aria_ratio.c's second table, three runs at
+ * load 3.5 with the background slot inside the round): field / ARIA-128 ternlog 0.851-0.870x
+ * ECB encrypt, 0.871-0.875x decrypt, 0.778-0.781x CTR (one run 0.82); 16 KiB calls
+ * 0.917-0.927x, 0.923-0.925x, 0.822-0.827x (before the slot moved: 0.933-0.946x ECB);
+ * 192/256-bit slope 1.15x ARIA-128, 0.89x ARIA-256.  The field form's per-call cost is about
+ * 160 ns (ARIA's about 0): the frame's zeroing (about 9 KiB) is 3% of a 16 KiB call, building
+ * the delta table 1.3%, the other key tables under 1% each (ablations).  0.80x needs fewer
+ * operations on the chain and independent work beside it, which the register file does not
+ * allow (16 state, 8 S-box outputs, 3 P temporaries and 5 background registers of 32).  Two independent batches interleaved round by
+ * round, the second's state on the stack (its S-box inputs loaded, its P outputs loaded, XORed
+ * and stored; the batches would exchange places at each FL layer) to fill the chain's bubbles,
+ * timed as a prototype (each pipelined round followed by such a round on a stack batch, output
+ * wrong): the second batch's rounds cost 75% of a whole batch's time (0.268 against 0.153 ns/B
+ * of output), so a two-batch pass would come to about 0.90x ARIA with its FL, conversions and
+ * transposes: 5% for a pass twice as large; not done.  P in fewer operations is no way out
+ * either: an exhaustive search finds P in 20 (536 sets of four shared parts through which
+ * every output is three terms, against five parts today), but none with the four parts made
+ * from the S-box outputs alone, so each makes the round's chain a ternary XOR longer to save
+ * one operation in 31.  SBOX4 keeps two GFNI: A R A^-1 (R the rotate) is not a constant times
+ * a Frobenius power, so no choice of A makes it commute with the inversion.
  *
  * Calling convention: System V AMD64 (see camellia.h for the C prototypes).
  *   rdi sk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
@@ -1176,9 +1215,12 @@ camellia_core_\V\()_field:
         vpternlogq $0x96, %zmm20, %zmm16, %zmm\o1            /* z2 */
 .endm
 
-/* KEYED_ROUND t, i0..i7, o0..o7:  (zmm o) ^= F(zmm i) ^ D, the input already keyed, D from DT
- * word t.  The S-boxes read the state directly (first GFNI step not in place). */
-.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain
+/* KEYED_ROUND t, i0..i7, o0..o7, form, bg, mode, groups:  (zmm o) ^= F(zmm i) ^ D, the input
+ * already keyed, D from DT word t.  The S-boxes read the state directly (first GFNI step not in
+ * place).  bg >= 0: the pipelined pass's background slot bg (BG_SLOT, zmm24-28 only) goes
+ * between the S-boxes and P: about 1% off the ECB slope against issuing it before the round
+ * (0 to 3% in paired runs of tools/camellia_aria_ratio.c, never worse; CTR unchanged). */
+.macro KEYED_ROUND t, i0, i1, i2, i3, i4, i5, i6, i7, o0, o1, o2, o3, o4, o5, o6, o7, form=plain, bg=-1, mode=ecb, groups=0
         KEYED_SBOX 0, \i0, 16, \form
         KEYED_SBOX 1, \i1, 17, \form
         KEYED_SBOX 2, \i2, 18, \form
@@ -1187,6 +1229,9 @@ camellia_core_\V\()_field:
         KEYED_SBOX 5, \i5, 21, \form
         KEYED_SBOX 6, \i6, 22, \form
         KEYED_SBOX 7, \i7, 23, \form
+.if \bg >= 0
+        BG_SLOT \bg, \mode, \form, \groups
+.endif
         KEYED_P_XOR \t, \o0, \o1, \o2, \o3, \o4, \o5, \o6, \o7
 .endm
 
@@ -1222,9 +1267,9 @@ camellia_core_\V\()_field:
 
 /* PIPE_CORE form, groups, mode:  all rounds (groups = rounds / 6) on the batch in zmm0-15, as
  * CAMELLIA_CORE but on keyed halves (above), with one background transpose group (BG_SLOT)
- * issued per round: the GFNI and XOR work of the rounds and the byte interleaves of the
- * transposes go to different execution ports, and the rounds alone are bound by their own
- * latency.  Inline (no call: the buffers are addressed from rsp).  In: rdi = the key table
+ * issued inside each round, between its S-boxes and P (KEYED_ROUND): the rounds alone leave
+ * the execution ports idle part of the time (see "What bounds the field form"), and the byte
+ * interleaves of the transposes fill it.  Inline (no call: the buffers are addressed from rsp).  In: rdi = the key table
  * (FL keys), DT built, r9 = next batch's input (or the dummy buffer), r11 = previous batch's
  * output (or the dummy buffer).  Clobbers zmm16-31, rax. */
 .macro PIPE_CORE form, groups, mode
@@ -1248,10 +1293,8 @@ camellia_core_\V\()_field:
 .endif
 .endif
 .irp q, 0, 2, 4
-        BG_SLOT (6 * \g + \q), \mode, \form, \groups
-        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form
-        BG_SLOT (6 * \g + \q + 1), \mode, \form, \groups
-        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form
+        KEYED_ROUND (2 + 8 * \g + \q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \form, (6 * \g + \q), \mode, \groups
+        KEYED_ROUND (2 + 8 * \g + \q + 1), 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, \form, (6 * \g + \q + 1), \mode, \groups
 .endr
 .ifc \form, field
         /* R un-keyed (^ kw3) and out of the field: in BG_GROUP and at the last batch */

@@ -53,7 +53,7 @@
 _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) == 34,
                "kw1-2, k1..k(rounds), ke1..ke(2*(rounds/6-1)), kw3-4");
 
-/* Speed, CAMELLIA-128 on 16 KiB buffers, measured on this project's Zen 5 class machine while
+/* Speed, CAMELLIA-128 on 16 KiB buffers, measured on this project's AMD Zen 4 machine (EPYC, family 25 model 17) while
  * it was shared and busy (alternating bursts, 10th percentile; c/B both scaled by ARIA-128
  * ternlog run alongside, 0.264 ns/B = its documented 0.59 c/B, and from a clock estimate of
  * 2.6 GHz by a dependent imul chain):
@@ -76,6 +76,10 @@ _Static_assert(CAMELLIA_KERNEL_SUBKEYS(18) == 26 && CAMELLIA_KERNEL_SUBKEYS(24) 
  *   avx512_gfni_gfnishift   ECB    0.170   0.63      1.06x        0.226 / 0.226
  *   avx512_gfni_cmpmask     ECB    0.173   0.64      1.08x        0.230 / 0.230
  *   avx512_gfni_field       CTR    0.147   0.54      0.82x of ARIA-128 CTR (0.179 ns/B)
+ *
+ * With each background transpose group issued inside the round (later that day, load 3.5, the
+ * same tool): field ECB 0.149 ns/B, 0.92-0.93x ARIA-128 at 16 KiB; over 1..16 KiB by slope, as
+ * `asmdiff bench` measures (the per-call cost left out), 0.85-0.87x ECB and 0.78x CTR.
  *
  * AVX-512 + GFNI, 64 blocks per pass byte-sliced in zmm registers (from 128 blocks on
  * software-pipelined: each batch's rounds run beside its neighbours' transposes), a tail of up
