@@ -161,6 +161,17 @@ def outside_counts(recs, name=None):
                  for k in ("cases", "calls", "skipped_cases"))
 
 
+class FailFast(Exception):
+    """--fail-fast: a stage found something; the stages after it are not run."""
+
+    def __init__(self, stage_name):
+        super().__init__(stage_name)
+        self.stage_name = stage_name
+
+
+FAIL_FAST_NOT_RUN = "the stages after it, coverage and the bench did not run"
+
+
 class Judge:
     """Collects what the stages' records say: the stage rows as they run, then the property
     rows, every finding in the row its check establishes (checks.def)."""
@@ -183,6 +194,7 @@ class Judge:
         self.slots = [{"name": None, "role": "new"}]
         self.checked_by = {}    # calls through the checked call, per kernel (property rows)
         self.compared = []      # (stage row, old slot, its calls, its findings) for --baseline
+        self.fail_fast = False  # --fail-fast: stage() raises FailFast after a stage's finding
 
     def new_slots(self):
         return [sl for sl in self.slots if sl["role"] == "new"]
@@ -225,6 +237,8 @@ class Judge:
             outcome = got if outcome == "ran" else outcome
         if not libfuzzer and st.summary and st.summary.get("verdict") in ("pass", "finding"):
             self.complete += 1
+        if self.fail_fast and outcome == "finding":
+            raise FailFast(name)
         return outcome
 
     def stage_row(self, st, name, detail, libfuzzer, checked, symbol, fs, counts, note=""):
@@ -537,21 +551,35 @@ def check_outside(a):
         sys.stdout.write(text)
         return st.rc
 
-    if not judge_kernel(judge, tool, fuzzer if has_fuzzer else None, family,
-                        symbol if len(slots) == 1 else f"the {len(slots)} kernels",
-                        fams[family].get("exhaustive"), budget, env,
-                        engines=fams[family].get("engines") or (), needs=needs,
-                        conv=conv if len({sl["conv"] for sl in slots}) == 1 else None,
-                        kernel=next((sl["kernel"] for sl in slots if sl["kernel"].endswith(".c")),
-                                    kernel)):
+    judge.fail_fast = a.fail_fast
+    stopped = None
+    try:
+        judged = judge_kernel(judge, tool, fuzzer if has_fuzzer else None, family,
+                              symbol if len(slots) == 1 else f"the {len(slots)} kernels",
+                              fams[family].get("exhaustive"), budget, env,
+                              engines=fams[family].get("engines") or (), needs=needs,
+                              conv=conv if len({sl["conv"] for sl in slots}) == 1 else None,
+                              kernel=next((sl["kernel"] for sl in slots
+                                           if sl["kernel"].endswith(".c")), kernel))
+    except FailFast as e:
+        judged, stopped = True, e.stage_name
+    if not judged:
         return v.print(title)
-    # what the stages reached of each kernel, and the lines none reached (docs/coverage.md)
-    for k in dict.fromkeys(sl["kernel"] for sl in slots):
-        coverage.check_outside_coverage(tool, k, family, [os.path.join(bdir, "corpus")], env)
+    if stopped:
+        v.add("stopped", "n/a", f"--fail-fast: at '{stopped}', the first stage with a finding; "
+                                f"{FAIL_FAST_NOT_RUN}")
+    else:
+        # what the stages reached of each kernel, and the lines none reached (docs/coverage.md)
+        for k in dict.fromkeys(sl["kernel"] for sl in slots):
+            coverage.check_outside_coverage(tool, k, family, [os.path.join(bdir, "corpus")],
+                                            env)
     judge.properties(conv)
     if a.baseline:
         compare_with_old(judge)
-        bench_table(family, slots, tool, env)
+        if stopped:
+            v.add("bench", "n/a", f"--fail-fast stopped the check at '{stopped}'")
+        else:
+            bench_table(family, slots, tool, env)
     if a.sarif:
         sarif.write(a.sarif, judge.findings, kernel=kernel)
     return v.print(f"check {family}: {label} ({conv} convention)")
@@ -689,19 +717,26 @@ def check_riscv(a, family, slots):
             elif f.get("input"):
                 f["reproduce"] = f"{judge.again} --vlen {vlen} {f['input']}"
 
-    for vlen in vlens:
-        stages = [("kat", ["kat", TOP]), ("exhaustive", ["exhaustive"]),
-                  ("replay (seeds)", ["replay", seeds]), ("random", ["random", "3000", "1"])]
-        for name, args in stages:
-            if name == "replay (seeds)" and not os.path.isdir(seeds):
-                continue
-            print(f"-- vlen{vlen} {name}", flush=True)
-            st = stage.run(qemu(vlen) + [tool] + args, env)
-            fixed_reproduce(st, vlen)
-            if name == "exhaustive" and st.rc == 77 and not (st.summary or {}).get("calls"):
-                v.add(f"vlen{vlen} {name}", "n/a", st.reason())
-                continue
-            judge.stage(st, f"vlen{vlen} {name}", stage.Stage.counts, checked=True)
+    judge.fail_fast = a.fail_fast
+    stopped = None
+    try:
+        for vlen in vlens:
+            stages = [("kat", ["kat", TOP]), ("exhaustive", ["exhaustive"]),
+                      ("replay (seeds)", ["replay", seeds]), ("random", ["random", "3000", "1"])]
+            for name, args in stages:
+                if name == "replay (seeds)" and not os.path.isdir(seeds):
+                    continue
+                print(f"-- vlen{vlen} {name}", flush=True)
+                st = stage.run(qemu(vlen) + [tool] + args, env)
+                fixed_reproduce(st, vlen)
+                if name == "exhaustive" and st.rc == 77 and not (st.summary or {}).get("calls"):
+                    v.add(f"vlen{vlen} {name}", "n/a", st.reason())
+                    continue
+                judge.stage(st, f"vlen{vlen} {name}", stage.Stage.counts, checked=True)
+    except FailFast as e:
+        stopped = e.stage_name
+        v.add("stopped", "n/a", f"--fail-fast: at '{stopped}', the first stage with a finding; "
+                                "the stages after it did not run")
     for name, why in RISCV_NOT_RUN:
         v.add(name, "n/a", why)
     judge.properties(slots[0]["conv"])

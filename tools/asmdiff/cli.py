@@ -18,8 +18,9 @@ from .builds import die
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
                "[--include DIR]... [--needs FEATURES]... [--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
-               "[--budget SECONDS] [--sarif FILE] [--baseline OLD.S [--baseline-symbol NAME] "
-               "[--baseline-include DIR]...] [--arch riscv64 [--beside FILE]... [--vlen N]...] "
+               "[--budget SECONDS] [--fail-fast] [--sarif FILE] [--baseline OLD.S "
+               "[--baseline-symbol NAME] [--baseline-include DIR]...] "
+               "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
                "[FILE...]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--sarif FILE]")
@@ -153,6 +154,10 @@ def parsers():
     c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
+    c.add_argument("--fail-fast", action="store_true",
+                   help="stop after the first stage with a finding (its rows, and with "
+                        "--baseline the new-vs-old rows, are kept; later stages, coverage and "
+                        "the bench are not run)")
     # riscv64: the kernel built for riscv64 and run under qemu-riscv64 (RVV intrinsics in C are
     # found without --arch); --beside copies a file next to it; --vlen chooses VLENs
     c.add_argument("--arch", choices=("riscv64", "x86_64"), metavar="riscv64|x86_64")
@@ -212,6 +217,9 @@ def cmd_check(a):
         if a.kernel or a.symbol:
             die("check: --libgcrypt/--openssl test a library; --kernel tests one file: one at a "
                 "time")
+        if a.fail_fast:
+            die("check: --fail-fast applies to a --kernel check (a library's levels each run "
+                "to their end)")
         a.files = a.args
         return library.check_library(a)
     if not a.args or not a.kernel or not a.symbol:

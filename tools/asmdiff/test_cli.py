@@ -270,6 +270,36 @@ class CheckVerdict(unittest.TestCase):
         self.assertIn(("vector leftovers", "pass"), rows, table)
         self.assertIn(("output", "FINDING"), rows, table)
 
+    def test_fail_fast_stops_after_the_finding_stage(self):
+        # --fail-fast: the kat stage's finding ends the stages there (replay and random are
+        # never run: their records would be a pass); the control without it runs them all
+        summary = rec("summary", cases=40, calls=120, verdict="finding")
+        impl = rec("impl", name="_gcry_mpih_add_n", kind="outside", available=True,
+                   covers=["add_n"])
+        env = dict(os.environ, RECORDS_LIST=json.dumps([rec("start", env=""), impl]),
+                   ASMDIFF_FINDINGS=os.path.join(self.tmp.name, "findings"))
+        for mode in ("kat", "replay", "random", "fuzz"):
+            env["RECORDS_" + mode.upper()] = json.dumps(
+                ([MISMATCH] if mode == "kat" else []) + [dict(impl, cases=40, calls=120,
+                                                               skipped_cases=0), summary])
+            env["EXIT_" + mode.upper()] = "1" if mode == "kat" else "0"
+        for fail_fast in (True, False):
+            judge = check.Judge(check.Verdict(), {k["name"]: k["row"]
+                                                  for k in results.check_kinds()}, "c")
+            judge.fail_fast = fail_fast
+            with contextlib.redirect_stdout(io.StringIO()):
+                if fail_fast:
+                    with self.assertRaises(check.FailFast) as stop:
+                        check.judge_kernel(judge, self.tool, self.tool, "mpi",
+                                           "_gcry_mpih_add_n", False, 5, env)
+                    self.assertEqual(stop.exception.stage_name, "kat")
+                else:
+                    self.assertTrue(check.judge_kernel(judge, self.tool, self.tool, "mpi",
+                                                       "_gcry_mpih_add_n", False, 5, env))
+            names = [r[0] for r in judge.v.rows]
+            self.assertIn("kat", names)
+            self.assertEqual("random" in names, not fail_fast, names)
+
     def test_two_kernels_rows_per_kernel(self):
         # add_n and sub_n in one check build: each stage a row per kernel from its own impl
         # record and findings; sub_n's finding leaves add_n's rows passing; --baseline's old
@@ -494,6 +524,8 @@ class BadInput(unittest.TestCase):
         self.bad(a, "usage: ./asmdiff check", cli.cmd_check)
         _, a = cli.parse(["check", "--libgcrypt", "/p", "--kernel", "k.S"])
         self.bad(a, "one at a time", cli.cmd_check)
+        _, a = cli.parse(["check", "--libgcrypt", "/p", "aria", "--fail-fast"])
+        self.bad(a, "--fail-fast applies to a --kernel check", cli.cmd_check)
 
     def test_several_kernels(self):
         # --kernel and --symbol pair in order; counts that do not pair are refused

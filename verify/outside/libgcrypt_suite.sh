@@ -114,7 +114,8 @@ case $mode in
           --include "$src/mpi" --budget "$budget")
     case $mode in
       camellia-kernel-planted)
-        exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in camellia: ${syms[0]}" "${cmd[@]}" ;;
+        exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in camellia: ${syms[0]}" \
+          "${cmd[@]}" --fail-fast ;;
       mpi-kernel-*)
         # libgcrypt 1.12.4's latent bug (docs/check-your-patch.md): the int size counted in all
         # of rcx, so the loop runs past the last limb when the caller leaves junk above it; in
@@ -162,7 +163,8 @@ case $mode in
         "^operations +FAIL .*computes ctr on the first known answer, not ecb" "${cmd[@]}" --op ecb
     fi
     if [ "$mode" = kernel-planted ]; then
-      exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in aria: $sym" "${cmd[@]}"
+      exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in aria: $sym" "${cmd[@]}" \
+        --fail-fast
     fi
     if [ "${mode%-emulated}" != "$mode" ]; then
       ASMDIFF_CPU_MASK=-avx512f,-gfni "$here/expect_clean.sh" "${rows[@]}" \
