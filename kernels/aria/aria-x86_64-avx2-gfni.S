@@ -43,7 +43,7 @@
  * S-boxes: kernels/aria/aria-gfni-constants.h, as in the AVX-512 file: SB1, SB2 one
  * vgf2p8affineinvqb; SB3, SB4 vgf2p8affineqb then vgf2p8affineinvqb with the identity.
  *
- * Speed (Zen 5, ./asmdiff bench aria, ARIA-128, 16 KiB): ECB 0.96
+ * Speed (AMD EPYC, Zen 4, ./asmdiff bench aria, ARIA-128, 16 KiB): ECB 0.96
  * cycles/byte, CTR 1.07.  A round is 16 key XORs, 24 GFNI and 72 XORs on ymm, about 35 cycles
  * per 32 blocks; the four memory transposes cost about 70 cycles per pass.  Streaming the
  * slots through memory instead, three passes of four registers per round, ran at 1.69: one

@@ -39,7 +39,7 @@
  * and its S-box writes byte j back to V j (KEY_SBOX_FROM_DIFF), which costs nothing since
  * both are three-operand instructions.
  *
- * Speed (Zen 5 class, ./asmdiff bench aria, ARIA-128, 16 KiB): ECB
+ * Speed (AMD EPYC, Zen 4, ./asmdiff bench aria, ARIA-128, 16 KiB): ECB
  * ternlog 0.59 cycles/byte, xor 0.74; CTR ternlog 0.66, xor 0.81.  On this core a zmm XOR
  * issues at 2 per cycle, a vpternlogq at about 1.75, GFNI at 1 (and alongside XORs as if on
  * half the pipes), a byte broadcast from memory uses only a load port, and a zmm register

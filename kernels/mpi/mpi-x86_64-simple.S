@@ -41,7 +41,7 @@
         lea (%rdx,%rcx,8), %rdx
         neg %rcx
         clc                             /* neg set CF; the chain starts with no carry in */
-        /* 17 bytes: 32-byte alignment keeps the loop in one 64-byte line (on Zen 5 it ran at
+        /* 17 bytes: 32-byte alignment keeps the loop in one 64-byte line (on this Zen 4 it ran at
          * 2 cycles per limb instead of 1 when it straddled two). */
         .p2align 5
 .L\sym\()_loop:

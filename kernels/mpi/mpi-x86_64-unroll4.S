@@ -33,7 +33,7 @@
  *                  besides adc/sbb, and none of them writes CF; dec/jnz on the pass count
  *                  stands in for the cmp that would.
  *
- * Speed (Zen 5): the CF chain allows at best one limb per cycle; this loop runs at about 1.00
+ * Speed (Zen 4): the CF chain allows at best one limb per cycle; this loop runs at about 1.00
  * cycles/limb at n = 256, the one-limb loop at about 1.04 (a microbenchmark at the time; ./asmdiff bench mpi has the slopes).
  * Pointer bumps measured faster here than base+index addressing (1.06), and the 62-byte loop is
  * aligned to 64 so that it sits in one cache line: straddling two cost up to twice the time in

@@ -11,8 +11,8 @@
  * moved between lanes.  Per 32 bytes: 3 vpshufd (message, 2 new key vectors, fused with
  * their loads) and, per pass, vpaddd + vpsrlq + vpmuludq + vpaddq: 19 vector ops, against 20
  * for add-then-permute.  vpsrlq $32 and vpshufd $0xf5 (the SSE2 form's choice) measured the
- * same on Zen 5: the loop is bound by the total op count, not by the shuffle units.  Each ymm
- * sum accumulates 4 qwords that are added together at the end.
+ * same on this AMD EPYC (Zen 4): the loop is bound by the total op count, not by the shuffle
+ * units.  Each ymm sum accumulates 4 qwords that are added together at the end.
  *
  * void nh_avx2(const uint32_t *key,     rdi
  *              const uint8_t *message,  rsi
