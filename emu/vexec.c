@@ -733,10 +733,10 @@ static int v_perm2(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
  * lower one, so each path can be compared with the CPU on one machine (the reach test's
  * host-path runs).  Never the host's GFNI or AVX-512: the reach test compares this executor
  * with them, and the same instruction on both sides would prove nothing. */
-static int host_level(void)
+static int host_level_chosen = -1;
+static int host_level_choose(void)
 {
-    static int level = -1;
-    if (level >= 0) return level;
+    int level;
     int have = __builtin_cpu_supports("avx2") ? VX_HOST_AVX2
                : __builtin_cpu_supports("ssse3") ? VX_HOST_SSSE3 : VX_HOST_PORTABLE;
     int want = have;
@@ -751,9 +751,30 @@ static int host_level(void)
         }
     }
     level = want < have ? want : have;
+    host_level_chosen = level;
     return level;
 }
+static inline int host_level(void)
+{
+    return host_level_chosen >= 0 ? host_level_chosen : host_level_choose();
+}
 static int host_has_ssse3(void) { return host_level() >= VX_HOST_SSSE3; }
+
+/* unpack_ssse3's shuffles 32 bytes a step (each 16-byte lane read before it is written) */
+__attribute__((target("avx2"))) static void unpack_avx2(uint8_t *o, const uint8_t *a,
+                                                        const uint8_t *b, unsigned vl,
+                                                        const uint8_t *mask_a,
+                                                        const uint8_t *mask_b)
+{
+    const __m256i from_a = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mask_a));
+    const __m256i from_b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mask_b));
+    for (unsigned l = 0; l < vl; l += 32) {
+        __m256i va = _mm256_loadu_si256((const __m256i *)(a + l));
+        __m256i vb = _mm256_loadu_si256((const __m256i *)(b + l));
+        _mm256_storeu_si256((__m256i *)(o + l), _mm256_or_si256(_mm256_shuffle_epi8(va, from_a),
+                                                                _mm256_shuffle_epi8(vb, from_b)));
+    }
+}
 
 /* vpunpck{l,h}{bw,wd,dq,qdq} per 16-byte lane as two byte shuffles (SSSE3 pshufb, not the
  * host's own unpack): result byte j is byte of a or b by the element it belongs to. */
@@ -776,6 +797,10 @@ __attribute__((target("ssse3"))) static void unpack_ssse3(uint8_t *o, const uint
         ready = 1;
     }
     unsigned lg = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    if (vl >= 32 && host_level() >= VX_HOST_AVX2) {
+        unpack_avx2(o, a, b, vl, masks[hi][lg][0], masks[hi][lg][1]);
+        return;
+    }
     const __m128i from_a = _mm_loadu_si128((const __m128i *)masks[hi][lg][0]);
     const __m128i from_b = _mm_loadu_si128((const __m128i *)masks[hi][lg][1]);
     for (unsigned l = 0; l < vl; l += 16) {
@@ -806,7 +831,11 @@ static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     }
 #endif
     /* one loop per element type (constant trip counts, typed copies): the generic element
-     * accessors were a twelfth of an emulated ARIA call */
+     * accessors were a twelfth of an emulated ARIA call.  From copies: o may be a or b (the
+     * form writes in place, writes_in_place) */
+    const union vx_vreg ac = *a, bc = *b;
+    a = &ac;
+    b = &bc;
 #define UNPACK(field, per)                                                                     \
     for (unsigned l = 0; l < vl / 16; l++)                                                     \
         for (unsigned i = 0; i < (per) / 2; i++) {                                             \
@@ -2945,6 +2974,7 @@ static int writes_in_place(const struct vx_insn *in)
         v_and, v_andn, v_or, v_xor, v_ternlog, v_gfaffine, v_mov,
         v_add, v_sub, v_cmpeq_v, v_cmpgt_v, v_minu, v_maxu, v_mins, v_maxs, v_mullo, v_abs,
         v_shift_imm, v_shift_xmm, v_shift_var,
+        v_unpack, /* per 16-byte lane, each lane read before it is written */
     };
     for (size_t i = 0; i < sizeof element_wise / sizeof element_wise[0]; i++)
         if (fn == element_wise[i]) return 1;
@@ -3010,6 +3040,21 @@ static int exec_mem_in_place(struct vx *x, const struct centry *e)
     return 0;
 }
 
+/* vpbroadcast{b,w,d,q} (and vbroadcastss/sd) from memory, unmasked: the kernels' round keys
+ * (a tenth of an emulated ARIA call's instructions, a quarter of its time through load_rm). */
+static int exec_bcast_mem(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    unsigned n = in->f->msz, words = vlen(in) / 8;
+    uint64_t v = 0;
+    if (rd(x, ea(x, in), &v, n)) return -1; /* little-endian: the element in the low bytes */
+    uint64_t pat = n == 1 ? v * 0x0101010101010101ull : n == 2 ? v * 0x0001000100010001ull
+                   : n == 4 ? v | v << 32 : v;
+    union vx_vreg *d = &x->c->z[e->dst];
+    for (unsigned i = 0; i < 8; i++) d->q[i] = i < words ? pat : 0;
+    return 0;
+}
+
 static exec_fn choose_exec(struct centry *e)
 {
     const struct vx_insn *in = &e->in;
@@ -3021,6 +3066,7 @@ static exec_fn choose_exec(struct centry *e)
     e->src1 = f->kind == VK_RVM ? in->vvvv : in->rm;
     if (!masked(in) && in->mem && !in->bc && vx_mem_size(f, vlen(in)) == vlen(in))
         return exec_mem_in_place;
+    if (!masked(in) && in->mem && !in->bc && (vec_fn)f->fn == v_bcast) return exec_bcast_mem;
     if (masked(in) || in->mem) return exec_vec_in_place;
     if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
     return exec_reg_in_place;
