@@ -3055,6 +3055,26 @@ static int exec_bcast_mem(struct vx *x, const struct centry *e)
     return 0;
 }
 
+/* An unmasked element-wise form with an embedded broadcast ({1toN}): the round keys and
+ * matrices of the kernels' vpxord, vpternlogd and vgf2p8affineqb.  The element read once, the
+ * pattern built by words (load_rm's way, without its per-call decisions). */
+static int exec_bcmem_in_place(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    const struct vx_form *f = in->f;
+    unsigned es = f->bsz, vl = vlen(in);
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    uint64_t v = 0;
+    if (rd(x, ea(x, in), &v, es)) return -1; /* little-endian: the element in the low bytes */
+    const uint64_t rep = es == 2 ? 0x0001000100010001ull : 0x0101010101010101ull;
+    uint64_t pat = es == 4 ? v | v << 32 : es == 8 ? v : v * rep;
+    union vx_vreg m;
+    for (unsigned i = 0; i < 8; i++) m.q[i] = pat; /* past vl: cleared in d below */
+    ((vec_fn)f->fn)(x, in, d, d, f->kind == VK_RVM ? &z[in->vvvv] : &m, &m, vl);
+    clear_upper(d, vl);
+    return 0;
+}
+
 static exec_fn choose_exec(struct centry *e)
 {
     const struct vx_insn *in = &e->in;
@@ -3067,6 +3087,7 @@ static exec_fn choose_exec(struct centry *e)
     if (!masked(in) && in->mem && !in->bc && vx_mem_size(f, vlen(in)) == vlen(in))
         return exec_mem_in_place;
     if (!masked(in) && in->mem && !in->bc && (vec_fn)f->fn == v_bcast) return exec_bcast_mem;
+    if (!masked(in) && in->mem && in->bc) return exec_bcmem_in_place;
     if (masked(in) || in->mem) return exec_vec_in_place;
     if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
     return exec_reg_in_place;
