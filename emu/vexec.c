@@ -3045,6 +3045,21 @@ static int exec_xor_reg(struct vx *x, const struct centry *e)
     return 0;
 }
 
+#if HAVE_HOST_SSSE3
+/* exec_xor_reg for 512-bit registers on an AVX2 host: two 32-byte xors, no length switch */
+__attribute__((target("avx2"))) static int exec_xor_zmm_avx2(struct vx *x, const struct centry *e)
+{
+    union vx_vreg *z = x->c->z;
+    const __m256i *a = (const __m256i *)&z[e->src1], *b = (const __m256i *)&z[e->in.rm];
+    __m256i lo = _mm256_xor_si256(_mm256_load_si256(a), _mm256_load_si256(b));
+    __m256i hi = _mm256_xor_si256(_mm256_load_si256(a + 1), _mm256_load_si256(b + 1));
+    __m256i *d = (__m256i *)&z[e->dst];
+    _mm256_store_si256(d, lo);
+    _mm256_store_si256(d + 1, hi);
+    return 0;
+}
+#endif
+
 /* An unmasked element-wise form whose memory operand is the whole vector (no broadcast): the
  * kernels' loads and their xors with round keys.  What load_rm decides per call is known. */
 static int exec_mem_in_place(struct vx *x, const struct centry *e)
@@ -3074,7 +3089,13 @@ static int exec_bcast_mem(struct vx *x, const struct centry *e)
     uint64_t pat = n == 1 ? v * 0x0101010101010101ull : n == 2 ? v * 0x0001000100010001ull
                    : n == 4 ? v | v << 32 : v;
     union vx_vreg *d = &x->c->z[e->dst];
-    for (unsigned i = 0; i < 8; i++) d->q[i] = i < words ? pat : 0;
+    uint64_t r[8]; /* whole words, constant sizes: vector stores */
+    for (unsigned i = 0; i < 8; i++) r[i] = pat;
+    switch (words) {
+    case 8: memcpy(d, r, 64); break;
+    case 4: memcpy(d, r, 32); memset(d->b + 32, 0, 32); break;
+    default: memcpy(d, r, 16); memset(d->b + 16, 0, 48); break;
+    }
     return 0;
 }
 
@@ -3112,6 +3133,10 @@ static exec_fn choose_exec(struct centry *e)
     if (!masked(in) && in->mem && !in->bc && (vec_fn)f->fn == v_bcast) return exec_bcast_mem;
     if (!masked(in) && in->mem && in->bc) return exec_bcmem_in_place;
     if (masked(in) || in->mem) return exec_vec_in_place;
+#if HAVE_HOST_SSSE3
+    if ((vec_fn)f->fn == v_xor && in->l == 2 && host_level() >= VX_HOST_AVX2)
+        return exec_xor_zmm_avx2;
+#endif
     if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
     return exec_reg_in_place;
 }
