@@ -912,9 +912,16 @@ static int k_cmp(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     uint64_t r = 0;
     /* one loop per element size (typed reads, no per-element switch): Camellia's cmpmask
      * form's vpcmpltb took a tenth of its emulated call through the generic accessors */
+    /* the predicate's answer for greater (bit 0), equal (bit 1) and less (bit 2), once */
+    unsigned truth = (unsigned)cmp_pred(1, 0, 8, pred, 0) |
+                     (unsigned)cmp_pred(0, 0, 8, pred, 0) << 1 |
+                     (unsigned)cmp_pred(0, 1, 8, pred, 0) << 2;
 #define KCMP(field)                                                                            \
-    for (unsigned i = 0; i < vl / es; i++)                                                     \
-        r |= (uint64_t)cmp_pred(a->field[i], b->field[i], es, pred, sign) << i;
+    for (unsigned i = 0; i < vl / es; i++) {                                                   \
+        uint64_t p = a->field[i], q = b->field[i];                                             \
+        int lt = sign ? esext(p, es) < esext(q, es) : p < q;                                   \
+        r |= (uint64_t)((truth >> (lt ? 2 : p == q)) & 1) << i;                                \
+    }
     switch (es) {
     case 1: KCMP(b) break;
     case 2: KCMP(w) break;
@@ -1030,7 +1037,8 @@ static uint8_t affine1(uint64_t A, uint8_t x)
 static struct tower {
     int ok;
     uint8_t a_lo[16], a_hi[16], b_lo[16], b_hi[16]; /* x -> a, b by x's low and high nibble */
-    uint8_t log[16], exp[16], sql[16], sq[16], ilog[16]; /* GF(16): log, 2^i, a^2 lambda, b^2, -log */
+    /* GF(16): log (0xf0 for 0), 2^i, a^2 lambda, b^2, -log */
+    uint8_t log[16], exp[16], sql[16], sq[16], ilog[16];
     uint8_t from_c[16], from_d[16];                       /* back: (c Y) and d as AES bytes */
 } tw;
 
@@ -1188,8 +1196,9 @@ __attribute__((target("ssse3"))) static void gf_affine_ssse3(uint8_t *o, const u
         const __m128i lo = LD16(t->lo), hi = LD16(t->hi);
         for (unsigned i = 0; i < vl; i += 16) {
             __m128i v = LD16(a + i);
+            __m128i h = _mm_and_si128(_mm_srli_epi16(v, 4), low4);
             __m128i r = _mm_xor_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, low4)),
-                                      _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), low4)));
+                                      _mm_shuffle_epi8(hi, h));
             _mm_storeu_si128((__m128i *)(o + i), r);
         }
         return;
@@ -1204,8 +1213,8 @@ __attribute__((target("ssse3"))) static void gf_affine_ssse3(uint8_t *o, const u
         __m128i ea = _mm_xor_si128(_mm_shuffle_epi8(alo, l), _mm_shuffle_epi8(ahi, h));
         __m128i eb = _mm_xor_si128(_mm_shuffle_epi8(blo, l), _mm_shuffle_epi8(bhi, h));
         __m128i la = _mm_shuffle_epi8(lg, ea), lb = _mm_shuffle_epi8(lg, eb);
-        __m128i dd = _mm_xor_si128(_mm_xor_si128(_mm_shuffle_epi8(sql, ea), _mm_shuffle_epi8(sq, eb)),
-                                   log_mul_ssse3(la, lb, ex, k15));
+        __m128i sums = _mm_xor_si128(_mm_shuffle_epi8(sql, ea), _mm_shuffle_epi8(sq, eb));
+        __m128i dd = _mm_xor_si128(sums, log_mul_ssse3(la, lb, ex, k15));
         __m128i ld = _mm_shuffle_epi8(ilg, dd);
         __m128i c = log_mul_ssse3(la, ld, ex, k15);
         __m128i d = log_mul_ssse3(_mm_shuffle_epi8(lg, _mm_xor_si128(ea, eb)), ld, ex, k15);
@@ -1256,8 +1265,8 @@ __attribute__((target("avx2"))) static void gf_affine_avx2(uint8_t *o, const uin
         __m256i ld = _mm256_shuffle_epi8(ilg, dd);
         __m256i c = log_mul_avx2(la, ld, ex, k15);
         __m256i d = log_mul_avx2(_mm256_shuffle_epi8(lg, _mm256_xor_si256(ea, eb)), ld, ex, k15);
-        _mm256_storeu_si256((__m256i *)(o + i),
-                            _mm256_xor_si256(_mm256_shuffle_epi8(oc, c), _mm256_shuffle_epi8(od, d)));
+        __m256i r = _mm256_xor_si256(_mm256_shuffle_epi8(oc, c), _mm256_shuffle_epi8(od, d));
+        _mm256_storeu_si256((__m256i *)(o + i), r);
     }
 }
 #undef LD16
