@@ -3081,7 +3081,7 @@ static int exec_mem_in_place(struct vx *x, const struct centry *e)
     uint64_t addr = ea(x, in);
     if ((f->flags & VF_ALIGN) && (addr & (vl - 1))) return misaligned(x, addr, vl);
     if (rd(x, addr, m.b, vl)) return -1;
-    for (unsigned q = vl / 8; q < 8; q++) m.q[q] = 0;
+    clear_upper(&m, vl); /* constant sizes: no library call (the AVX2 kernels' spills) */
     ((vec_fn)f->fn)(x, in, d, d, f->kind == VK_RVM ? &z[in->vvvv] : &m, &m, vl);
     clear_upper(d, vl);
     return 0;
