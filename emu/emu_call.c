@@ -267,12 +267,18 @@ static int access_ok(uint64_t a, size_t n, int write)
 {
     /* the usual case first: all of it inside one of the ranges of the last few accesses (a
      * kernel's accesses alternate between its stack, buffers, key and constants) */
-    static size_t recent[4], next_recent;
+    static size_t recent[4], next_recent, last_hit;
+    const struct range *last = &E.maps[last_hit]; /* the range of the last access first */
+    if (last_hit < E.nmaps && a >= last->lo && a + n <= last->hi && a + n >= a &&
+        (!write || (last->prot & UC_PROT_WRITE)))
+        return 0;
     for (int k = 0; k < 4; k++) {
         const struct range *r = &E.maps[recent[k]];
         if (recent[k] < E.nmaps && a >= r->lo && a + n <= r->hi && a + n >= a &&
-            (!write || (r->prot & UC_PROT_WRITE)))
+            (!write || (r->prot & UC_PROT_WRITE))) {
+            last_hit = recent[k];
             return 0;
+        }
     }
     if (n && access_ok_slow(a, n, write) == 0) {
         struct range *r = find_range(a);

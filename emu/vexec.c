@@ -728,11 +728,52 @@ static int v_perm2(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define HAVE_HOST_SSSE3 1
-static int host_has_ssse3(void)
+/* The host's vector paths of the fast forms, chosen once by cpuid: AVX2 (32 bytes a step),
+ * SSSE3 (pshufb, 16 bytes) or portable C.  ASMDIFF_VX_HOST=portable|ssse3|avx2 asks for a
+ * lower one, so each path can be compared with the CPU on one machine (the reach test's
+ * host-path runs).  Never the host's GFNI or AVX-512: the reach test compares this executor
+ * with them, and the same instruction on both sides would prove nothing. */
+static int host_level_chosen = -1;
+static int host_level_choose(void)
 {
-    static int known = -1;
-    if (known < 0) known = __builtin_cpu_supports("ssse3") ? 1 : 0;
-    return known;
+    int level;
+    int have = __builtin_cpu_supports("avx2") ? VX_HOST_AVX2
+               : __builtin_cpu_supports("ssse3") ? VX_HOST_SSSE3 : VX_HOST_PORTABLE;
+    int want = have;
+    const char *e = getenv("ASMDIFF_VX_HOST");
+    if (e && *e) {
+        if (!strcmp(e, "portable")) want = VX_HOST_PORTABLE;
+        else if (!strcmp(e, "ssse3")) want = VX_HOST_SSSE3;
+        else if (!strcmp(e, "avx2")) want = VX_HOST_AVX2;
+        else {
+            fprintf(stderr, "ASMDIFF_VX_HOST=%s: expected portable, ssse3 or avx2\n", e);
+            exit(2);
+        }
+    }
+    level = want < have ? want : have;
+    host_level_chosen = level;
+    return level;
+}
+static inline int host_level(void)
+{
+    return host_level_chosen >= 0 ? host_level_chosen : host_level_choose();
+}
+static int host_has_ssse3(void) { return host_level() >= VX_HOST_SSSE3; }
+
+/* unpack_ssse3's shuffles 32 bytes a step (each 16-byte lane read before it is written) */
+__attribute__((target("avx2"))) static void unpack_avx2(uint8_t *o, const uint8_t *a,
+                                                        const uint8_t *b, unsigned vl,
+                                                        const uint8_t *mask_a,
+                                                        const uint8_t *mask_b)
+{
+    const __m256i from_a = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mask_a));
+    const __m256i from_b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mask_b));
+    for (unsigned l = 0; l < vl; l += 32) {
+        __m256i va = _mm256_loadu_si256((const __m256i *)(a + l));
+        __m256i vb = _mm256_loadu_si256((const __m256i *)(b + l));
+        _mm256_storeu_si256((__m256i *)(o + l), _mm256_or_si256(_mm256_shuffle_epi8(va, from_a),
+                                                                _mm256_shuffle_epi8(vb, from_b)));
+    }
 }
 
 /* vpunpck{l,h}{bw,wd,dq,qdq} per 16-byte lane as two byte shuffles (SSSE3 pshufb, not the
@@ -756,6 +797,10 @@ __attribute__((target("ssse3"))) static void unpack_ssse3(uint8_t *o, const uint
         ready = 1;
     }
     unsigned lg = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    if (vl >= 32 && host_level() >= VX_HOST_AVX2) {
+        unpack_avx2(o, a, b, vl, masks[hi][lg][0], masks[hi][lg][1]);
+        return;
+    }
     const __m128i from_a = _mm_loadu_si128((const __m128i *)masks[hi][lg][0]);
     const __m128i from_b = _mm_loadu_si128((const __m128i *)masks[hi][lg][1]);
     for (unsigned l = 0; l < vl; l += 16) {
@@ -767,7 +812,10 @@ __attribute__((target("ssse3"))) static void unpack_ssse3(uint8_t *o, const uint
 }
 #else
 #define HAVE_HOST_SSSE3 0
+static int host_level(void) { return VX_HOST_PORTABLE; }
 #endif
+
+int vx_host_path(void) { return host_level(); }
 
 static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
@@ -783,7 +831,11 @@ static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     }
 #endif
     /* one loop per element type (constant trip counts, typed copies): the generic element
-     * accessors were a twelfth of an emulated ARIA call */
+     * accessors were a twelfth of an emulated ARIA call.  From copies: o may be a or b (the
+     * form writes in place, writes_in_place) */
+    const union vx_vreg ac = *a, bc = *b;
+    a = &ac;
+    b = &bc;
 #define UNPACK(field, per)                                                                     \
     for (unsigned l = 0; l < vl / 16; l++)                                                     \
         for (unsigned i = 0; i < (per) / 2; i++) {                                             \
@@ -858,7 +910,25 @@ static int k_cmp(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     else if (!strncmp(n, "vpcmpgt", 7)) { pred = 6; sign = 1; }
     else { pred = (unsigned)in->imm; sign = n[5] != 'u'; } /* vpcmp[u]{b,w,d,q} */
     uint64_t r = 0;
-    FOR_E(es, vl) r |= (uint64_t)cmp_pred(eget(a, es, i), eget(b, es, i), es, pred, sign) << i;
+    /* one loop per element size (typed reads, no per-element switch): Camellia's cmpmask
+     * form's vpcmpltb took a tenth of its emulated call through the generic accessors */
+    /* the predicate's answer for greater (bit 0), equal (bit 1) and less (bit 2), once */
+    unsigned truth = (unsigned)cmp_pred(1, 0, 8, pred, 0) |
+                     (unsigned)cmp_pred(0, 0, 8, pred, 0) << 1 |
+                     (unsigned)cmp_pred(0, 1, 8, pred, 0) << 2;
+#define KCMP(field)                                                                            \
+    for (unsigned i = 0; i < vl / es; i++) {                                                   \
+        uint64_t p = a->field[i], q = b->field[i];                                             \
+        int lt = sign ? esext(p, es) < esext(q, es) : p < q;                                   \
+        r |= (uint64_t)((truth >> (lt ? 2 : p == q)) & 1) << i;                                \
+    }
+    switch (es) {
+    case 1: KCMP(b) break;
+    case 2: KCMP(w) break;
+    case 4: KCMP(d) break;
+    default: KCMP(q) break;
+    }
+#undef KCMP
     o->q[0] = r;
     return 0;
 }
@@ -927,6 +997,8 @@ static uint8_t gf_mul(uint8_t a, uint8_t b) /* modulo x^8 + x^4 + x^3 + x + 1 */
 
 static uint8_t gf_inv_tab[256], aes_sbox[256], aes_isbox[256];
 
+static void tower_init(void);
+
 static void gf_init(void)
 {
     if (aes_sbox[0]) return;
@@ -940,20 +1012,10 @@ static void gf_init(void)
         aes_sbox[a] = s;
         aes_isbox[s] = (uint8_t)a;
     }
+    tower_init();
 }
 
-/* affine(A, x) bit i = parity(A.byte[7-i] AND x).  A kernel uses a handful of matrices (S-box
- * layers), each broadcast over the whole instruction, so a full 256-entry table per (matrix,
- * inverse-first) pair is built once and kept in a small cache. */
-#define AFFINE_CACHE 16
-static struct affine_tab {
-    uint64_t A;
-    int inv1;    /* inverse-first + 1; 0: empty slot */
-    uint8_t imm; /* the constant added (xor) after the product: part of the table */
-    uint8_t t[256];
-} affine_cache[AFFINE_CACHE];
-static unsigned affine_next;
-
+/* affine(A, x) bit i = parity(A.byte[7-i] AND x). */
 static uint8_t affine1(uint64_t A, uint8_t x)
 {
     uint8_t r = 0;
@@ -962,42 +1024,151 @@ static uint8_t affine1(uint64_t A, uint8_t x)
     return r;
 }
 
-static const uint8_t *affine_table(uint64_t A, int inv, uint8_t imm)
+/* The GF(2^8) inverse 16 or 32 bytes at a time, with pshufb's 16-entry look-ups only.  The
+ * field is taken (a linear map: two nibble tables) to the isomorphic tower GF((2^4)^2): a byte
+ * is a Y + b, a and b in GF(16) = GF(2)[x]/(x^4 + x + 1), Y^2 = Y + lambda.  There
+ * (a Y + b)^-1 = (a Y + (a + b)) / D with D = a^2 lambda + a b + b^2, and the products of
+ * GF(16) are sums of logarithms: log a + log b (saturating), reduced modulo 15 by
+ * min(s, s - 15), then the exponent table; log 0 is 0xf0, so any sum with it has bit 7 set and
+ * pshufb gives 0.  The way back and the instruction's own affine map are one linear map of
+ * (c, d) = the inverse's halves: two more nibble tables, per matrix.  The tower and the
+ * isomorphism are found at start-up by search (no constants carried), and the scalar mirror of
+ * the vector steps is checked against gf_inv_tab for all 256 bytes (tw.ok). */
+static struct tower {
+    int ok;
+    uint8_t a_lo[16], a_hi[16], b_lo[16], b_hi[16]; /* x -> a, b by x's low and high nibble */
+    /* GF(16): log (0xf0 for 0), 2^i, a^2 lambda, b^2, -log */
+    uint8_t log[16], exp[16], sql[16], sq[16], ilog[16];
+    uint8_t from_c[16], from_d[16];                       /* back: (c Y) and d as AES bytes */
+} tw;
+
+static uint8_t gf16_mul(uint8_t a, uint8_t b)
 {
-    for (unsigned i = 0; i < AFFINE_CACHE; i++)
-        if (affine_cache[i].inv1 == inv + 1 && affine_cache[i].A == A &&
-            affine_cache[i].imm == imm)
-            return affine_cache[i].t;
-    struct affine_tab *e = &affine_cache[affine_next++ % AFFINE_CACHE];
-    for (unsigned v = 0; v < 256; v++)
-        e->t[v] = affine1(A, inv ? gf_inv_tab[v] : (uint8_t)v) ^ imm;
-    e->A = A;
-    e->inv1 = inv + 1;
-    e->imm = imm;
-    return e->t;
+    uint8_t r = 0;
+    for (int i = 0; i < 4; i++) {
+        if ((b >> i) & 1) r ^= a;
+        a = (uint8_t)(a << 1);
+        if (a & 0x10) a ^= 0x13;
+    }
+    return r;
 }
 
-/* vgf2p8affineqb is linear in x: affine(A, x) = affine(A, x & 15) ^ affine(A, x & 0xf0).  With
- * one matrix in every qword (a broadcast, as the kernels use it) the instruction is two
- * 16-entry look-ups per byte, which SSSE3's pshufb does 16 bytes at a time.  The host's own
- * GFNI is never used: the reach test compares this executor with it. */
-static struct nibble_tab {
-    uint64_t A;
-    int used;
-    uint8_t imm;
-    uint8_t lo[16], hi[16]; /* affine(A, n) ^ imm, affine(A, n << 4) */
-} nibble_cache[AFFINE_CACHE];
-static unsigned nibble_next;
-
-static const struct nibble_tab *nibble_table(uint64_t A, uint8_t imm)
+static uint8_t tower_mul(uint8_t p, uint8_t q, uint8_t lambda)
 {
-    for (unsigned i = 0; i < AFFINE_CACHE; i++)
-        if (nibble_cache[i].used && nibble_cache[i].A == A && nibble_cache[i].imm == imm)
-            return &nibble_cache[i];
-    struct nibble_tab *e = &nibble_cache[nibble_next++ % AFFINE_CACHE];
+    uint8_t a1 = p >> 4, b1 = p & 15, a2 = q >> 4, b2 = q & 15, aa = gf16_mul(a1, a2);
+    return (uint8_t)((aa ^ gf16_mul(a1, b2) ^ gf16_mul(b1, a2)) << 4 |
+                     (gf16_mul(aa, lambda) ^ gf16_mul(b1, b2)));
+}
+
+static uint8_t shuf1(const uint8_t t[16], uint8_t i) { return (i & 0x80) ? 0 : t[i & 15]; }
+
+static uint8_t log_mul1(uint8_t p, uint8_t q) /* exactly as the vector steps do it */
+{
+    unsigned s = p + q > 255 ? 255 : p + q;
+    uint8_t t = (uint8_t)(s - 15);
+    return shuf1(tw.exp, (uint8_t)s < t ? (uint8_t)s : t);
+}
+
+/* (c << 4 | d): the inverse of x in the tower */
+static uint8_t tower_inv1(uint8_t x)
+{
+    uint8_t l = x & 15, h = x >> 4;
+    uint8_t a = tw.a_lo[l] ^ tw.a_hi[h], b = tw.b_lo[l] ^ tw.b_hi[h];
+    uint8_t la = shuf1(tw.log, a), lb = shuf1(tw.log, b);
+    uint8_t D = shuf1(tw.sql, a) ^ shuf1(tw.sq, b) ^ log_mul1(la, lb);
+    uint8_t ld = shuf1(tw.ilog, D);
+    return (uint8_t)(log_mul1(la, ld) << 4 | log_mul1(shuf1(tw.log, a ^ b), ld));
+}
+
+static void tower_init(void)
+{
+    uint8_t lambda = 0; /* Y^2 + Y + lambda irreducible: no y with y^2 + y = lambda */
+    for (uint8_t l = 1; l < 16 && !lambda; l++) {
+        int root = 0;
+        for (uint8_t y = 0; y < 16; y++) root |= (gf16_mul(y, y) ^ y) == l;
+        if (!root) lambda = l;
+    }
+    uint8_t pw[9] = {1}; /* powers of g, a root of the AES polynomial in the tower */
+    int found = 0;
+    for (unsigned g = 2; g < 256 && !found; g++) {
+        for (int i = 1; i <= 8; i++) pw[i] = tower_mul(pw[i - 1], (uint8_t)g, lambda);
+        found = (pw[8] ^ pw[4] ^ pw[3] ^ pw[1] ^ pw[0]) == 0;
+    }
+    if (!found || !lambda) return;
+    uint8_t phi[256], back[256], seen[256] = {0};
+    for (unsigned x = 0; x < 256; x++) {
+        uint8_t v = 0;
+        for (int i = 0; i < 8; i++)
+            if ((x >> i) & 1) v ^= pw[i];
+        phi[x] = v;
+        back[v] = (uint8_t)x;
+        if (seen[v]++) return; /* not a bijection */
+    }
     for (unsigned n = 0; n < 16; n++) {
-        e->lo[n] = affine1(A, (uint8_t)n) ^ imm;
-        e->hi[n] = affine1(A, (uint8_t)(n << 4));
+        tw.a_lo[n] = phi[n] >> 4;
+        tw.a_hi[n] = phi[n << 4] >> 4;
+        tw.b_lo[n] = phi[n] & 15;
+        tw.b_hi[n] = phi[n << 4] & 15;
+        tw.sql[n] = gf16_mul(gf16_mul((uint8_t)n, (uint8_t)n), lambda);
+        tw.sq[n] = gf16_mul((uint8_t)n, (uint8_t)n);
+        tw.from_c[n] = back[n << 4];
+        tw.from_d[n] = back[n];
+    }
+    uint8_t e = 1;
+    for (unsigned i = 0; i < 15; i++) {
+        tw.exp[i] = e;
+        tw.log[e] = (uint8_t)i;
+        e = gf16_mul(e, 2);
+    }
+    tw.exp[15] = 1;
+    tw.log[0] = 0xf0;
+    tw.ilog[0] = 0xf0;
+    for (unsigned n = 1; n < 16; n++) tw.ilog[n] = (uint8_t)((15 - tw.log[n]) % 15);
+    for (unsigned x = 0; x < 256; x++) {
+        uint8_t cd = tower_inv1((uint8_t)x);
+        if ((tw.from_c[cd >> 4] ^ tw.from_d[cd & 15]) != gf_inv_tab[x]) return;
+    }
+    tw.ok = 1;
+}
+
+int vx_host_tower_ok(void)
+{
+    gf_init();
+    return tw.ok;
+}
+
+/* Per (matrix, imm): affine(A, x) ^ imm = lo[x & 15] ^ hi[x >> 4] (affine is linear in x), and
+ * affine(A, inverse) ^ imm = inv_c[c] ^ inv_d[d] from the tower's halves.  Built from the
+ * matrix's eight columns (a few hundred host instructions), in a direct-mapped cache: the
+ * kernels use a handful of broadcast matrices, and Camellia's field form a few hundred per-call
+ * matrices, eight to an instruction (its 256-entry tables per matrix, rebuilt as a 16-entry
+ * cache thrashed, were 60% of its emulated time). */
+#define AFFINE_CACHE 256
+static struct gf_affine {
+    uint64_t A;
+    uint8_t imm, used;
+    uint8_t lo[16], hi[16];       /* affine(A, n) ^ imm, affine(A, n << 4) */
+    uint8_t inv_c[16], inv_d[16]; /* affine(A, back(c << 4)), affine(A, back(d)) ^ imm */
+} affine_cache[AFFINE_CACHE];
+
+static const struct gf_affine *affine_of(uint64_t A, uint8_t imm)
+{
+    struct gf_affine *e =
+        &affine_cache[((A * 0x9e3779b97f4a7c15ull) >> 56 ^ imm) & (AFFINE_CACHE - 1)];
+    if (e->used && e->A == A && e->imm == imm) return e;
+    uint8_t col[8];
+    for (int k = 0; k < 8; k++) col[k] = affine1(A, (uint8_t)(1u << k));
+    e->lo[0] = imm;
+    e->hi[0] = 0;
+    for (unsigned n = 1; n < 16; n++) {
+        unsigned k = (unsigned)__builtin_ctz(n);
+        e->lo[n] = e->lo[n & (n - 1)] ^ col[k];
+        e->hi[n] = e->hi[n & (n - 1)] ^ col[k + 4];
+    }
+    for (unsigned n = 0; n < 16; n++) {
+        uint8_t c = tw.from_c[n], d = tw.from_d[n];
+        e->inv_c[n] = e->lo[c & 15] ^ e->hi[c >> 4] ^ imm;
+        e->inv_d[n] = e->lo[d & 15] ^ e->hi[d >> 4];
     }
     e->A = A;
     e->imm = imm;
@@ -1006,22 +1177,139 @@ static const struct nibble_tab *nibble_table(uint64_t A, uint8_t imm)
 }
 
 #if HAVE_HOST_SSSE3
-__attribute__((target("ssse3"))) static void affine_nibbles_ssse3(uint8_t *o, const uint8_t *a,
-                                                                  unsigned vl,
-                                                                  const struct nibble_tab *t)
+__attribute__((target("ssse3"))) static inline __m128i log_mul_ssse3(__m128i p, __m128i q,
+                                                                    __m128i expt, __m128i k15)
 {
-    const __m128i lo = _mm_loadu_si128((const __m128i *)t->lo);
-    const __m128i hi = _mm_loadu_si128((const __m128i *)t->hi);
+    __m128i s = _mm_adds_epu8(p, q);
+    return _mm_shuffle_epi8(expt, _mm_min_epu8(s, _mm_sub_epi8(s, k15)));
+}
+
+#define LD16(t) _mm_loadu_si128((const __m128i *)(t))
+/* vl bytes of a through the matrix (inv: of their inverses); each chunk read before it is
+ * written: o may be a. */
+__attribute__((target("ssse3"))) static void gf_affine_ssse3(uint8_t *o, const uint8_t *a,
+                                                             unsigned vl, int inv,
+                                                             const struct gf_affine *t)
+{
     const __m128i low4 = _mm_set1_epi8(0x0f);
-    for (unsigned i = 0; i < vl; i += 16) { /* each chunk read before it is written: in place */
-        __m128i v = _mm_loadu_si128((const __m128i *)(a + i));
-        __m128i r = _mm_xor_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, low4)),
-                                  _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), low4)));
-        _mm_storeu_si128((__m128i *)(o + i), r);
+    if (!inv) {
+        const __m128i lo = LD16(t->lo), hi = LD16(t->hi);
+        for (unsigned i = 0; i < vl; i += 16) {
+            __m128i v = LD16(a + i);
+            __m128i h = _mm_and_si128(_mm_srli_epi16(v, 4), low4);
+            __m128i r = _mm_xor_si128(_mm_shuffle_epi8(lo, _mm_and_si128(v, low4)),
+                                      _mm_shuffle_epi8(hi, h));
+            _mm_storeu_si128((__m128i *)(o + i), r);
+        }
+        return;
+    }
+    const __m128i alo = LD16(tw.a_lo), ahi = LD16(tw.a_hi), blo = LD16(tw.b_lo),
+                  bhi = LD16(tw.b_hi), lg = LD16(tw.log), ex = LD16(tw.exp), sql = LD16(tw.sql),
+                  sq = LD16(tw.sq), ilg = LD16(tw.ilog), oc = LD16(t->inv_c), od = LD16(t->inv_d),
+                  k15 = _mm_set1_epi8(15);
+    for (unsigned i = 0; i < vl; i += 16) {
+        __m128i v = LD16(a + i);
+        __m128i l = _mm_and_si128(v, low4), h = _mm_and_si128(_mm_srli_epi16(v, 4), low4);
+        __m128i ea = _mm_xor_si128(_mm_shuffle_epi8(alo, l), _mm_shuffle_epi8(ahi, h));
+        __m128i eb = _mm_xor_si128(_mm_shuffle_epi8(blo, l), _mm_shuffle_epi8(bhi, h));
+        __m128i la = _mm_shuffle_epi8(lg, ea), lb = _mm_shuffle_epi8(lg, eb);
+        __m128i sums = _mm_xor_si128(_mm_shuffle_epi8(sql, ea), _mm_shuffle_epi8(sq, eb));
+        __m128i dd = _mm_xor_si128(sums, log_mul_ssse3(la, lb, ex, k15));
+        __m128i ld = _mm_shuffle_epi8(ilg, dd);
+        __m128i c = log_mul_ssse3(la, ld, ex, k15);
+        __m128i d = log_mul_ssse3(_mm_shuffle_epi8(lg, _mm_xor_si128(ea, eb)), ld, ex, k15);
+        _mm_storeu_si128((__m128i *)(o + i),
+                         _mm_xor_si128(_mm_shuffle_epi8(oc, c), _mm_shuffle_epi8(od, d)));
     }
 }
 
+__attribute__((target("avx2"))) static inline __m256i log_mul_avx2(__m256i p, __m256i q,
+                                                                  __m256i expt, __m256i k15)
+{
+    __m256i s = _mm256_adds_epu8(p, q);
+    return _mm256_shuffle_epi8(expt, _mm256_min_epu8(s, _mm256_sub_epi8(s, k15)));
+}
+
+#define LD32(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(t)))
+/* gf_affine_ssse3 32 bytes a step (vl 32 or 64; pshufb looks up per 16-byte lane, so every
+ * table is in both lanes) */
+__attribute__((target("avx2"))) static void gf_affine_avx2(uint8_t *o, const uint8_t *a,
+                                                           unsigned vl, int inv,
+                                                           const struct gf_affine *t)
+{
+    const __m256i low4 = _mm256_set1_epi8(0x0f);
+    if (!inv) {
+        const __m256i lo = LD32(t->lo), hi = LD32(t->hi);
+        for (unsigned i = 0; i < vl; i += 32) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(a + i));
+            __m256i r = _mm256_xor_si256(
+                _mm256_shuffle_epi8(lo, _mm256_and_si256(v, low4)),
+                _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), low4)));
+            _mm256_storeu_si256((__m256i *)(o + i), r);
+        }
+        return;
+    }
+    const __m256i alo = LD32(tw.a_lo), ahi = LD32(tw.a_hi), blo = LD32(tw.b_lo),
+                  bhi = LD32(tw.b_hi), lg = LD32(tw.log), ex = LD32(tw.exp), sql = LD32(tw.sql),
+                  sq = LD32(tw.sq), ilg = LD32(tw.ilog), oc = LD32(t->inv_c), od = LD32(t->inv_d),
+                  k15 = _mm256_set1_epi8(15);
+    for (unsigned i = 0; i < vl; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(a + i));
+        __m256i l = _mm256_and_si256(v, low4), h = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+        __m256i ea = _mm256_xor_si256(_mm256_shuffle_epi8(alo, l), _mm256_shuffle_epi8(ahi, h));
+        __m256i eb = _mm256_xor_si256(_mm256_shuffle_epi8(blo, l), _mm256_shuffle_epi8(bhi, h));
+        __m256i la = _mm256_shuffle_epi8(lg, ea), lb = _mm256_shuffle_epi8(lg, eb);
+        __m256i dd = _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_shuffle_epi8(sql, ea), _mm256_shuffle_epi8(sq, eb)),
+            log_mul_avx2(la, lb, ex, k15));
+        __m256i ld = _mm256_shuffle_epi8(ilg, dd);
+        __m256i c = log_mul_avx2(la, ld, ex, k15);
+        __m256i d = log_mul_avx2(_mm256_shuffle_epi8(lg, _mm256_xor_si256(ea, eb)), ld, ex, k15);
+        __m256i r = _mm256_xor_si256(_mm256_shuffle_epi8(oc, c), _mm256_shuffle_epi8(od, d));
+        _mm256_storeu_si256((__m256i *)(o + i), r);
+    }
+}
+#undef LD16
+#undef LD32
 #endif
+
+/* One matrix for all bytes (a broadcast: how the kernels use it): the host's vector path. */
+static inline int gf_affine_vector(uint8_t *o, const uint8_t *a, unsigned vl, int inv,
+                            const struct gf_affine *t)
+{
+#if HAVE_HOST_SSSE3
+    int level = host_level();
+    if (inv && !tw.ok) return 1;
+    if (level >= VX_HOST_AVX2 && vl >= 32) {
+        gf_affine_avx2(o, a, vl, inv, t);
+        return 0;
+    }
+    if (level >= VX_HOST_SSSE3) {
+        gf_affine_ssse3(o, a, vl, inv, t);
+        return 0;
+    }
+#endif
+    (void)o; (void)a; (void)vl; (void)inv; (void)t;
+    return 1;
+}
+
+/* A matrix per qword (Camellia's field form makes its FL matrices so): the inverses (if any)
+ * first, into a copy (o may be a or b).  Out of line: v_gfaffine's common path then saves no
+ * registers for it. */
+__attribute__((noinline)) static void gf_affine_per_qword(union vx_vreg *o,
+                                                          const union vx_vreg *a,
+                                                          const union vx_vreg *b, unsigned vl,
+                                                          int inv, uint8_t imm)
+{
+    uint8_t v[64];
+    static const uint64_t identity = 0x0102040810204080ull;
+    if (!inv || gf_affine_vector(v, a->b, vl, 1, affine_of(identity, 0)))
+        for (unsigned i = 0; i < vl; i++) v[i] = inv ? gf_inv_tab[a->b[i]] : a->b[i];
+    for (unsigned q = 0; q < vl / 8; q++) {
+        const struct gf_affine *t = affine_of(b->q[q], imm); /* read before o's word is written */
+        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t->lo[v[i] & 15] ^ t->hi[v[i] >> 4];
+    }
+}
 
 static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
@@ -1030,28 +1318,19 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     (void)x; (void)d;
     int inv = in->op == 0xcf;
     uint8_t imm = (uint8_t)in->imm;
-    uint64_t A0 = b->q[0], diff = 0;
-    for (unsigned q = 1; q < vl / 8; q++) diff |= b->q[q] ^ A0;
-#if HAVE_HOST_SSSE3
-    if (!diff && !inv && host_has_ssse3()) { /* the tables first: o may be b */
-        affine_nibbles_ssse3(o->b, a->b, vl, nibble_table(A0, imm));
+    const uint64_t A0 = b->q[0], *q = b->q;
+    uint64_t diff = q[1] ^ A0; /* one matrix in every qword?  (constant sizes: no loop) */
+    if (vl >= 32) diff |= (q[2] ^ A0) | (q[3] ^ A0);
+    if (vl == 64) diff |= (q[4] ^ A0) | (q[5] ^ A0) | (q[6] ^ A0) | (q[7] ^ A0);
+    if (diff) {
+        gf_affine_per_qword(o, a, b, vl, inv, imm);
         return 0;
     }
-#endif
-    if (!diff) { /* one table for all bytes (the matrix read before o, maybe b, is written) */
-        const uint8_t *t = affine_table(A0, inv, imm);
-        for (unsigned i = 0; i < vl; i++) o->b[i] = t[a->b[i]];
-        return 0;
-    }
-    const uint8_t *t = NULL;
-    uint64_t prev = 0;
-    /* word by word, the matrix word read before the word of o (maybe b: in place) is
-     * written, and kept for the comparison with the next */
-    for (unsigned q = 0; q < vl / 8; q++) {
-        uint64_t A = b->q[q];
-        if (!t || A != prev) t = affine_table(A, inv, imm);
-        prev = A;
-        for (unsigned i = 8 * q; i < 8 * q + 8; i++) o->b[i] = t[a->b[i]];
+    const struct gf_affine *t = affine_of(A0, imm); /* the tables first: o may be b */
+    if (!gf_affine_vector(o->b, a->b, vl, inv, t)) return 0;
+    for (unsigned i = 0; i < vl; i++) { /* byte i read before it is written: o may be a */
+        uint8_t v = inv ? gf_inv_tab[a->b[i]] : a->b[i];
+        o->b[i] = t->lo[v & 15] ^ t->hi[v >> 4];
     }
     return 0;
 }
@@ -2727,6 +3006,7 @@ static int writes_in_place(const struct vx_insn *in)
         v_and, v_andn, v_or, v_xor, v_ternlog, v_gfaffine, v_mov,
         v_add, v_sub, v_cmpeq_v, v_cmpgt_v, v_minu, v_maxu, v_mins, v_maxs, v_mullo, v_abs,
         v_shift_imm, v_shift_xmm, v_shift_var,
+        v_unpack, /* per 16-byte lane, each lane read before it is written */
     };
     for (size_t i = 0; i < sizeof element_wise / sizeof element_wise[0]; i++)
         if (fn == element_wise[i]) return 1;
@@ -2774,6 +3054,21 @@ static int exec_xor_reg(struct vx *x, const struct centry *e)
     return 0;
 }
 
+#if HAVE_HOST_SSSE3
+/* exec_xor_reg for 512-bit registers on an AVX2 host: two 32-byte xors, no length switch */
+__attribute__((target("avx2"))) static int exec_xor_zmm_avx2(struct vx *x, const struct centry *e)
+{
+    union vx_vreg *z = x->c->z;
+    const __m256i *a = (const __m256i *)&z[e->src1], *b = (const __m256i *)&z[e->in.rm];
+    __m256i lo = _mm256_xor_si256(_mm256_load_si256(a), _mm256_load_si256(b));
+    __m256i hi = _mm256_xor_si256(_mm256_load_si256(a + 1), _mm256_load_si256(b + 1));
+    __m256i *d = (__m256i *)&z[e->dst];
+    _mm256_store_si256(d, lo);
+    _mm256_store_si256(d + 1, hi);
+    return 0;
+}
+#endif
+
 /* An unmasked element-wise form whose memory operand is the whole vector (no broadcast): the
  * kernels' loads and their xors with round keys.  What load_rm decides per call is known. */
 static int exec_mem_in_place(struct vx *x, const struct centry *e)
@@ -2786,7 +3081,48 @@ static int exec_mem_in_place(struct vx *x, const struct centry *e)
     uint64_t addr = ea(x, in);
     if ((f->flags & VF_ALIGN) && (addr & (vl - 1))) return misaligned(x, addr, vl);
     if (rd(x, addr, m.b, vl)) return -1;
-    for (unsigned q = vl / 8; q < 8; q++) m.q[q] = 0;
+    clear_upper(&m, vl); /* constant sizes: no library call (the AVX2 kernels' spills) */
+    ((vec_fn)f->fn)(x, in, d, d, f->kind == VK_RVM ? &z[in->vvvv] : &m, &m, vl);
+    clear_upper(d, vl);
+    return 0;
+}
+
+/* vpbroadcast{b,w,d,q} (and vbroadcastss/sd) from memory, unmasked: the kernels' round keys
+ * (a tenth of an emulated ARIA call's instructions, a quarter of its time through load_rm). */
+static int exec_bcast_mem(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    unsigned n = in->f->msz, words = vlen(in) / 8;
+    uint64_t v = 0;
+    if (rd(x, ea(x, in), &v, n)) return -1; /* little-endian: the element in the low bytes */
+    uint64_t pat = n == 1 ? v * 0x0101010101010101ull : n == 2 ? v * 0x0001000100010001ull
+                   : n == 4 ? v | v << 32 : v;
+    union vx_vreg *d = &x->c->z[e->dst];
+    uint64_t r[8]; /* whole words, constant sizes: vector stores */
+    for (unsigned i = 0; i < 8; i++) r[i] = pat;
+    switch (words) {
+    case 8: memcpy(d, r, 64); break;
+    case 4: memcpy(d, r, 32); memset(d->b + 32, 0, 32); break;
+    default: memcpy(d, r, 16); memset(d->b + 16, 0, 48); break;
+    }
+    return 0;
+}
+
+/* An unmasked element-wise form with an embedded broadcast ({1toN}): the round keys and
+ * matrices of the kernels' vpxord, vpternlogd and vgf2p8affineqb.  The element read once, the
+ * pattern built by words (load_rm's way, without its per-call decisions). */
+static int exec_bcmem_in_place(struct vx *x, const struct centry *e)
+{
+    const struct vx_insn *in = &e->in;
+    const struct vx_form *f = in->f;
+    unsigned es = f->bsz, vl = vlen(in);
+    union vx_vreg *z = x->c->z, *d = &z[e->dst];
+    uint64_t v = 0;
+    if (rd(x, ea(x, in), &v, es)) return -1; /* little-endian: the element in the low bytes */
+    const uint64_t rep = es == 2 ? 0x0001000100010001ull : 0x0101010101010101ull;
+    uint64_t pat = es == 4 ? v | v << 32 : es == 8 ? v : v * rep;
+    union vx_vreg m;
+    for (unsigned i = 0; i < 8; i++) m.q[i] = pat; /* past vl: cleared in d below */
     ((vec_fn)f->fn)(x, in, d, d, f->kind == VK_RVM ? &z[in->vvvv] : &m, &m, vl);
     clear_upper(d, vl);
     return 0;
@@ -2803,7 +3139,13 @@ static exec_fn choose_exec(struct centry *e)
     e->src1 = f->kind == VK_RVM ? in->vvvv : in->rm;
     if (!masked(in) && in->mem && !in->bc && vx_mem_size(f, vlen(in)) == vlen(in))
         return exec_mem_in_place;
+    if (!masked(in) && in->mem && !in->bc && (vec_fn)f->fn == v_bcast) return exec_bcast_mem;
+    if (!masked(in) && in->mem && in->bc) return exec_bcmem_in_place;
     if (masked(in) || in->mem) return exec_vec_in_place;
+#if HAVE_HOST_SSSE3
+    if ((vec_fn)f->fn == v_xor && in->l == 2 && host_level() >= VX_HOST_AVX2)
+        return exec_xor_zmm_avx2;
+#endif
     if ((vec_fn)f->fn == v_xor) return exec_xor_reg;
     return exec_reg_in_place;
 }

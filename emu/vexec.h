@@ -80,6 +80,14 @@ int vx_is_vector_insn(const struct vx_env *env, uint64_t addr, size_t *len);
 
 void vx_flush_cache(void);
 
+/* The host path the fast forms take (GFNI affine and inverse, unpacks): the best the host
+ * has, or the one ASMDIFF_VX_HOST (portable, ssse3, avx2) asks for when the host has it. */
+enum { VX_HOST_PORTABLE = 0, VX_HOST_SSSE3 = 1, VX_HOST_AVX2 = 2 };
+int vx_host_path(void);
+/* 1 when the GF(2^8) inverse's tower field was built and checked at start-up (all 256 bytes
+ * against the plain inverse table); the SSSE3/AVX2 paths of vgf2p8affineinvqb need it. */
+int vx_host_tower_ok(void);
+
 /* ---- the table of forms: read by the fuzzer, the reach test and the docs generator ---------- */
 
 enum vx_enc { VX_ENC_LEG = 0, VX_ENC_VEX = 1, VX_ENC_EVEX = 2 };
