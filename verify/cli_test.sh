@@ -29,6 +29,7 @@ expect 2 "fuzz needs a family" -- "$asmdiff" fuzz
 expect 2 "unknown family 'nosuch'" -- "$asmdiff" fuzz nosuch
 expect 2 "unknown family 'nosuch'" -- "$asmdiff" bench nosuch
 expect 2 "unknown option '--bogus'" -- "$asmdiff" bench --bogus
+expect 2 "needs the clock in MHz" -- "$asmdiff" bench --cpu-mhz fast
 expect 2 "needs a number of seconds" -- "$asmdiff" premerge --budget soon
 expect 2 "needs a number of minutes above 0" -- "$asmdiff" soak --minutes 0
 expect 2 "unknown option '--fast'" -- "$asmdiff" premerge --fast
@@ -45,6 +46,8 @@ expect 2 "random takes a count" -- $run "$tool" random many
 expect 2 "random takes a count" -- $run "$tool" random -5
 expect 2 "no-such-file" -- $run "$tool" replay /no-such-file
 expect 2 "unknown argument" -- $run "$tool" bench --fast
+expect 2 "cpu-mhz needs the clock in MHz" -- $run "$tool" bench --cpu-mhz 9000
+expect 2 "cpu-mhz needs the clock in MHz" -- $run "$tool" bench --cpu-mhz
 expect 2 "cannot open vector file" -- $run "$tool" kat /no-such-dir
 expect 2 "bounds takes input files" -- $run "$tool" bounds
 expect 2 "ct-trace takes input files" -- $run "$tool" ct-trace random many

@@ -111,5 +111,27 @@ if [ $rc = 0 ]; then
 else
   echo "FAIL good under a 100 us timer signal: exit $rc"; printf '%s\n' "$out" | grep -m3 -E '^====|check'; fail=$((fail + 1))
 fi
+# bench's clock: given (--cpu-mhz, as ./asmdiff bench gives every table of a run one clock), every
+# row must use it (cycles/byte = ns/byte * MHz / 1000) and the header say "Mhz"; estimated, the
+# header says "auto Mhz"; --mhz-only prints the estimate alone (a number of MHz), or, when the
+# estimate fails (possible under a host profile's qemu only), says so and exits 1
+csv=$(ASMDIFF_SELFTEST=good $run "$exe" bench --cpu-mhz 3000 --csv 2>&1)
+rc=$?
+rows=$(printf '%s\n' "$csv" | awk -F, 'NR > 1 { n++; if ($7 != "3000.0") bad++; d = $6 - $4 * 3;
+  if (d < 0) d = -d; if (d > 1e-5 + 1e-4 * $6) bad++ } END { print n + 0, bad + 0 }')
+human=$(ASMDIFF_SELFTEST=good $run "$exe" bench --cpu-mhz 3000 2>&1 | head -n1)
+auto=$(ASMDIFF_SELFTEST=good $run "$exe" bench 2>&1 | head -n1)
+est=$($run "$exe" bench --mhz-only 2>&1)
+erc=$?
+if [ $rc = 0 ] && [ "${rows% *}" -ge 2 ] && [ "${rows#* }" = 0 ] && \
+   [[ $human == *" Mhz"* && $human != *"auto Mhz"* && $auto == *"auto Mhz"* ]] && \
+   { { [ $erc = 0 ] && [[ $est =~ ^[0-9]+$ ]] && [ "$est" -ge 400 ] && [ "$est" -le 8000 ]; } ||
+     { [ -n "$run" ] && [ $erc = 1 ] && [[ $est == *"clock estimate failed"* ]]; }; }; then
+  echo "ok   bench clock: ${rows% *} rows at the given 3000 MHz, cycles/byte from it; estimate alone: $est"
+  pass=$((pass + 1))
+else
+  echo "FAIL bench clock: exit $rc, rows (count, wrong) $rows, header '$human' / '$auto', --mhz-only exit $erc: $est"
+  fail=$((fail + 1))
+fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -18,6 +18,8 @@
 
 #include "results.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -36,6 +38,8 @@
 
 #define MHZ_ESTIMATES 9
 #define MHZ_BUDGET_NS 25e6
+#define MHZ_MIN 400
+#define MHZ_MAX 8000
 /* Cycles per iteration of mhz_chain: 256 dependent 64-bit imul of 3 cycles' latency each (every
  * x86-64 core since Nehalem, Zen 1-5 included).  A chain of adds was used before; some cores
  * now run dependent register-immediate adds faster than one a cycle, which read as 6-15 GHz. */
@@ -181,9 +185,27 @@ static void mhz_chain(void *ctx, size_t iters)
 }
 #endif
 
+static double cached = -1;
+static int mhz_given;
+
+void bench_set_mhz(double mhz)
+{
+    cached = mhz;
+    mhz_given = 1;
+}
+
+int bench_parse_mhz(const char *text, double *mhz)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !(v >= MHZ_MIN && v <= MHZ_MAX)) return -1;
+    *mhz = v;
+    return 0;
+}
+
 double bench_mhz(void)
 {
-    static double cached = -1;
     if (cached >= 0)
         return cached;
     cached = 0;
@@ -199,7 +221,7 @@ double bench_mhz(void)
         if (f.ns_per_byte <= 0)
             continue;
         double mhz = MHZ_ADDS_PER_ITER / f.ns_per_byte * 1e3;
-        if (mhz < 400 || mhz > 8000)
+        if (mhz < MHZ_MIN || mhz > MHZ_MAX)
             continue;
         int j = n++;
         while (j > 0 && est[j - 1] > mhz) est[j] = est[j - 1], j--;
@@ -288,7 +310,7 @@ void bench_table_begin(FILE *out, const char *family, int csv)
     }
     /* Widths match the row format below column for column, as bench-slope's do. */
     fprintf(out, " %-*s | %14s %15s %13s %9s\n", NAME_WIDTH, family, "nanosecs/byte",
-            "mebibytes/sec", "cycles/byte", "auto Mhz");
+            "mebibytes/sec", "cycles/byte", mhz_given ? "Mhz" : "auto Mhz");
 }
 
 void bench_table_row(FILE *out, const char *family, const char *impl, const char *op,
@@ -302,6 +324,7 @@ void bench_table_row(FILE *out, const char *family, const char *impl, const char
     jr_num("mib_per_s", r->mib_per_s);
     jr_num("cycles_per_byte", r->mhz > 0 ? r->cycles_per_byte : 0);
     jr_num("mhz", r->mhz);
+    jr_str("mhz_from", mhz_given ? "given" : "estimate");
     jr_end();
     if (csv) {
         char shown[200];

@@ -21,8 +21,16 @@ struct bench_result {
     double mhz;
 };
 
-/* Estimate the core clock in MHz once per process (cached). */
+/* Estimate the core clock in MHz once per process (cached), unless bench_set_mhz gave it. */
 double bench_mhz(void);
+/* The clock for every row of this process, as libgcrypt's bench-slope --cpu-mhz N: a run over
+ * several processes (./asmdiff bench over families, check's two builds) estimates once and
+ * gives every process the same clock, so cycles/byte compare across their tables.  The header
+ * then says "Mhz", not "auto Mhz". */
+void bench_set_mhz(double mhz);
+/* Parse a --cpu-mhz value: a number of MHz in [400, 8000] (what an x86-64 core can run at,
+ * as bench_mhz's own bounds).  0 when valid (*mhz set), -1 otherwise. */
+int bench_parse_mhz(const char *text, double *mhz);
 
 /* Measure the slope of op over sizes up to max_bytes (in steps of `unit` bytes, so block
  * kernels see whole blocks).  Repeats each size and keeps the fastest, as bench-slope does. */

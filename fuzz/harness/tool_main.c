@@ -531,13 +531,31 @@ static int cmd_exhaustive(const struct mode *m, int argc, char **argv)
 static int cmd_bench(const struct mode *m, int argc, char **argv)
 {
     (void)m;
-    int csv = 0;
+    int csv = 0, mhz_only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--csv")) csv = 1;
-        else {
+        else if (!strcmp(argv[i], "--mhz-only")) mhz_only = 1;
+        else if (!strcmp(argv[i], "--cpu-mhz")) {
+            double mhz;
+            if (i + 1 == argc || bench_parse_mhz(argv[i + 1], &mhz)) {
+                fprintf(stderr, "asmdiff: bench: --cpu-mhz needs the clock in MHz, a number "
+                        "from 400 to 8000%s%s%s\n", i + 1 < argc ? " (got '" : "",
+                        i + 1 < argc ? argv[i + 1] : "", i + 1 < argc ? "')" : "");
+                return 2;
+            }
+            bench_set_mhz(mhz);
+            i++;
+        } else {
             fprintf(stderr, "asmdiff: bench: unknown argument '%s'\n", argv[i]);
             return 2;
         }
+    }
+    if (mhz_only) {
+        /* the clock this process's rows would use: ./asmdiff bench estimates once this way */
+        double mhz = bench_mhz();
+        if (!(mhz > 0)) return 1; /* bench_mhz said why */
+        printf("%.0f\n", mhz);
+        return 0;
     }
     return bench_table(csv);
 }
@@ -579,7 +597,7 @@ static const struct mode modes[] = {
     {"list", "", NULL, cmd_list, NULL, NULL},
     {"kat", "[SRCDIR]", NULL, cmd_kat, NULL, NULL},
     {"exhaustive", "", NULL, cmd_exhaustive, NULL, NULL},
-    {"bench", "[--csv]", NULL, cmd_bench, NULL, NULL},
+    {"bench", "[--csv] [--cpu-mhz MHZ] [--mhz-only]", NULL, cmd_bench, NULL, NULL},
     {"ct", "N", &backend_valgrind, cmd_ct,
      "ct takes a count of random cases (run it under valgrind)", NULL},
     {"bounds", "(PATH... | random N [SEED])", &backend_bounds, cmd_emulator,

@@ -1,22 +1,66 @@
 """bench.py — `./asmdiff bench`: each family's bench-slope table (asmdiff-F bench), one CSV
-header in all with --csv; riscv64 families only as text (emulated timings are not data)."""
+header in all with --csv; riscv64 families only as text (emulated timings are not data).
+
+One clock for the whole run: each asmdiff-F would estimate the clock itself, and two estimates
+on one machine differ by a few percent (turbo, neighbours), which would show as a difference of
+cycles/byte between families that ns/byte does not have.  So the run estimates the clock once
+(`asmdiff-F bench --mhz-only`) and gives it to every x86-64 table (`--cpu-mhz`, as libgcrypt's
+bench-slope takes it); `./asmdiff bench --cpu-mhz N` gives it outright."""
 import os
 import subprocess
 import sys
 
 from . import builds
 
+MHZ_MIN, MHZ_MAX = 400, 8000  # as fuzz/harness/bench.c's
+
+
+def parse_mhz(text):
+    """A --cpu-mhz value (MHz, 400 to 8000) as the string passed on, or None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return text if MHZ_MIN <= value <= MHZ_MAX else None
+
+
+def estimate_mhz(cmd, env=None):
+    """The clock estimate of one asmdiff-F (cmd: how it starts), as a string of MHz, or None
+    with the reason on stderr."""
+    p = subprocess.run(builds.with_runner(cmd + ["bench", "--mhz-only"]), env=env,
+                       capture_output=True, text=True, errors="replace")
+    mhz = p.stdout.strip()
+    if p.returncode == 0 and parse_mhz(mhz):
+        return mhz
+    sys.stderr.write(p.stderr)
+    sys.stderr.write("asmdiff: bench: the one clock estimate of this run failed; each table "
+                     "estimates its own (cycles/byte may differ between tables by a few "
+                     "percent)\n")
+    return None
+
 
 def cmd_bench(args):
     fams = builds.families()
     for a in args.families:
         builds.check_family(a, fams)
-    return bench(args.families, args.csv, fams)
+    return bench(args.families, args.csv, fams, mhz=args.cpu_mhz)
 
 
-def bench(chosen, csv=False, fams=None):
+def bench(chosen, csv=False, fams=None, mhz=None):
+    """mhz: the clock for every x86-64 table (a string of MHz), or None to estimate it once."""
     fams = fams or builds.families()
     chosen = chosen or sorted(fams, key=lambda n: (fams[n]["riscv64"], n))
+    x86 = [n for n in chosen if not fams[n]["riscv64"]]
+    if x86 and mhz is None:
+        first = fams[x86[0]]
+        mhz = estimate_mhz(builds.runner(first) +
+                           [os.path.join(first["build"], "asmdiff-" + x86[0])])
+        if mhz:
+            print(f"bench: one clock for every table of this run: {mhz} MHz (estimated once; "
+                  "--cpu-mhz N gives it)", file=sys.stderr if csv else sys.stdout, flush=True)
+    elif x86:
+        print(f"bench: one clock for every table of this run: {mhz} MHz (given)",
+              file=sys.stderr if csv else sys.stdout, flush=True)
     first = True
     for name in chosen:
         fam = fams[name]
@@ -26,7 +70,8 @@ def bench(chosen, csv=False, fams=None):
             print(f"riscv64 under qemu-riscv64 -cpu {builds.qemu_cpu('256')} (emulation speed, "
                   "not hardware):", flush=True)
         cmd = builds.runner(fam) + [os.path.join(fam["build"], "asmdiff-" + name), "bench"] + \
-            (["--csv"] if csv else [])
+            (["--csv"] if csv else []) + (["--cpu-mhz", mhz] if mhz and not fam["riscv64"]
+                                          else [])
         p = subprocess.run(cmd, capture_output=True, text=True)
         sys.stderr.write(p.stderr)
         lines = p.stdout.splitlines(True)

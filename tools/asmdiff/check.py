@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import sys
 
-from . import builds, coverage, encoding, fuzzing, results, sarif, stage
+from . import bench, builds, coverage, encoding, fuzzing, results, sarif, stage
 from .builds import TOP, die
 
 # The properties every call of every stage is checked for: their rows, always printed.
@@ -1001,10 +1001,10 @@ def compare_with_old(judge):
             v.add(row, "pass", f"the outputs of both equal the C reference's on {same}")
 
 
-def bench_records(cmd, env, kinds=None):
+def bench_records(cmd, env, kinds=None, mhz=None):
     """The bench records of one bench run; with kinds, only those of implementations of these
-    kinds (their impl records)."""
-    st = stage.run(cmd + ["bench"], env)
+    kinds (their impl records); with mhz, every row's cycles/byte at that clock."""
+    st = stage.run(cmd + ["bench"] + (["--cpu-mhz", mhz] if mhz else []), env)
     if kinds is None:
         return list(results.of_type(st.recs, "bench"))
     with_kind = {n: r.get("kind") for n, r in results.impls(st.recs).items()}
@@ -1020,12 +1020,14 @@ def bench_table(family, slots, tool, env):
     kernel and its old one, with old/new per operation and size (the same process, so the
     ratio is not two runs' noise)."""
     print("-- bench: new and old, one process", flush=True)
-    recs = [r for r in bench_records([tool], env) if r.get("ns_per_byte") is not None]
+    # one clock for both processes (bench.py: two estimates differ by a few percent)
+    mhz = bench.estimate_mhz([tool], env)
+    recs = [r for r in bench_records([tool], env, mhz=mhz) if r.get("ns_per_byte") is not None]
     by = {(r["impl"], r["op"]): r for r in recs}
     names = {sl["name"] or sl["symbol"] for sl in slots}
     ours_tool = os.path.join(builds.BUILD, f"asmdiff-{family}")
-    ours = bench_records([ours_tool], env, kinds=("kernel",)) if os.path.exists(ours_tool) \
-        else []
+    ours = bench_records([ours_tool], env, kinds=("kernel",), mhz=mhz) \
+        if os.path.exists(ours_tool) else []
     ours = [r for r in ours if r.get("ns_per_byte") is not None]
     rows = []
     for op in dict.fromkeys(r["op"] for r in recs):
@@ -1051,11 +1053,12 @@ def bench_table(family, slots, tool, env):
         print("bench: no bench records from the check build")
         return
     w = max([len(n) for n, _, _ in rows] + [20]) + 2
-    print(f"\n {family:<{w}}|  nanosecs/byte   mebibytes/sec   cycles/byte  auto Mhz  "
-          "old/new (ns/B)")
+    print(f"\n {family:<{w}}|  nanosecs/byte   mebibytes/sec   cycles/byte  "
+          f"{'     Mhz' if mhz else 'auto Mhz'}  old/new (ns/B)")
     for name, r, ratio in rows:
         print(f" {name:<{w}}|  {r['ns_per_byte']:10.4g} ns/B  {r['mib_per_s']:9.0f} MiB/s  "
               f"{r['cycles_per_byte']:8.3g} c/B  {r.get('mhz', 0):8.0f}  {ratio}")
     print("(old/new above 1: the new file is faster; new, old, the libraries and the "
           "reference from one process of the check build, ours from the default build's "
-          f"asmdiff-{family})")
+          f"asmdiff-{family}; " + (f"both at one clock, {mhz} MHz, estimated once)" if mhz
+                                     else "each process estimated its own clock)"))

@@ -70,6 +70,13 @@ def vlen(text):
     return text
 
 
+def cpu_mhz(text):
+    mhz = bench.parse_mhz(text)
+    if mhz is None:
+        raise argparse.ArgumentTypeError("needs the clock in MHz, a number from 400 to 8000")
+    return mhz
+
+
 def convention(text):
     if text not in CONVENTIONS:
         raise argparse.ArgumentTypeError("must be linux, libgcrypt or asmdiff")
@@ -108,6 +115,9 @@ def parsers():
 
     p["bench"] = b = add("bench", "bench-slope table: every implementation and peer side by side")
     b.add_argument("--csv", action="store_true", help="CSV (x86-64 families)")
+    b.add_argument("--cpu-mhz", type=cpu_mhz, metavar="MHZ",
+                   help="the clock for cycles/byte (default: estimated once, the same for "
+                        "every table of the run)")
     b.add_argument("families", nargs="*", metavar="FAMILY")
 
     p["premerge"] = m = add("premerge", "the pre-merge check: every test suite, each family "

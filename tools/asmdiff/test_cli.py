@@ -10,14 +10,15 @@ import io
 import json
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import textwrap
 import unittest
 import unittest.mock
 
-from asmdiff import (check, cli, fuzz_options, fuzzing, library, premerge, results, sarif, soak,
-                     stage, testsets)
+from asmdiff import (bench, check, cli, fuzz_options, fuzzing, library, premerge, results, sarif,
+                     soak, stage, testsets)
 
 
 def rec(type_, **kw):
@@ -510,6 +511,8 @@ class BadInput(unittest.TestCase):
         self.bad(["list", "extra"], "list takes no arguments")
         self.bad(["test", "--bogus"], "unknown option '--bogus'")
         self.bad(["bench", "--bogus"], "bench: unknown option '--bogus'")
+        self.bad(["bench", "--cpu-mhz", "fast"], "needs the clock in MHz")
+        self.bad(["bench", "--cpu-mhz", "12"], "needs the clock in MHz")
         self.bad(["fuzz", "polyval", "--vlen", "100"], "must be 128, 256, 512 or 1024")
         self.bad(["check", "mpi", "--convention", "windows"], "must be linux, libgcrypt or asmdiff")
         self.bad(["check", "mpi", "--kernel"], "--kernel needs a value")
@@ -621,6 +624,56 @@ class HostProfile(unittest.TestCase):
                 self.assertEqual(builds.with_runner([elf]), [elf])
         with mock_env(ASMDIFF_RUNNER=""):
             self.assertEqual(builds.runner({"riscv64": False}), [])
+
+
+class BenchClock(unittest.TestCase):
+    """./asmdiff bench estimates the clock once and gives it to every x86-64 table of the run
+    (two processes' own estimates differ by a few percent); riscv64 tables get none."""
+
+    FAMS = {"nh": {"riscv64": False, "build": "/b"}, "mpi": {"riscv64": False, "build": "/b"},
+            "polyval": {"riscv64": True, "build": "/r"}}
+
+    def run_bench(self, estimate_rc, mhz=None):
+        calls = []
+
+        def fake(cmd, **kw):
+            calls.append(cmd)
+            if "--mhz-only" in cmd:
+                return subprocess.CompletedProcess(cmd, estimate_rc, "3650\n" if estimate_rc == 0
+                                                   else "", "" if estimate_rc == 0 else "failed\n")
+            return subprocess.CompletedProcess(cmd, 0, "table\n", "")
+        out, err = io.StringIO(), io.StringIO()
+        with unittest.mock.patch.object(bench.subprocess, "run", fake), \
+                unittest.mock.patch.object(bench.builds, "qemu_cpu", lambda v: "rv64"), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = bench.bench(["nh", "polyval", "mpi"], fams=self.FAMS, mhz=mhz)
+        return rc, calls, out.getvalue(), err.getvalue()
+
+    def tables(self, calls):
+        return {os.path.basename(next(a for a in c if "asmdiff-" in a)): c for c in calls
+                if "--mhz-only" not in c}
+
+    def test_one_estimate_for_every_x86_table(self):
+        rc, calls, out, _ = self.run_bench(0)
+        self.assertEqual(rc, 0)
+        self.assertEqual(sum("--mhz-only" in c for c in calls), 1)
+        t = self.tables(calls)
+        for name in ("asmdiff-nh", "asmdiff-mpi"):
+            self.assertEqual(t[name][-2:], ["--cpu-mhz", "3650"], t[name])
+        self.assertNotIn("--cpu-mhz", t["asmdiff-polyval"])  # emulated timings
+        self.assertIn("3650 MHz (estimated once", out)
+
+    def test_given_clock_is_not_estimated(self):
+        rc, calls, out, _ = self.run_bench(0, mhz="2800")
+        self.assertEqual(sum("--mhz-only" in c for c in calls), 0)
+        self.assertEqual(self.tables(calls)["asmdiff-mpi"][-2:], ["--cpu-mhz", "2800"])
+        self.assertIn("2800 MHz (given)", out)
+
+    def test_failed_estimate_leaves_each_table_its_own(self):
+        rc, calls, _, err = self.run_bench(1)
+        self.assertEqual(rc, 0)
+        self.assertFalse(any("--cpu-mhz" in c for c in self.tables(calls).values()))
+        self.assertIn("each table estimates its own", err)
 
 
 class Soak(unittest.TestCase):
