@@ -179,6 +179,20 @@
  * from the S-box outputs alone, so each makes the round's chain a ternary XOR longer to save
  * one operation in 31.  SBOX4 keeps two GFNI: A R A^-1 (R the rotate) is not a constant times
  * a Frobenius power, so no choice of A makes it commute with the inversion.
+ * Two chains in the same registers, counted (2026-12-02, not built): two 32-block batches, each
+ * register holding two byte positions of one batch in its 256-bit halves (8 registers a batch,
+ * so the two fit where one 64-block batch sits now; GFNI's per-qword matrices give each half its
+ * own S-box).  The one pairing that commutes with P (bytes 1-3, 2-4, 5-7, 6-8 of RFC 3713's
+ * numbering; P has four automorphisms, found by search) makes P four outputs of 5 to 6 terms
+ * from the S-box outputs and their half-swapped copies (a vshufi64x2 each) plus the state:
+ * about 12 ternary XORs and 4 swaps per 32 blocks, against 21 per 64 today, and SBOX4's bytes
+ * (4, 7) fall in two pairs, 6 GFNI per 32 blocks.  A round of 64 blocks would grow from 31
+ * operations to about 44: to break even it would need 2.0 a cycle, above the 1.8-1.9 this mix
+ * was measured to reach.  Any other pairing needs masked or per-half work and costs more.
+ * Per-byte domains (positions 4 and 7 held as A R x) drop SBOX4's first GFNI but need every
+ * S-box output in both domains: 15 GFNI a round against 10.  The 0.80x of issue 21 is not in
+ * reach by these routes.  `./asmdiff bench camellia aria` on 2026-12-02, the machine quiet:
+ * field / ARIA-128 ternlog 0.85x ECB encrypt, 0.81x decrypt, 0.74x CTR (by ns/byte).
  *
  * Calling convention: System V AMD64 (see camellia.h for the C prototypes).
  *   rdi sk, esi rounds (upper half of rsi ignored), rdx out, rcx in, r8 nblocks, r9 ctr (CTR)
