@@ -51,15 +51,14 @@ def bench(chosen, csv=False, fams=None, mhz=None):
     fams = fams or builds.families()
     chosen = chosen or sorted(fams, key=lambda n: (fams[n]["riscv64"], n))
     x86 = [n for n in chosen if not fams[n]["riscv64"]]
+    how = "given"
     if x86 and mhz is None:
         first = fams[x86[0]]
         mhz = estimate_mhz(builds.runner(first) +
                            [os.path.join(first["build"], "asmdiff-" + x86[0])])
-        if mhz:
-            print(f"bench: one clock for every table of this run: {mhz} MHz (estimated once; "
-                  "--cpu-mhz N gives it)", file=sys.stderr if csv else sys.stdout, flush=True)
-    elif x86:
-        print(f"bench: one clock for every table of this run: {mhz} MHz (given)",
+        how = "estimated once; --cpu-mhz N gives it"
+    if x86 and mhz:
+        print(f"bench: one clock for every table of this run: {mhz} MHz ({how})",
               file=sys.stderr if csv else sys.stdout, flush=True)
     first = True
     for name in chosen:
