@@ -23,11 +23,9 @@ seen() {
 }
 # ran STREAM: "ran K of M" from the run's summary
 ran() { echo "ran $(ask "$1" summary impls_ran) of $(ask "$1" summary impls_total)"; }
-if ! command -v qemu-x86_64 >/dev/null; then
-  [ "${ASMDIFF_STRICT:-0}" = 1 ] &&
-    { echo "qemu-x86_64 not found, though tools/bootstrap installs it (qemu-user)"; exit 1; }
-  echo "SKIP: qemu-x86_64 not installed (qemu-user)"; exit 77
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/missing.sh"
+command -v qemu-x86_64 >/dev/null ||
+  missing "qemu-x86_64 not installed (qemu-user)" "tools/bootstrap (qemu-user)"
 work=$(mktemp "${TMPDIR:-/tmp}/asmdiff-emu-x86.XXXXXX")
 trap 'rm -f "$work" "$work".*' EXIT
 # The point here is each program's own detection on a smaller CPU, and the narrower paths

@@ -15,13 +15,9 @@
 #       CLI path that starts one of our programs puts $ASMDIFF_RUNNER in front of it.
 set -u
 
+. "$(dirname "${BASH_SOURCE[0]}")/missing.sh"
 strict_missing() {
-  if [ "${ASMDIFF_STRICT:-0}" = 1 ]; then
-    echo "host profile: qemu-x86_64 not found, though tools/bootstrap installs it (qemu-user)" >&2
-    exit 1
-  fi
-  echo "SKIP: host profile: qemu-x86_64 not found (Debian package qemu-user)" >&2
-  exit 77
+  missing "host profile: qemu-x86_64 not found (Debian package qemu-user)" "tools/bootstrap" >&2
 }
 
 if [ "${1:-}" = --resolve ]; then

@@ -4,9 +4,5 @@
 # missing, and under ASMDIFF_STRICT=1 (./asmdiff test: tools/bootstrap installs it) a failure.
 set -u
 [ $# -eq 3 ] || { echo "usage: missing_tool.sh TOOL PACKAGE TEST" >&2; exit 2; }
-if [ "${ASMDIFF_STRICT:-0}" = 1 ]; then
-  echo "FAIL: $3 needs $1 (package $2), which tools/bootstrap installs: not found when the build was configured"
-  exit 1
-fi
-echo "SKIP: $3 needs $1 (package $2): not found when the build was configured"
-exit 77
+. "$(dirname "${BASH_SOURCE[0]}")/missing.sh"
+missing "$3 needs $1 (package $2): not found when the build was configured" "tools/bootstrap"

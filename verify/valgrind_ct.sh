@@ -14,12 +14,9 @@
 # Without valgrind: skip (77), or, under ./asmdiff test (ASMDIFF_STRICT=1: the setup installs
 # valgrind), an error naming it.
 set -u
-if ! command -v valgrind >/dev/null; then
-  if [ "${ASMDIFF_STRICT:-0}" = 1 ]; then
-    echo "valgrind not found, though tools/bootstrap installs it: run tools/bootstrap"; exit 1
-  fi
-  echo "SKIP: valgrind not installed (Debian package valgrind): cannot run memcheck checks"; exit 77
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/missing.sh"
+command -v valgrind >/dev/null ||
+  missing "valgrind not installed (Debian package valgrind): cannot run memcheck checks" "tools/bootstrap"
 MEMCHECK_ERROR=42
 vg() { valgrind -q --error-exitcode=$MEMCHECK_ERROR --track-origins=yes "$@"; }
 # reported RC OUT: memcheck's own verdict on secret-dependent code

@@ -124,7 +124,7 @@ const struct impl *drv_impl_at(size_t i)
  * `./asmdiff check` sets when its fuzz stage stopped at one outside kernel's finding: the
  * stage goes on with the others (a fuzzer stops at its first finding) instead of leaving their
  * rows without a call.  Parsed once; an empty or unset list costs one test per call. */
-static int set_aside(const struct impl *im)
+int drv_set_aside(const struct impl *im)
 {
     static const char *list;
     static int parsed;
@@ -150,7 +150,7 @@ const char *impl_unavailable(const struct impl *im)
 {
     const char *why = drv.backend->unavailable ? drv.backend->unavailable(im) : NULL;
     if (why) return why;
-    if (set_aside(im))
+    if (drv_set_aside(im))
         return "set aside by ASMDIFF_SET_ASIDE (a finding of its own was reported already)";
     if (outside_impl() && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
         return "a check build runs the outside kernel, not ours (the default build tests ours)";

@@ -159,9 +159,8 @@ struct outside_kernel {
     const char *convention; /* a name in the family's conventions */
     const char *needs;      /* CPU features, comma-separated names as cpu.h spells them; "" none */
     const char *op;         /* the operation, or "" to find it out */
-    const void *fn;
+    const void *fn;         /* the symbol as defined in the file given (renamed there) */
     const char *name;       /* its name in rows and findings ("" or NULL: the symbol) */
-    const void *fn_renamed; /* fn as renamed in its object (a clash), or NULL: then fn */
 };
 extern const struct outside_kernel asmdiff_outside __attribute__((weak));
 /* A check build of several outside kernels (./asmdiff check with more than one --symbol, or
@@ -245,6 +244,8 @@ const char *impl_name(const struct impl *im);
 int impl_emulated(const struct impl *im);
 /* NULL when the implementation runs here (natively or emulated), else why not. */
 const char *impl_unavailable(const struct impl *im);
+/* 1 when ASMDIFF_SET_ASIDE names the implementation (it is not run in this process). */
+int drv_set_aside(const struct impl *im);
 
 /* The mode: how every call runs and how a case is judged (backend.h: backend_native, the
  * default; backend_valgrind, ct; backend_bounds; backend_trace; backend_emu_diff).  Returns 0,

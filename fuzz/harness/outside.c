@@ -64,7 +64,7 @@ void outside_setup(void)
 static void slot_setup(struct outside_slot *sl)
 {
     const struct outside_kernel *k = sl->k;
-    const void *fn = k->fn_renamed ? k->fn_renamed : k->fn;
+    const void *fn = k->fn;
     if (!fn) {
         fprintf(stderr, "asmdiff: %s defines no symbol %s\n", k->source, k->symbol);
         printf("%s: FAIL: %s defines no symbol %s\n", F->name, k->source, k->symbol);

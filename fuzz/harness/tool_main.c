@@ -108,14 +108,20 @@ static int verdict_only(const char *what, const char *verdict, int rc, const cha
 }
 
 /* Prints "<family> <mode>: <what>; ran K of M implementations (skipped: ...)" and returns the
- * exit status: 1 on a finding, when a vector failed or nothing of ours ran although the host
- * could run it (masked away), 77 when the host lacks what every kernel needs, else 0.  `what`
- * says what was checked; the summary adds ", no finding" or the number of findings.
- * own_failures: checks of the family's own failed (exhaustive): `what` is then said as is. */
-static int summary(const char *mode, const char *what_checked, int own_failures)
+ * exit status: 1 on a finding, when a vector failed, when a kernel that could run here was
+ * called on no case (masked away, set aside, or no case was one it takes: the true reason is
+ * said), 77 when the host lacks what every kernel needs, else 0.  `what` says what was checked;
+ * the summary adds ", no finding" or the number of findings.  own_failures: checks of the
+ * family's own failed (exhaustive): `what` is then said as is.  reproducing: the inputs are
+ * files a user named (replay FILE...: a finding's file), where a case that some kernel does not
+ * take is the file's, not a hole in the mode: an idle kernel beside one that ran is said, not
+ * failed. */
+static int summary_of(const char *mode, const char *what_checked, int own_failures,
+                      int reproducing)
 {
     size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0, emulated = 0;
-    char skipped[2048] = "", what[256], reason[300];
+    size_t aside = 0, idle = 0;
+    char skipped[2048] = "", idle_names[512] = "", what[256], reason[700];
     unsigned long long findings = report_findings();
     if (own_failures)
         snprintf(what, sizeof what, "%s", what_checked);
@@ -136,10 +142,19 @@ static int summary(const char *mode, const char *what_checked, int own_failures)
             continue;
         }
         const char *why = impl_unavailable(im);
-        if (!why) why = "no case reached it";
-        else if (im->flags & IMPL_KERNEL && cpu_unavailable_reason(im->needs) &&
-                 !(outside_impl() && !(im->flags & IMPL_OUTSIDE)))
-            /* (in a check build our own kernels never run, mask or not: not "masked away") */
+        int candidate = im->flags & IMPL_KERNEL && !(outside_impl() && !(im->flags & IMPL_OUTSIDE));
+        /* (in a check build our own kernels never run, mask or not: not candidates) */
+        if (!why) {
+            why = "no case reached it";
+            if (candidate) {
+                idle++;
+                size_t u = strlen(idle_names);
+                snprintf(idle_names + u, sizeof idle_names - u, "%s%s", u ? ", " : "",
+                         impl_name(im));
+            }
+        } else if (candidate && drv_set_aside(im))
+            aside++;
+        else if (candidate && cpu_unavailable_reason(im->needs))
             host_lacks(im) ? lacking++ : masked++;
         size_t used = strlen(skipped);
         snprintf(skipped + used, sizeof skipped - used, "%s%s because %s", used ? "; " : "",
@@ -182,30 +197,44 @@ static int summary(const char *mode, const char *what_checked, int own_failures)
     } else if (!drv_stats.cases) {
         snprintf(reason, sizeof reason, "no case was checked");
         verdict = "fail", rc = 1;
+    } else if (idle && (!kernels_ran || !reproducing)) {
+        /* it could run here and was called on no case: whatever else ran, a hole in what was
+         * tested (a decoder or convention that never makes its case, a harness that stopped
+         * calling it), never a skip */
+        snprintf(reason, sizeof reason, "%zu kernel%s could run here and %s called on none of "
+                 "the %llu cases: %s", idle, idle == 1 ? "" : "s", idle == 1 ? "was" : "were",
+                 drv_stats.cases, idle_names);
+        verdict = "fail", rc = 1;
+    } else if (kernels && !kernels_ran && masked) {
+        snprintf(reason, sizeof reason, "none of the %zu kernels ran: masked away, nothing "
+                 "of ours was tested", kernels);
+        verdict = "fail", rc = 1;
+    } else if (kernels && !kernels_ran && aside) {
+        snprintf(reason, sizeof reason, "none of the kernels ran: the %zu this host could run "
+                 "%s set aside by ASMDIFF_SET_ASIDE, nothing of ours was tested", aside,
+                 aside == 1 ? "was" : "were");
+        verdict = "fail", rc = 1;
     } else if (kernels && !kernels_ran) {
-        if (masked) {
-            snprintf(reason, sizeof reason, "none of the %zu kernels ran: masked away, nothing "
-                     "of ours was tested", kernels);
-            verdict = "fail", rc = 1;
-        } else if (!lacking) {
-            /* they could run: no case was one they take (an outside kernel's precondition) */
-            snprintf(reason, sizeof reason, "none of the %llu cases was one the kernels here "
-                     "accept (see above)", drv_stats.cases);
-            verdict = "skip", rc = 77;
-        } else {
-            snprintf(reason, sizeof reason, "this host runs none of the %zu kernels (see above)",
-                     kernels);
-            verdict = "skip", rc = 77;
-        }
+        snprintf(reason, sizeof reason, "this host runs none of the %zu kernels (see above)",
+                 kernels);
+        verdict = "skip", rc = 77;
     } else if (!ran) {
         snprintf(reason, sizeof reason, "no implementation ran");
         verdict = "fail", rc = 1;
     }
+    if (idle && rc != 1 && reproducing)
+        fprintf(human, "%s %s: info: not called on these inputs (each takes cases the files do "
+                "not hold): %s\n", F->name, mode, idle_names);
     if (*reason && !own_failures) /* exhaustive's own failures said so already */
         fprintf(human, "%s %s: %s: %s\n", F->name, mode, rc == 77 ? "SKIP" : "FAIL", reason);
     summary_record(what, verdict, rc, *reason ? reason : NULL, total, ran, emulated, kernels,
                    kernels_ran);
     return rc;
+}
+
+static int summary(const char *mode, const char *what_checked, int own_failures)
+{
+    return summary_of(mode, what_checked, own_failures, 0);
 }
 
 /* ---- replay and random ---- */
@@ -341,6 +370,16 @@ static int replay_all(const char *mode, int argc, char **argv)
     return 1;
 }
 
+/* 1 when every path is a file, none a folder: a user's own inputs (a finding's file), not a
+ * corpus */
+static int only_files(int argc, char **argv)
+{
+    struct stat st;
+    for (int i = 1; i < argc; i++)
+        if (stat(argv[i], &st) || S_ISDIR(st.st_mode)) return 0;
+    return 1;
+}
+
 static int cmd_replay(const struct mode *m, int argc, char **argv)
 {
     if (argc < 2) return usage();
@@ -349,7 +388,7 @@ static int cmd_replay(const struct mode *m, int argc, char **argv)
     if (!r) return verdict_only("no input", "fail", 1, "no input file");
     char what[64];
     snprintf(what, sizeof what, "replayed %zu inputs", replayed);
-    return summary(m->name, what, 0);
+    return summary_of(m->name, what, 0, only_files(argc, argv));
 }
 
 /* N [SEED] from argv[from]; -1 when they are not numbers. */
@@ -443,11 +482,19 @@ static int cmd_emulator(const struct mode *m, int argc, char **argv)
         if (!r) return verdict_only("no input", "fail", 1, "no input file");
         snprintf(what, sizeof what, "%zu inputs %s", replayed, m->what);
     }
-    int rc = summary(m->name, what, 0);
+    int rc = summary_of(m->name, what, 0, !random && only_files(argc, argv));
     if (m->backend == &backend_emu_diff && rc == 0) {
         fprintf(human, "%s emu-diff: %llu kernel calls compared with the CPU, register for "
                 "register\n", F->name, drv_emu_compared());
-        if (!drv_emu_compared()) return emu_diff_nothing_native(what);
+        if (!drv_emu_compared()) {
+            /* this CPU runs some of the kernels (said before any input ran): none of their
+             * calls was compared, which is a hole, not a skip */
+            char why[200];
+            snprintf(why, sizeof why, "this CPU runs %zu of the kernels natively and none of "
+                     "their calls was compared with the emulator", native_kernels());
+            fprintf(human, "%s emu-diff: FAIL: %s\n", F->name, why);
+            return verdict_only(what, "fail", 1, why);
+        }
     }
     return rc;
 }

@@ -161,7 +161,7 @@ camellia_setkey_x86_64:
         je 1f
         cmp $32, %rcx
         je 1f
-        movl $0, (%rsi)
+        movl $0, (%rsi)                 /* a key length RFC 3713 does not define: no rounds */
         ret
 1:      sub $80, %rsp
         mov %rcx, 64(%rsp)

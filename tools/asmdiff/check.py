@@ -24,16 +24,28 @@ import sys
 from . import bench, builds, coverage, encoding, fuzzing, results, sarif, stage
 from .builds import TOP, die
 
-# The properties every call of every stage is checked for: their rows, always printed.
-PROPERTIES = (
-    ("checked call", "callee-saved registers, rsp, DF, MXCSR, x87 state, junk in narrow "
-                     "arguments: on every call"),
-    ("vector leftovers", "xmm/ymm/zmm and k registers (riscv64: v0-v31) after return "
-                         "({conv}: {rule})"),
-    ("stack leftovers", "the 8 KiB below the caller's frame ({conv}: {rule})"),
-    ("guard pages", "every buffer flush against the unmapped page after it and the one before "
-                    "it, canaries when misaligned, inputs unchanged"),
-)
+# The properties every call of every stage is checked for, per architecture (what the checked
+# call of fuzz/harness/abi.c checks there): their rows, always printed; a property the
+# architecture's checked call does not check is an n/a row saying so (detail None, the reason).
+GUARD_PAGES = ("guard pages", "every buffer flush against the unmapped page after it and the "
+                              "one before it, canaries when misaligned, inputs unchanged")
+PROPERTIES = {
+    "x86_64": (
+        ("checked call", "callee-saved registers, rsp, DF, MXCSR, x87 state, junk in narrow "
+                         "arguments: on every call"),
+        ("vector leftovers", "xmm/ymm/zmm and k registers after return ({conv}: {rule})"),
+        ("stack leftovers", "the 8 KiB below the caller's frame ({conv}: {rule})"),
+        GUARD_PAGES,
+    ),
+    "riscv64": (
+        ("checked call", "callee-saved s0-s11 and fs0-fs11, sp, gp, tp, frm, vstart zero on "
+                         "return: on every call"),
+        ("vector leftovers", "v0-v31 after return ({conv}: {rule})"),
+        ("stack leftovers", None, "not checked on riscv64: the checked call scans the stack "
+                                  "below the caller's frame on x86-64 only"),
+        GUARD_PAGES,
+    ),
+}
 LEFTOVER_RULES = {"linux": "leftovers allowed", "libgcrypt": "checked",
                   "asmdiff": "must be cleared"}
 # Memcheck's exit status for its own errors (verify/valgrind_ct.sh uses the same).
@@ -74,8 +86,10 @@ class Verdict:
                   "row)")
             return 1
         if not self.ran:
-            print("check: SKIP: nothing could run here (see the rows)")
-            return 77
+            # nothing of the kernel ran: no verdict on it is possible, which is not a pass and
+            # not a skip (docs/check-your-patch.md: NOT CLEAN, exit 1)
+            print("check: NOT CLEAN: no stage could call the kernel here (see the rows)")
+            return 1
         if self.unestablished:
             print(f"check: NOT CLEAN: {len(self.unestablished)} rows not established (no call "
                   f"of the kernel: {', '.join(self.unestablished)}); see their rows")
@@ -294,9 +308,10 @@ class Judge:
         self.total_calls += calls
         return "finding" if fs else "ran"
 
-    def properties(self, conv):
-        """The property rows, each with the calls it judged; then any other row a finding
-        belongs to (output, emulated run, bounds, constant time)."""
+    def properties(self, conv, arch="x86_64"):
+        """The property rows of the architecture the kernel ran on, each with the calls it
+        judged; then any other row a finding belongs to (output, emulated run, bounds,
+        constant time)."""
         if not self.total_calls:
             # no stage called the kernel: a convention whose precondition no case met
             for i in self.precondition_rows:
@@ -315,8 +330,10 @@ class Judge:
         per = (" (" + ", ".join(f"{k} {c}" for k, c in self.checked_by.items()) + ")"
                if len(self.checked_by) > 1 else "")
         idle = [k for k, c in self.checked_by.items() if not c]
-        for row, detail in PROPERTIES:
-            if row in by_row:
+        for row, detail, *why in PROPERTIES[arch]:
+            if detail is None and row not in by_row:
+                self.v.add(row, "n/a", why[0])
+            elif row in by_row:
                 for f in by_row.pop(row):
                     self.v.add(row, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
             elif not self.complete:
@@ -448,12 +465,14 @@ def outside_slots(a):
 OUTSIDE_MAX = 4  # driver.h: a check build's outside kernels
 
 
-def renamed_symbols(bdir, i):
-    """The symbols rename_syms.py renamed in kernel i's object (what the family's own kernels or
-    an earlier outside kernel define too), as "old -> new"."""
+def renamed_symbols(bdir, i, symbol):
+    """The symbols rename_syms.py renamed in kernel i's object because the family's own kernels or
+    an earlier outside kernel define them too, as "old -> new" (the entry point itself, renamed
+    in every check build so the slot can only call this file's, is left out)."""
     try:
         with open(os.path.join(bdir, f"liboutside-kernel-{i}-renamed.a.syms")) as f:
-            return [" -> ".join(line.split()) for line in f if line.strip()]
+            return [" -> ".join(line.split()) for line in f
+                    if line.strip() and line.split()[0] != symbol]
     except OSError:
         return []
 
@@ -531,7 +550,7 @@ def check_outside(a):
         incs = sl["includes"]
         shim = "--include " + " ".join(incs) if incs else \
             "our compatibility headers (verify/outside/include)"
-        renamed = renamed_symbols(bdir, i)
+        renamed = renamed_symbols(bdir, i, sl["symbol"])
         renamed = f"; renamed in its object (defined twice): {', '.join(renamed[:2])}" + \
             (f" and {len(renamed) - 2} more" if len(renamed) > 2 else "") if renamed else ""
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
@@ -739,7 +758,7 @@ def check_riscv(a, family, slots):
                                 "the stages after it did not run")
     for name, why in RISCV_NOT_RUN:
         v.add(name, "n/a", why)
-    judge.properties(slots[0]["conv"])
+    judge.properties(slots[0]["conv"], "riscv64")
     if a.baseline:
         compare_with_old(judge)
         v.add("bench", "n/a", "under qemu-riscv64 a time is the emulator's, not the kernel's: "
@@ -994,7 +1013,8 @@ def compare_with_old(judge):
         elif not calls:
             why = ("the stage stopped at the new file's finding first" if new_fs else
                    "no case of this stage reached it")
-            v.add(row, "-", f"0 calls of {old['name']} here ({why})")
+            # the old file was not run here: the comparison this row promises is not made
+            v.not_established(row, f"0 calls of {old['name']} here ({why})")
         elif other:
             v.add(row, "info", f"the outputs of both equal the C reference's on {same}" + also)
         else:

@@ -3,6 +3,7 @@ set, the slow set, both) or by suite.  Results come from meson's testlog.json.""
 import fnmatch
 import json
 import os
+import re
 import shlex
 import subprocess
 import tempfile
@@ -35,6 +36,64 @@ PROFILE_EXCLUDED = (
 )
 
 
+# The skips a run may have, per host profile, each with its reason (verify/expected-skips.json):
+# any other skip, or a listed one whose reason changed, fails ./asmdiff test.
+EXPECTED_SKIPS = os.path.join(builds.TOP, "verify", "expected-skips.json")
+
+
+def load_expected_skips(path=EXPECTED_SKIPS):
+    """{profile: {"cpu": [features the list assumes], "skips": [{"test", "build", "reason",
+    "why"}]}}; a malformed file is a usage error of the project itself (exit 2)."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        profiles = data["profiles"]
+        for name, prof in profiles.items():
+            for e in prof["skips"]:
+                if not (e.get("test") and e.get("reason") and e.get("why")):
+                    raise ValueError(f"profile {name}: an entry without test, reason and why: {e}")
+                re.compile(e["reason"])
+        return profiles
+    except (OSError, ValueError, KeyError, TypeError, re.error) as e:
+        die(f"test: {os.path.relpath(path, builds.TOP)}: {e}")
+
+
+def judge_skips(results, profile_name, expected, features):
+    """The skips of a run against the profile's list: (problems, notes).  A problem is a skip
+    the list does not name, or one whose reason no longer matches the listed one (the reason
+    is part of what is expected: a test that now skips for another cause is a change to look
+    at).  With features (the CPU features our programs detect) lacking one the list assumes,
+    the list does not apply (a developer's machine of another kind): the skips are notes."""
+    prof = expected.get(profile_name)
+    problems, notes = [], []
+    if prof is None:
+        notes.append(f"no expected-skip list for host profile {profile_name} "
+                     f"(verify/expected-skips.json): skips not judged")
+        return problems, notes
+    lacking = sorted(set(prof.get("cpu", [])) - features) if features is not None else []
+    if features is None and prof.get("cpu"):
+        lacking = ["(the CPU's features could not be read)"]
+    for b, name, r, _, out in results:
+        if r != "SKIP":
+            continue
+        arch = "riscv64" if b == builds.BUILD_RV else "x86_64"
+        why = skip_reason(out)
+        listed = [e for e in prof["skips"] if fnmatch.fnmatchcase(name, e["test"])
+                  and e.get("build", "x86_64") == arch]
+        where = f"{name}{' (riscv64 build)' if arch == 'riscv64' else ''}"
+        if not listed:
+            problems.append(f"unexpected skip: {where}: {why}")
+        elif not any(re.search(e["reason"], why) for e in listed):
+            problems.append(f"expected skip with another reason: {where}: said '{why}', the "
+                            f"list expects /{listed[0]['reason']}/ ({listed[0]['why']})")
+    if lacking and problems:
+        notes += [p + " (not judged)" for p in problems]
+        notes.append(f"this host lacks {', '.join(lacking)}, which the {profile_name} list "
+                     f"assumes: its skips are not judged (verify/expected-skips.json)")
+        problems = []
+    return problems, notes
+
+
 # Under a profile every program runs in qemu's TCG (our AVX-512 kernels in the executor under
 # it, 30 to 200 times slower than natively; measured on a loaded 2-core machine, random-aria
 # needed more than ten times its 30 s): thirty times each test's own limit.
@@ -51,14 +110,18 @@ def profile_excluded(name):
 
 def profile_features(build, profile):
     """The CPU features our programs detect on the profile's model (a family tool's start
-    record under qemu), or None when none could be asked."""
-    fams = [n for n, f in builds.load_families(build).items() if not f["riscv64"]]
+    record under qemu; profile None: on this CPU, natively), or None when none could be
+    asked."""
+    try:
+        fams = [n for n, f in builds.load_families(build).items() if not f["riscv64"]]
+    except (OSError, ValueError, KeyError):
+        return None
     if not fams:
         return None
     with tempfile.TemporaryDirectory(prefix="asmdiff-profile.") as tmp:
         stream = os.path.join(tmp, "list.jsonl")
-        p = subprocess.run(["qemu-x86_64", "-cpu", profile,
-                            os.path.join(build, "asmdiff-" + sorted(fams)[0]), "list"],
+        p = subprocess.run((["qemu-x86_64", "-cpu", profile] if profile else []) +
+                           [os.path.join(build, "asmdiff-" + sorted(fams)[0]), "list"],
                            env=dict(os.environ, ASMDIFF_RESULTS=stream),
                            capture_output=True, text=True)
         try:
@@ -281,6 +344,9 @@ def cmd_test(args):
             if s not in known:
                 die(f"unknown suite '{s}' (suites: {' '.join(sorted(known))})\n{TEST_USAGE}")
     bad, empty, total = False, False, {"passed": 0, "failed": 0, "skipped": 0, "tests": 0}
+    expected = load_expected_skips()
+    profile_name = model or "native"
+    features = profile_features(builds.BUILD, profile)
     t_all = time.time()
     for label, suites, exclude in sets:
         what = {"fast": "the fast set (every suite but the slow tests)",
@@ -308,7 +374,19 @@ def cmd_test(args):
             for _, n, r, _, out in results:
                 if r == "SKIP":
                     print(f"  skipped {n}: {skip_reason(out)}")
-        bad |= bool(rc or c["failed"] or not c["passed"])
+        problems, notes = judge_skips(results, profile_name, expected, features)
+        for n in notes:
+            print(f"  note: {n}")
+        for pr in problems:
+            print(f"  FAIL {pr}")
+        if problems:
+            print(f"test: {label}: {len(problems)} skip{'s' if len(problems) > 1 else ''} not in "
+                  f"verify/expected-skips.json for {profile_name} (or with another reason): a "
+                  f"skip hides what did not run, so only the listed ones pass")
+        elif c["skipped"] and not notes:
+            print(f"test: {label}: every skip is one verify/expected-skips.json lists for "
+                  f"{profile_name}, with its reason")
+        bad |= bool(rc or c["failed"] or not c["passed"] or problems)
         for k in total:
             total[k] += c[k]
     if len(sets) > 1:

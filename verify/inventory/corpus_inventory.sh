@@ -17,11 +17,8 @@ inv=$1 corpus=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${ASMDIFF_BUILD:?}
-skip() {
-  echo "SKIP: $*"
-  [ "${ASMDIFF_STRICT:-0}" = 1 ] && exit 1
-  exit 77
-}
+. "$top/verify/missing.sh"
+skip() { missing "$*" "the slow set's setup (tools/get_linux_source, tools/build_libgcrypt, the OSS-Fuzz builds)"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 case $corpus in

@@ -18,8 +18,9 @@ srcdir=$(cd "$1" && pwd) builddir=$(cd "$2" && pwd) sanitizer=$3 runs=${4:-10000
 engine=${ASMDIFF_OSSFUZZ_ENGINE:-libfuzzer}
 here=$srcdir/verify/ossfuzz
 . "$here/builder_env.sh"
+. "$srcdir/verify/missing.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
+skip() { missing "$*" "tools/bootstrap (the tools) and tools/ossfuzz_fetch_sources (the sources)"; }
 fail() { echo "FAIL: $*"; exit 1; }
 
 # tool:Debian package

@@ -7,7 +7,8 @@
 set -u
 srcdir=$1
 check=$srcdir/verify/ossfuzz/check_runtime_deps.sh
-command -v clang-19 >/dev/null || { echo "SKIP: clang-19 is not installed"; exit 77; }
+. "$srcdir/verify/missing.sh"
+command -v clang-19 >/dev/null || missing "clang-19 is not installed" "tools/bootstrap"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-depsctl.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/p.c" <<'C'
@@ -17,7 +18,7 @@ int main(void) { mp_limb_t a = 1, b = 2, r; mpn_add_n(&r, &a, &b, 1); printf("%l
 C
 echo 'int main(void) { return 0; }' >"$tmp/plain.c"
 clang-19 -o "$tmp/dynamic" "$tmp/p.c" -lgmp 2>"$tmp/err" ||
-  { cat "$tmp/err"; echo "SKIP: cannot link against the system's libgmp (libgmp-dev)"; exit 77; }
+  { cat "$tmp/err"; missing "cannot link against the system's libgmp (libgmp-dev)" "tools/bootstrap"; }
 clang-19 -o "$tmp/static" "$tmp/p.c" -Wl,-Bstatic -lgmp -Wl,-Bdynamic || { echo "FAIL: static link"; exit 1; }
 clang-19 -o "$tmp/plain" "$tmp/plain.c" || { echo "FAIL: plain link"; exit 1; }
 bad=0

@@ -6,15 +6,21 @@ calls, every kernel that ran made some, and a fuzzer writes them at its end.  A 
 calls a kernel without counting it for that kernel makes the sums differ: the test fails."""
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
 
 
+# Under a host profile (verify/host_profile.sh) our programs run under ASMDIFF_RUNNER
+# (qemu-x86_64 -cpu MODEL): this script runs natively, its children must not.
+RUNNER = shlex.split(os.environ.get("ASMDIFF_RUNNER", ""))
+
+
 def records(cmd):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "r.jsonl")
-        p = subprocess.run(cmd, env=dict(os.environ, ASMDIFF_RESULTS=path),
+        p = subprocess.run(RUNNER + cmd, env=dict(os.environ, ASMDIFF_RESULTS=path),
                            capture_output=True, text=True)
         recs = [json.loads(l) for l in open(path)] if os.path.exists(path) else []
     return p.returncode, recs, p.stdout + p.stderr

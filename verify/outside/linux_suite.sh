@@ -8,7 +8,8 @@
 # first '-' or '_' (aria, camellia, nh).  The check must come out clean with the known answers
 # passed for every kernel, each counting its own calls.
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
-# without a file, a skip (77) saying what is missing: tests never download.
+# without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
+# set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
 if [ $# -lt 4 ] || [ $(( ($# - 1) % 3 )) != 0 ]; then
   echo "usage: linux_suite.sh BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
@@ -18,14 +19,15 @@ budget=$1
 shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/verify/missing.sh"
 src=${ASMDIFF_LINUX_SRC:-${ASMDIFF_BUILD:?}/lib-cache/linux-6.12}
 family=${1%%[-_]*}
 args=() symbols=()
 while [ $# -gt 0 ]; do
   path=$src/arch/x86/crypto/$1
   if [ ! -f "$path" ]; then
-    echo "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)"
-    exit 77
+    missing "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)" \
+      "the slow set's setup (tools/get_linux_source)"
   fi
   args+=(--kernel "$path" --symbol "$2" --needs "$3")
   symbols+=("$2")

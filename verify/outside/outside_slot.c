@@ -2,18 +2,18 @@
  * (driver.h: struct outside_kernel).  Compiled only into check builds, once per kernel, with that
  * kernel's meson options (outside_symbol, outside_source, ... one element each) as macros:
  * OUTSIDE_VAR names the slot (asmdiff_outside, asmdiff_outside1, ...); OUTSIDE_RENAMED is the
- * symbol's name when its object was renamed (rename_syms.py: the family's own kernels or an
- * earlier outside kernel define the same one: the file before a patch, our own file). */
+ * entry point as rename_syms.py renamed it in this kernel's object alone (asmdiff_slot<i>_<name>),
+ * so the function called is the one the file given defines, never a function of the same name
+ * elsewhere in the program (our own kernel, the file before a patch). */
 #include "driver.h"
 
 #define OUTSIDE_STR_(x) #x
 #define OUTSIDE_STR(x) OUTSIDE_STR_(x)
 
 /* The kernel itself: its real prototype is the convention's; the family calls it that way.
- * Both names weak: outside.c takes the renamed one when it is there, else the symbol, and
- * refuses a slot with neither. */
-void OUTSIDE_SYMBOL(void) __attribute__((weak));
-void OUTSIDE_RENAMED(void) __attribute__((weak));
+ * A strong reference: a file that does not define the symbol does not link (rename_syms.py
+ * stops the build before, naming the symbols the file does define). */
+void OUTSIDE_RENAMED(void);
 
 const struct outside_kernel OUTSIDE_VAR = {
     .symbol = OUTSIDE_STR(OUTSIDE_SYMBOL),
@@ -22,6 +22,5 @@ const struct outside_kernel OUTSIDE_VAR = {
     .needs = OUTSIDE_NEEDS,
     .op = OUTSIDE_OP,
     .name = OUTSIDE_NAME,
-    .fn = (const void *)OUTSIDE_SYMBOL,
-    .fn_renamed = (const void *)OUTSIDE_RENAMED,
+    .fn = (const void *)OUTSIDE_RENAMED,
 };

@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
-"""rename_syms.py PREFIX OUT.a LIB.a [EARLIER.a...] — a later outside kernel's library for a check
-build of several (meson.build, ./asmdiff check): LIB.a copied to OUT.a with every global symbol
-it defines that an EARLIER kernel's library defines too renamed PREFIX<name>, so a patch's file
-and the file before it (the same entry points, the same helpers) link into one program.  Only
-definitions are renamed, and references to them inside LIB.a with them; what LIB.a uses from
+"""rename_syms.py PREFIX OUT.a SYMBOL SOURCE LIB.a [EARLIER.a...] — an outside kernel's library
+for a check build (meson.build, ./asmdiff check): LIB.a copied to OUT.a with SYMBOL, the entry
+point under test, renamed PREFIX<SYMBOL>, and every other global symbol it defines that an
+EARLIER library (the family's own kernels, an earlier outside kernel) defines too renamed the
+same way, so a patch's file, the file before it and our own kernels link into one program.
+
+The slot (outside_slot.c) refers to PREFIX<SYMBOL> alone, strongly: the function a check calls
+is, by construction, the one that LIB.a (the file given with --kernel or --baseline) defines.
+When LIB.a does not define SYMBOL as a global symbol, nothing is written: the error names the
+symbols it does define, nearest first (a misspelt --symbol must not test some other object's
+function of that name).
+
+Only definitions are renamed, and references to them inside LIB.a with them; what LIB.a uses from
 elsewhere (libc, the other objects) is left alone.  llvm-objcopy, as it reads every target's
 objects (the riscv64 check build's too)."""
+import difflib
 import os
 import shutil
 import subprocess
@@ -19,9 +28,11 @@ def tool(name):
     sys.exit(f"rename_syms: no {name} (llvm-{name}-19, llvm-{name} or {name}) on PATH")
 
 
-def defined_globals(lib):
-    """The global (and weak) symbols lib's objects define."""
-    p = subprocess.run([tool("nm"), "--defined-only", "--extern-only", "--format=posix", lib],
+def symbols(lib, extern_only=True):
+    """The symbols lib's objects define (global and weak ones; with extern_only False, local
+    ones too)."""
+    p = subprocess.run([tool("nm"), "--defined-only", "--format=posix"] +
+                       (["--extern-only"] if extern_only else []) + [lib],
                        capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"rename_syms: nm {lib}: {p.stderr.strip()}")
@@ -34,24 +45,58 @@ def defined_globals(lib):
     return names
 
 
+def nearest(name, candidates, n=8):
+    """candidates, the most similar to name first (difflib's ratio, then the name)."""
+    return sorted(candidates, key=lambda c: (-difflib.SequenceMatcher(None, name, c).ratio(),
+                                             c))[:n]
+
+
+def missing_symbol(symbol, source, lib):
+    """The error for a SYMBOL that LIB does not define globally: what it does define."""
+    defined = symbols(lib)
+    local = symbols(lib, extern_only=False) - defined
+    src = os.path.basename(source)
+    msg = f"asmdiff: error: {src} defines no global symbol '{symbol}'"
+    if symbol in local:
+        msg += " (it is a local symbol there: the file must make it global, .globl or " \
+               "SYM_FUNC_START)"
+    elif defined:
+        near = nearest(symbol, defined)
+        msg += f"; it defines (nearest first): {', '.join(near)}" + \
+            (f" and {len(defined) - len(near)} more" if len(defined) > len(near) else "")
+    else:
+        msg += "; it defines no global symbol at all"
+    return msg + " (--symbol / --baseline-symbol)"
+
+
 def main(argv):
-    if len(argv) < 3:
+    if len(argv) < 5:
         sys.exit(__doc__)
-    prefix, out, lib, earlier = argv[0], argv[1], argv[2], argv[3:]
+    prefix, out, symbol, source, lib, earlier = argv[0], argv[1], argv[2], argv[3], argv[4], \
+        argv[5:]
+    defined = symbols(lib)
+    if symbol not in defined:
+        print(missing_symbol(symbol, source, lib), file=sys.stderr)
+        if os.path.exists(out):
+            os.unlink(out)
+        return 1
     taken = set()
     for e in earlier:
-        taken |= defined_globals(e)
-    clash = sorted(defined_globals(lib) & taken)
+        taken |= symbols(e)
+    rename = sorted((defined & taken) | {symbol})
     mapfile = out + ".syms"
     with open(mapfile, "w") as f:
-        for name in clash:
+        for name in rename:
             f.write(f"{name} {prefix}{name}\n")
     if os.path.exists(out):
         os.unlink(out)
-    args = [tool("objcopy")] + ([f"--redefine-syms={mapfile}"] if clash else []) + [lib, out]
+    args = [tool("objcopy"), f"--redefine-syms={mapfile}", lib, out]
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"rename_syms: {' '.join(args)}: {p.stderr.strip()}")
+    # the proof the slot relies on: the renamed entry point is defined in OUT.a, and only there
+    if f"{prefix}{symbol}" not in symbols(out):
+        sys.exit(f"rename_syms: {prefix}{symbol} is not defined in {out} after renaming")
     return 0
 
 

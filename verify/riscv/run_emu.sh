@@ -39,11 +39,9 @@ src=$(cd "${3:-$here/../..}" && pwd)
 [ ${#cpus[@]} -gt 0 ] || cpus=(vlen128 vlen256 vlen512 vlen1024 nozvkg)
 tool=$build/asmdiff-$fam
 fuzzer=$build/fuzz_$fam
-if ! command -v qemu-riscv64 >/dev/null; then
-  [ "${ASMDIFF_STRICT:-0}" = 1 ] &&
-    { echo "run_emu.sh: qemu-riscv64 not found, though tools/bootstrap installs it (qemu-user)"; exit 1; }
-  echo "SKIP: qemu-riscv64 not found (qemu-user >= 8.2)"; exit 77
-fi
+. "$src/verify/missing.sh"
+command -v qemu-riscv64 >/dev/null ||
+  missing "qemu-riscv64 not found (qemu-user >= 8.2)" "tools/bootstrap (qemu-user from bookworm-backports)"
 [ -x "$tool" ] || { echo "run_emu.sh: $tool not built"; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-emu.XXXXXX")
