@@ -8,7 +8,7 @@
 # script exits 77 itself, and ./asmdiff test judges it against verify/expected-skips.json.
 missing() {
   if [ "${ASMDIFF_STRICT:-0}" = 1 ]; then
-    echo "FAIL: $1 (ASMDIFF_STRICT=1: $2 provides it, so its absence is a failure, not a skip)"
+    echo "FAIL: $1 (ASMDIFF_STRICT=1: provided by $2, so its absence is a failure, not a skip)"
     exit 1
   fi
   echo "SKIP: $1"

@@ -829,6 +829,78 @@ class TestLogs(unittest.TestCase):
                 self.assertIn(n, left)
 
 
+class ExpectedSkips(unittest.TestCase):
+    """./asmdiff test passes with only the skips verify/expected-skips.json lists for the host
+    profile, each with its reason: a skip the list does not name fails, so does a listed one
+    whose reason changed; on a host without the features the list assumes, skips are said."""
+
+    EXPECTED = {"native": {"cpu": ["avx512f"], "skips": [
+        {"test": "gcrypt-levels-*", "reason": "^SKIP: the installed libgcrypt does not",
+         "why": "old system library"},
+        {"test": "emu-polyval-*", "build": "riscv64", "reason": "^SKIP: qemu",
+         "why": "a riscv64 one"}]}}
+
+    def result(self, name, out, build=None):
+        from asmdiff import builds
+        return (build or builds.BUILD, name, "SKIP", 0.1, out)
+
+    def judge(self, results, features={"avx512f", "avx2"}, profile="native"):
+        return testsets.judge_skips(results, profile, self.EXPECTED, features)
+
+    def test_listed_skip_with_its_reason_passes(self):
+        problems, notes = self.judge([self.result(
+            "asmdiff:replay / gcrypt-levels-aria",
+            "SKIP: the installed libgcrypt does not implement this family\n")])
+        self.assertEqual((problems, notes), ([], []))
+
+    def test_unlisted_skip_fails(self):
+        problems, _ = self.judge([self.result("asmdiff:linux-6.12 / linux-6.12-aria",
+                                              "SKIP: Linux sources not found: ...\n")])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("unexpected skip: asmdiff:linux-6.12 / linux-6.12-aria: SKIP: Linux "
+                      "sources not found", problems[0])
+
+    def test_listed_skip_with_another_reason_fails(self):
+        problems, _ = self.judge([self.result("asmdiff:replay / gcrypt-levels-aria",
+                                              "SKIP: cmake is not installed\n")])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("expected skip with another reason", problems[0])
+        self.assertIn("SKIP: cmake is not installed", problems[0])
+
+    def test_build_is_part_of_the_entry(self):
+        from asmdiff import builds
+        listed = self.result("asmdiff:emu / emu-polyval-vlen128", "SKIP: qemu-riscv64 ...",
+                             builds.BUILD_RV)
+        same_name_x86 = self.result("asmdiff:emu / emu-polyval-vlen128", "SKIP: qemu-riscv64")
+        self.assertEqual(self.judge([listed])[0], [])
+        self.assertEqual(len(self.judge([same_name_x86])[0]), 1)
+
+    def test_host_without_the_assumed_features_says_not_judges(self):
+        problems, notes = self.judge([self.result("asmdiff:kat / kat-x", "SKIP: host lacks")],
+                                     features={"avx2"})
+        self.assertEqual(problems, [])
+        self.assertTrue(any("lacks avx512f" in n for n in notes), notes)
+
+    def test_profile_without_a_list_says_so(self):
+        problems, notes = self.judge([self.result("t", "SKIP: x")], profile="Nehalem")
+        self.assertEqual(problems, [])
+        self.assertIn("no expected-skip list for host profile Nehalem", notes[0])
+
+    def test_the_project_list_loads_and_every_entry_has_a_reason(self):
+        profiles = testsets.load_expected_skips()
+        self.assertIn("native", profiles)
+        for prof in profiles.values():
+            for e in prof["skips"]:
+                self.assertTrue(e["why"] and e["reason"] and e["test"])
+
+    def test_a_malformed_list_is_a_usage_error(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            f.write('{"profiles": {"native": {"skips": [{"test": "x"}]}}}')
+            f.flush()
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                testsets.load_expected_skips(f.name)
+
+
 @contextlib.contextmanager
 def mock_env(**kw):
     old = {k: os.environ.get(k) for k in kw}
