@@ -204,20 +204,22 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
 
 static const char *const nh_ops[] = {"hash"};
 
-static const void *nh_make_ops(const void *fn, size_t op)
+static const void *nh_make_ops(const struct convention *cv, const void *fn, size_t op)
 {
-    (void)op;
+    (void)cv, (void)op;
     return fn; /* the argument order of ours and Linux's is the same */
 }
 
-static int nh_linux_accepts(const void *cv)
+static int nh_linux_accepts(const struct convention *cv, const void *ops, const void *c_)
 {
-    const struct nh_case *c = cv;
+    const struct nh_case *c = c_;
+    (void)cv, (void)ops;
     return c->len >= 16 && c->len % 16 == 0;
 }
 
-static const struct convention conventions[] = {
-    {.name = "linux",
+/* registered by name in fuzz/meson.build's 'conventions' list (driver.h: struct convention) */
+const struct convention convention_linux_nh = {
+    .name = "linux",
      .prototype = "void nh_sse2(const u32 *key, const u8 *message, size_t message_len, "
                   "__le64 hash[NH_NUM_PASSES]); message_len a nonzero multiple of 16, at most "
                   "1024",
@@ -226,15 +228,15 @@ static const struct convention conventions[] = {
      .ops = nh_ops,
      .nops = 1,
      .make_ops = nh_make_ops,
-     .accepts = nh_linux_accepts},
-    {.name = "asmdiff",
+     .accepts = nh_linux_accepts};
+const struct convention convention_asmdiff_nh = {
+    .name = "asmdiff",
      .prototype = "as kernels/nh/nh.h: any message_len, the low 4 bits ignored",
      .clean = CONV_CLEAN_VECTORS | CONV_CLEAN_STACK,
      .leftovers = "",
      .ops = nh_ops,
      .nops = 1,
-     .make_ops = nh_make_ops},
-};
+     .make_ops = nh_make_ops};
 
 const struct family asmdiff_family = {
     .name = "nh",
@@ -253,6 +255,4 @@ const struct family asmdiff_family = {
     .bench_ops = bench_ops,
     .nbench_ops = 1,
     .bench_run = bench_run,
-    .conventions = conventions,
-    .nconventions = sizeof conventions / sizeof conventions[0],
 };

@@ -8,6 +8,8 @@ quoted #include of the C, header and assembly sources: no arrow runs up.
     emu/        only emu/ (the engines sit below the harness and know nothing of it)
     harness     (fuzz/harness/) the harness, emu/ and the build's config: no family, kernel,
                 reference or test
+    conventions (fuzz/conventions/) upstream homes' conventions: the harness, emu/, reference/
+                headers and each other; no kernel of ours, no family file, no oracle
     families    (fuzz/<family>.c) everything above but verify/
     verify/, tools/  tests, controls, runners and generators: anything
 
@@ -26,6 +28,7 @@ ALLOWED = {
     "oracles": {"oracles", "reference", "config"},
     "emu": {"emu"},
     "harness": {"harness", "emu", "config"},
+    "conventions": {"conventions", "harness", "emu", "reference", "config"},
     "families": {"families", "harness", "emu", "kernels", "reference", "oracles", "config"},
     "verify": None,  # anything
     "tools": None,
@@ -45,6 +48,8 @@ def layer(rel):
         return "emu"
     if parts[:2] == ["fuzz", "harness"]:
         return "harness"
+    if parts[:2] == ["fuzz", "conventions"]:
+        return "conventions"
     if parts[0] == "fuzz":
         return "families"
     if parts[0] in ("verify", "tools"):

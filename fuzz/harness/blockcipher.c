@@ -2,6 +2,8 @@
 #include "blockcipher.h"
 
 #include <stdio.h>
+
+#include "bc_upstream.h"
 #include <string.h>
 
 #include "properties.h"
@@ -94,8 +96,9 @@ static const struct bc_kernel_ops *own_of(const struct impl *im)
     return (im->flags & IMPL_OUTSIDE) && k >= own_kernels && k < own_kernels + nown ? k : NULL;
 }
 
-const void *bc_own_make_ops(const void *fn, size_t op)
+const void *bc_own_make_ops(const struct convention *cv, const void *fn, size_t op)
 {
+    (void)cv;
     if (nown == OUTSIDE_MAX) return NULL; /* outside.c makes at most OUTSIDE_MAX */
     struct bc_kernel_ops *k = &own_kernels[nown++];
     if (op == 1) k->ctr = (bc_kernel_ctr)fn;
@@ -106,8 +109,9 @@ const void *bc_own_make_ops(const void *fn, size_t op)
 /* ECB or CTR: 64 blocks of zeros under a fixed key's encryption schedule, every argument of a
  * CTR call passed (an ECB entry point ignores the counter), against the reference's ECB and
  * its CTR from a zero counter. */
-int bc_own_identify(const void *fn)
+int bc_own_identify(const struct convention *cv, const void *fn, const char *symbol)
 {
+    (void)cv, (void)symbol;
     static struct schedule s;
     static uint8_t in[16 * 64], out[16 * 64], want_ecb[16 * 64], want_ctr[16 * 64];
     uint8_t key[16] = {1, 2, 3, 4}, ctr0[16] = {0}, ctr[16] = {0};
@@ -120,12 +124,12 @@ int bc_own_identify(const void *fn)
 }
 
 /* Whether an outside kernel does operation op: ours by its entry point, an upstream
- * convention's by the family. */
+ * convention's by its row. */
 static int outside_does(const struct impl *im, int op)
 {
     const struct bc_kernel_ops *own = own_of(im);
     if (own) return op == OP_CTR ? own->ctr != NULL : own->ecb != NULL;
-    return C->outside_does && C->outside_does(im, op);
+    return bc_upstream_does(im, op);
 }
 
 const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes)
@@ -148,7 +152,7 @@ static uint8_t *one_op(const struct impl *im, const struct bc_case *c, enum op o
     uint8_t *dst = c->in_place ? src : drv_out(BC_BUF_OUT, bytes);
     uint8_t *ctr = op == OP_CTR ? drv_inout(BC_BUF_CTR, c->ctr, 16) : NULL;
     if ((im->flags & IMPL_OUTSIDE) && !own_of(im)) {
-        C->outside_call(im, c, (int)op, dst, src, ctr);
+        bc_upstream_call(im, c, (int)op, dst, src, ctr);
     } else if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *ops = im->ops;
         const uint8_t *ks = drv_in(BC_BUF_SCHEDULE, s->ks + C->kernel_offset, s->bytes);

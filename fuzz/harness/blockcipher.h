@@ -71,13 +71,8 @@ struct bc_cipher {
     void (*extra_run)(const struct impl *im, const void *c);
     /* Optional: the family's own exhaustive checks (tables over their domain); failures. */
     int (*exhaustive_extra)(void);
-    /* Optional, for an outside kernel (./asmdiff check) in one of the family's upstream
-     * conventions (the asmdiff one is blockcipher.c's own, below):
-     * whether it does operation op (0 ECB encrypt, 1 ECB decrypt, 2 CTR), and how to call it on
-     * the placed buffers (it places what else it needs, e.g. a cipher context, itself). */
-    int (*outside_does)(const struct impl *im, int op);
-    void (*outside_call)(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
-                         const uint8_t *src, uint8_t *ctr);
+    /* An outside kernel (./asmdiff check) in an upstream convention is called through that
+     * convention's table (bc_upstream.h); in the asmdiff one, as our own kernels are (below). */
 };
 
 /* ---- the asmdiff convention (./asmdiff check --convention asmdiff) ----
@@ -86,17 +81,16 @@ struct bc_cipher {
  * to it): an ECB or a CTR entry point taking the reference's schedule and the round count,
  * any block count.  blockcipher.c calls and benches it as it does our own kernels; each such
  * kernel has its own state, so several (a patch's file and the file before it, --baseline)
- * are in one check build.  A family's conventions table has it as one row:
- * BC_OWN_CONVENTION("as kernels/aria/aria.h: ..."). */
+ * are in one check build.  A family registers it as fuzz/conventions/asmdiff_<family>.c:
+ * BC_OWN_CONVENTION(aria, "as kernels/aria/aria.h: ..."). */
 extern const char *const bc_own_ops[2]; /* "ecb", "ctr" */
-const void *bc_own_make_ops(const void *fn, size_t op);
-int bc_own_identify(const void *fn);
-#define BC_OWN_CONVENTION(prototype_)                                                       \
-    {                                                                                        \
+const void *bc_own_make_ops(const struct convention *cv, const void *fn, size_t op);
+int bc_own_identify(const struct convention *cv, const void *fn, const char *symbol);
+#define BC_OWN_CONVENTION(family_, prototype_)                                               \
+    const struct convention convention_asmdiff_##family_ = {                                 \
         .name = "asmdiff", .prototype = (prototype_),                                        \
         .clean = CONV_CLEAN_VECTORS | CONV_CLEAN_STACK, .leftovers = "", .ops = bc_own_ops,  \
-        .nops = 2, .make_ops = bc_own_make_ops, .identify = bc_own_identify                  \
-    }
+        .nops = 2, .make_ops = bc_own_make_ops, .identify = bc_own_identify}
 
 /* The reference's schedule of the current case (for extra_run): enc or dec. */
 const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes);
@@ -131,16 +125,15 @@ int bc_exhaustive(void);
 void bc_bench_setup(size_t op);
 int bc_bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes);
 
-/* The family struct's shared part: BC_FAMILY("aria", "RFC 5794", impls), then any more
- * fields (.conventions = ...). */
-#define BC_FAMILY(name_, spec_, impls_, ...)                                                \
+/* The family struct's shared part: BC_FAMILY("aria", "RFC 5794", impls). */
+#define BC_FAMILY(name_, spec_, impls_)                                                     \
     {                                                                                        \
         .name = (name_), .spec = (spec_), .impls = (impls_),                                 \
         .nimpls = sizeof(impls_) / sizeof((impls_)[0]), .bufs = bc_bufs, .nbufs = BC_NBUFS,   \
         .decode = bc_decode, .expect = bc_expect, .run = bc_run, .params = bc_params,        \
         .vary_secrets = bc_vary_secrets, .kat = bc_kat, .exhaustive = bc_exhaustive,         \
         .bench_ops = bc_bench_ops, .nbench_ops = 9, .bench_setup = bc_bench_setup,           \
-        .bench_run = bc_bench_run, __VA_ARGS__                                               \
+        .bench_run = bc_bench_run                                                            \
     }
 
 #endif

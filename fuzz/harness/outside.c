@@ -70,13 +70,13 @@ static void slot_setup(struct outside_slot *sl)
         printf("%s: FAIL: %s defines no symbol %s\n", F->name, k->source, k->symbol);
         exit(2);
     }
-    for (size_t i = 0; i < F->nconventions; i++)
-        if (!strcmp(F->conventions[i].name, k->convention)) sl->conv = &F->conventions[i];
+    for (size_t i = 0; drv_convention_at(i); i++)
+        if (!strcmp(drv_convention_at(i)->name, k->convention)) sl->conv = drv_convention_at(i);
     if (!sl->conv) {
         fprintf(stderr, "asmdiff: %s accepts no convention '%s' (it accepts:", F->name,
                 k->convention);
-        for (size_t i = 0; i < F->nconventions; i++)
-            fprintf(stderr, " %s", F->conventions[i].name);
+        for (size_t i = 0; drv_convention_at(i); i++)
+            fprintf(stderr, " %s", drv_convention_at(i)->name);
         fprintf(stderr, ")\n");
         exit(2);
     }
@@ -110,7 +110,7 @@ static void slot_setup(struct outside_slot *sl)
     if (*k->op) {
         op = -1;
         for (size_t i = 0; i < cv->nops; i++)
-            if (!strcmp(cv->ops[i], k->op)) op = (int)i;
+            if (!strcmp(conv_op_name(cv, i), k->op)) op = (int)i;
         if (op < 0) {
             fprintf(stderr, "asmdiff: %s has no operation '%s' in the %s convention\n", F->name,
                     k->op, cv->name);
@@ -118,12 +118,12 @@ static void slot_setup(struct outside_slot *sl)
         }
         /* --op names the operation of a kernel that computes none (to see how it differs);
          * one that computes another is not checked as the one named */
-        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(fn) : -1;
+        int seen = cv->nops > 1 && cv->identify && can_probe ? cv->identify(cv, fn, k->symbol) : -1;
         if (seen >= 0 && seen != op) {
             fprintf(stderr, "asmdiff: %s computes %s on the first known answer, not %s (--op)\n",
-                    k->symbol, cv->ops[seen], cv->ops[op]);
+                    k->symbol, conv_op_name(cv, (size_t)seen), conv_op_name(cv, (size_t)op));
             printf("%s: FAIL: %s computes %s on the first known answer, not %s as --op says\n",
-                   F->name, k->symbol, cv->ops[seen], cv->ops[op]);
+                   F->name, k->symbol, conv_op_name(cv, (size_t)seen), conv_op_name(cv, (size_t)op));
             exit(1);
         }
     } else if (cv->nops > 1 && cv->identify) {
@@ -133,11 +133,11 @@ static void slot_setup(struct outside_slot *sl)
             op = 0;
             snprintf(sl->unidentified, sizeof sl->unidentified, "not identified: %s "
                      "runs here neither natively nor emulated", k->symbol);
-        } else if ((op = cv->identify(fn)) < 0) {
+        } else if ((op = cv->identify(cv, fn, k->symbol)) < 0) {
             /* wrong on the known answer: the operation its name says, when it says one, so
              * the checks show how it differs */
             for (size_t i = 0; i < cv->nops; i++)
-                if (strstr(k->symbol, cv->ops[i])) op = op == -1 ? (int)i : -2;
+                if (strstr(k->symbol, conv_op_name(cv, i))) op = op == -1 ? (int)i : -2;
             if (op < 0) op = -1;
         }
         if (op < 0) {
@@ -146,7 +146,7 @@ static void slot_setup(struct outside_slot *sl)
                             "answer; name the one it is with --op to see how it differs\n",
                     k->symbol, F->name);
             printf("%s: FAIL: %s computes none of the operations (", F->name, k->symbol);
-            for (size_t i = 0; i < cv->nops; i++) printf("%s%s", i ? ", " : "", cv->ops[i]);
+            for (size_t i = 0; i < cv->nops; i++) printf("%s%s", i ? ", " : "", conv_op_name(cv, i));
             printf(") on the first known answer\n");
             exit(1);
         }
@@ -155,19 +155,19 @@ static void slot_setup(struct outside_slot *sl)
         if ((int)i != op)
             snprintf(sl->missing + strlen(sl->missing),
                      sizeof sl->missing - strlen(sl->missing), "%s%s",
-                     *sl->missing ? ", " : "", cv->ops[i]);
+                     *sl->missing ? ", " : "", conv_op_name(cv, i));
     snprintf(sl->desc, sizeof sl->desc, "outside kernel from %s, %s convention; covers: %s;"
-             " not covered: %s", k->source, cv->name, cv->nops ? cv->ops[op] : "all",
+             " not covered: %s", k->source, cv->name, cv->nops ? conv_op_name(cv, (size_t)op) : "all",
              *sl->missing ? sl->missing : "none");
     snprintf(sl->covered, sizeof sl->covered, "%s",
-             *sl->unidentified ? sl->unidentified : cv->nops ? cv->ops[op] : "all");
+             *sl->unidentified ? sl->unidentified : cv->nops ? conv_op_name(cv, (size_t)op) : "all");
     /* its name in rows and findings: the symbol, or the name the command gave it (the old
      * file's "old:SYMBOL", a symbol two files define) */
     sl->impl.name = k->name && *k->name ? k->name : k->symbol;
     sl->impl.needs = needs;
     /* always the clean call: what the convention allows is then information, not silence */
     sl->impl.flags = IMPL_KERNEL | IMPL_OUTSIDE | IMPL_CLEAN;
-    sl->impl.ops = cv->make_ops(fn, (size_t)op);
+    sl->impl.ops = cv->make_ops(cv, fn, (size_t)op);
 }
 
 static void probe_quiet(const char *who, const char *what)
@@ -210,21 +210,22 @@ const struct outside_kernel *outside_kernel_of(const struct impl *im)
     return sl ? sl->k : NULL;
 }
 
-static const void *asking; /* the ops of the kernel accepts() is asked about */
-
-const void *drv_outside_asking(void)
-{
-    return asking;
-}
-
 int outside_accepts(const struct impl *im, const void *c)
 {
     const struct outside_slot *sl = slot_of(im);
     if (!sl || !sl->conv->accepts) return 1;
-    asking = im->ops;
-    int yes = sl->conv->accepts(c);
-    asking = NULL;
-    return yes;
+    return sl->conv->accepts(sl->conv, im->ops, c);
+}
+
+const struct convention *drv_convention_at(size_t i)
+{
+    return asmdiff_conventions ? asmdiff_conventions[i] : NULL;
+}
+
+const char *conv_op_name(const struct convention *cv, size_t op)
+{
+    if (cv->op_name) return cv->op_name(cv, op);
+    return cv->ops && op < cv->nops ? cv->ops[op] : "?";
 }
 
 int outside_allows(enum finding kind, const char *what)

@@ -530,14 +530,14 @@ static int cmd_list(const struct mode *m, int argc, char **argv)
         drv_record_impl(i, 0);
     }
     if (F->list_extra) F->list_extra(human);
-    for (size_t i = 0; i < F->nconventions; i++) { /* what ./asmdiff check accepts */
-        const struct convention *cv = &F->conventions[i];
+    for (size_t i = 0; drv_convention_at(i); i++) { /* what ./asmdiff check accepts */
+        const struct convention *cv = drv_convention_at(i);
         fprintf(human, "  convention %-10s %s\n", cv->name, cv->prototype);
         jr_begin("convention");
         jr_str("name", cv->name);
         jr_str("prototype", cv->prototype);
         jr_list_begin("ops");
-        for (size_t op = 0; op < cv->nops; op++) jr_str(NULL, cv->ops[op]);
+        for (size_t op = 0; op < cv->nops; op++) jr_str(NULL, conv_op_name(cv, op));
         jr_list_end();
         jr_end();
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# linux_suite.sh BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]... — Linux's own crypto assembly as
+# linux_suite.sh [--plant AFTER FIND REPLACE PATTERN] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]...
+# — Linux's own crypto assembly as
 # outside kernels (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in
 # the linux convention, with our stand-in for the generated asm/asm-offsets.h in
 # verify/outside/linux-compat).  Every triple is one kernel of ONE check build (up to four: the
@@ -7,12 +8,22 @@
 # run instead of repeating them per entry point).  The family is the first file's name up to its
 # first '-' or '_' (aria, camellia, nh).  The check must come out clean with the known answers
 # passed for every kernel, each counting its own calls.
+# --plant: a positive control instead: the first FILE copied with one line changed (the first
+# line after the one containing AFTER whose text, stripped, is FIND, made REPLACE; the run fails
+# if no such line exists, so a changed upstream file cannot turn the plant into a no-op), and
+# the check (with --fail-fast) must report PATTERN.
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
+plant=()
+if [ "${1:-}" = --plant ]; then
+  [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE PATTERN BUDGET ..." >&2; exit 2; }
+  plant=("$2" "$3" "$4" "$5")
+  shift 5
+fi
 if [ $# -lt 4 ] || [ $(( ($# - 1) % 3 )) != 0 ]; then
-  echo "usage: linux_suite.sh BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
+  echo "usage: linux_suite.sh [--plant AFTER FIND REPLACE PATTERN] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
   exit 2
 fi
 budget=$1
@@ -33,6 +44,31 @@ while [ $# -gt 0 ]; do
   symbols+=("$2")
   shift 3
 done
+if [ ${#plant[@]} -gt 0 ]; then
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-linux-plant.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  orig=${args[1]}
+  copy=$tmp/$(basename "$orig")
+  python3 - "$orig" "$copy" "${plant[@]:0:3}" <<'PY' || exit 1
+import sys
+src, dst, after, find, replace = sys.argv[1:6]
+lines = open(src).read().split("\n")
+start = next((i for i, l in enumerate(lines) if after in l), None)
+at = None if start is None else next((i for i in range(start + 1, len(lines))
+                                      if lines[i].strip() == find), None)
+if at is None:
+    sys.exit(f"plant: no line '{find}' after '{after}' in {src}: the upstream file changed")
+indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+lines[at] = indent + replace
+open(dst, "w").write("\n".join(lines))
+print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
+PY
+  for i in "${!args[@]}"; do [ "${args[$i]}" = "$orig" ] && args[$i]=$copy; done
+  "$top/verify/expect_finding.sh" "${plant[3]}" -- \
+    python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
+    --include "$here/linux-compat" --budget "$budget" --fail-fast
+  exit $?
+fi
 # one kernel: rows without a name; several: a row per kernel, "kat: SYMBOL", each with its calls
 patterns=()
 if [ ${#symbols[@]} = 1 ]; then

@@ -1,0 +1,122 @@
+/* bc_upstream.h — upstream block-cipher conventions as tables of entry points (./asmdiff check).
+ *
+ * Linux's, libgcrypt's and OpenSSL's block-cipher assembly exports families of entry points that
+ * differ only in how many blocks a call takes and which operation it does
+ * (aria_aesni_avx_encrypt_16way, ..._32way, ..._64way; _gcry_camellia_*_enc_blk1_32 and
+ * _enc_blk64).  Such a convention is data: a context builder (the upstream key-schedule layout,
+ * from the reference's schedules) and rows, one per entry point: its name, what it does, its
+ * width and how it takes its arguments.  This piece does the rest for every such convention:
+ * identifying which row a symbol is (its name first, then a known answer on 64 blocks with a
+ * marker past the row's width), the cases a row's contract admits, and the calls on the
+ * placed buffers, in calls of the row's width.
+ *
+ * A convention file (fuzz/conventions/<name>_<family>.c) is then:
+ *
+ *     static void context(uint8_t *ctx, const struct bc_keys *k) { ...the upstream layout... }
+ *     static const struct bc_entry rows[] = {
+ *         {"encrypt_16way", BC_DOES_ENC, 16, BC_CTX_DST_SRC},
+ *         {"ctr_crypt_16way", BC_DOES_CTR, 16, BC_CTX_DST_SRC_KS_IV},
+ *         ...
+ *     };
+ *     BC_UPSTREAM_CONVENTION(linux, aria, rows, context, 548, 0, CONV_LINUX_LEFTOVERS, "...");
+ *
+ * and one word in the family's 'conventions' list in fuzz/meson.build. */
+#ifndef ASMDIFF_BC_UPSTREAM_H
+#define ASMDIFF_BC_UPSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blockcipher.h"
+
+/* What an entry point does (blockcipher.h's operations). */
+enum bc_does {
+    BC_DOES_ENC = 1u << 0, /* ECB encryption */
+    BC_DOES_DEC = 1u << 1, /* ECB decryption */
+    BC_DOES_CTR = 1u << 2, /* CTR with a 128-bit big-endian counter, advanced by the call */
+};
+
+/* How an entry point takes its arguments (ctx: the context the convention builds). */
+enum bc_shape {
+    BC_CTX_DST_SRC,       /* fn(ctx, dst, src): exactly width blocks */
+    BC_CTX_DST_SRC_KEY,   /* fn(ctx, dst, src, key): key is ctx + the direction's key offset
+                           * (struct bc_upstream.dec_key_offset for decryption) */
+    BC_CTX_DST_SRC_COUNT, /* fn(ctx, dst, src, unsigned nblocks): min_blocks..width blocks */
+    BC_CTX_DST_SRC_IV,    /* fn(ctx, dst, src, iv): exactly width blocks of CTR */
+    BC_CTX_DST_SRC_KS_IV, /* fn(ctx, dst, src, keystream, iv): exactly width blocks of CTR,
+                           * keystream width blocks of scratch the call writes */
+};
+
+struct bc_entry {
+    const char *name;    /* the operation's name (--op), and the end of its symbol
+                          * ("encrypt_16way", "enc_blk1_32") unless suffix says otherwise */
+    unsigned does;       /* enum bc_does */
+    unsigned width;      /* blocks per call (at most, for BC_CTX_DST_SRC_COUNT) */
+    enum bc_shape shape;
+    unsigned min_blocks; /* BC_CTX_DST_SRC_COUNT: the fewest blocks a call may take */
+    const char *suffix;  /* the end of its symbol, when not its name ("ctr_enc"); or NULL */
+};
+
+/* What the CTR entry points promise of the counter. */
+enum bc_ctr_contract {
+    BC_CTR_ANY,            /* any counter: the carry goes through all 128 bits */
+    BC_CTR_LOW16_NO_WRAP,  /* libgcrypt's ctr16be bulk interface: its caller never lets the
+                            * low 16 bits of the counter wrap inside a call */
+};
+
+/* The reference's schedules of the case (or of the probe's key), for a context builder: the
+ * kernels' part of the family's schedule (blockcipher.h: the family's kernel_offset). */
+struct bc_keys {
+    const void *enc, *dec;
+    unsigned rounds;
+    size_t keylen;
+};
+
+/* A table convention's data (struct convention.rows). */
+struct bc_upstream {
+    const struct bc_entry *entries;
+    size_t nentries;
+    size_t ctx_bytes;
+    void (*context)(uint8_t *ctx, const struct bc_keys *k);
+    size_t dec_key_offset; /* BC_CTX_DST_SRC_KEY */
+    enum bc_ctr_contract ctr;
+};
+
+/* The convention's functions (struct convention's), the same for every table. */
+const char *bc_upstream_op_name(const struct convention *cv, size_t op);
+const void *bc_upstream_make_ops(const struct convention *cv, const void *fn, size_t op);
+int bc_upstream_identify(const struct convention *cv, const void *fn, const char *symbol);
+int bc_upstream_accepts(const struct convention *cv, const void *ops, const void *c);
+
+/* For blockcipher.c: whether im is an upstream table's kernel, whether it does operation op
+ * (0 ECB encrypt, 1 ECB decrypt, 2 CTR), and its calls on the placed buffers. */
+int bc_upstream_of(const struct impl *im);
+int bc_upstream_does(const struct impl *im, int op);
+void bc_upstream_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
+                      const uint8_t *src, uint8_t *ctr);
+
+/* convention_<name>_<family>, a table convention (fuzz/meson.build's registry names it so):
+ * its rows, context builder and context size, which leftovers are findings (enum
+ * convention_clean) and why the others are allowed, the upstream prototype; then, as needed,
+ * .dec_key_offset = N and .ctr = BC_CTR_LOW16_NO_WRAP. */
+#define BC_UPSTREAM_CONVENTION(name_, family_, rows_, context_, ctx_bytes_, clean_, leftovers_, \
+                               prototype_, ...)                                               \
+    static const struct bc_upstream bc_upstream_##name_##_##family_ = {                       \
+        .entries = (rows_),                                                                   \
+        .nentries = sizeof(rows_) / sizeof((rows_)[0]),                                       \
+        .context = (context_),                                                                \
+        .ctx_bytes = (ctx_bytes_),                                                            \
+        __VA_ARGS__};                                                                         \
+    const struct convention convention_##name_##_##family_ = {                                \
+        .name = #name_,                                                                       \
+        .prototype = (prototype_),                                                            \
+        .clean = (clean_),                                                                    \
+        .leftovers = (leftovers_),                                                            \
+        .nops = sizeof(rows_) / sizeof((rows_)[0]),                                           \
+        .op_name = bc_upstream_op_name,                                                       \
+        .make_ops = bc_upstream_make_ops,                                                     \
+        .identify = bc_upstream_identify,                                                     \
+        .accepts = bc_upstream_accepts,                                                       \
+        .rows = &bc_upstream_##name_##_##family_}
+
+#endif
