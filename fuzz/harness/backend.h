@@ -1,5 +1,6 @@
-/* backend.h — the ways of running a call (one backend per mode), and the part of the driver
- * core they share.  Internal to the driver: families see driver.h only.
+/* backend.h — the ways of running a call (one backend per mode).  Internal to the driver:
+ * families see driver.h only.  What the backends share of the driver core is drv_core.h; the
+ * outside kernels of a check build are outside.h.
  *
  * A backend says four things about its way of running a call:
  *   - setup: whether this build and host can run it at all, and if not, why;
@@ -17,10 +18,7 @@
 #include <stdint.h>
 
 #include "driver.h"
-#include "guard.h"
-
-#define DRV_MAX_BUFS 8
-#define DRV_MAX_IMPLS 64
+#include "drv_core.h"
 
 struct backend {
     const char *name; /* "native", "ct", "bounds", "ct-trace", "emu-diff" */
@@ -78,67 +76,5 @@ void drv_uc_call_fill(struct uc_call *call, const uint64_t *argv, size_t argc);
 /* The Unicorn modes: "" when every read of .rodata fell inside a sized table (bounds per
  * table), else the info line saying it was not established (backend_unicorn.c). */
 const char *drv_bounds_untabled(void);
-
-/* ---- the core's state, shared with the backends ---- */
-
-struct drv_state {
-    const struct backend *backend;
-    struct gbuf bufs[DRV_MAX_BUFS];
-    struct {
-        int placed;       /* placed for the current call sequence */
-        const void *orig; /* what an input held; NULL for outputs and in/out buffers */
-    } use[DRV_MAX_BUFS];
-    /* The placement of the current pass: all buffers on one side, each at its offset. */
-    enum guard_place pass_side;
-    size_t pass_offset[DRV_MAX_BUFS];
-    /* What the input chose: a side and a misalignment per buffer for the extra pass. */
-    enum guard_place input_side;
-    size_t input_offset[DRV_MAX_BUFS];
-    int input_misaligned;
-
-    const struct impl *cur;
-    size_t cur_index; /* its index in drv_impl_at */
-    const char *cur_op;
-    const void *cur_case;
-    const char *pass_name;
-    const char *no_ct_claim; /* drv_no_ct_claim's reason for the current operation */
-    /* A call of this pass was abandoned (it faulted, or the emulator stopped): its outputs
-     * mean nothing, so the rest of the pass (calls and comparisons) does nothing. */
-    int abandoned;
-};
-extern struct drv_state drv;
-extern const struct family *const drv_family;
-
-/* "<impl> <op>: what", the title of every report. */
-void drv_title(char *out, size_t len, const char *what);
-/* Canaries next to every placed buffer and the inputs that must not change. */
-void drv_after_call(void);
-/* The current call makes no constant-time claim: noted once per operation for the summary. */
-void drv_note_unjudged(void);
-/* Whether implementation i runs case c in this mode; counts it skipped when it cannot. */
-int drv_takes(size_t i, const void *c, int count_skip);
-/* One pass of implementation i over case c: the family's run with the buffers placed on side
- * at offsets (NULL: flush). */
-void drv_pass(size_t i, const void *c, const void *want, enum guard_place side,
-              const size_t *offsets, const char *name);
-/* The checked call's fail handler: a finding, or information for an outside kernel. */
-void drv_on_abi_violation(const char *who, const char *what);
-/* ASMDIFF_STATS=1 timing. */
-int drv_timing(void);
-double drv_now_ns(void);
-
-/* The outside kernels of a check build (outside.c). */
-void outside_setup(void);
-const struct impl *outside_impl(void); /* the first; NULL in other builds */
-size_t outside_count(void);
-const struct impl *outside_at(size_t i);
-const struct outside_kernel *outside_kernel_of(const struct impl *im); /* NULL: not one */
-/* 0 when c is outside the convention's precondition (not its contract). */
-int outside_accepts(const struct impl *im, const void *c);
-/* The operations it was checked as, and those it was not ("a, b"; "none"). */
-const char *outside_covers(const struct impl *im);
-const char *outside_not_covered(const struct impl *im);
-/* 1 when the convention allows this leftover (noted as information, not a finding). */
-int outside_allows(enum finding kind, const char *what);
 
 #endif

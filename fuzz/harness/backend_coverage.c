@@ -24,6 +24,7 @@
 
 #include "asmdiff-config.h"
 #include "backend.h"
+#include "outside.h"
 #include "properties.h"
 #include "results.h"
 #include "srcline.h"

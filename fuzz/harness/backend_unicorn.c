@@ -15,6 +15,7 @@
 
 #include "asmdiff-config.h"
 #include "backend.h"
+#include "outside.h"
 #include "report.h"
 #include "stats.h"
 

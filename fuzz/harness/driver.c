@@ -11,6 +11,7 @@
 
 #include "asmdiff-config.h"
 #include "backend.h"
+#include "outside.h"
 #include "cpu.h"
 #include "guard.h"
 #include "report.h"

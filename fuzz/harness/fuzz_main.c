@@ -10,6 +10,7 @@
 #include "cpu.h"
 #include "driver.h"
 #include "records.h"
+#include "report.h"
 #include "results.h"
 #include "stats.h"
 
@@ -21,6 +22,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const struct family *f = &asmdiff_family;
     size_t total = 0, runs = 0, kernels = 0, kernels_run = 0, emulated = 0;
     cpu_features(); /* validates ASMDIFF_CPU_MASK */
+    report_set_policy(&report_stop_at_first); /* libFuzzer keeps the input of the first */
     /* guidance: the family's case properties as extra features (backend_guided.c; its
      * default and ASMDIFF_GUIDANCE there); else the plain native mode */
     const char *no_guidance;

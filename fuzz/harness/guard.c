@@ -48,7 +48,7 @@ static void on_fault(int sig, siginfo_t *si, void *uctx)
         report_end();
         if (who && &abi_abandon_call) abi_abandon_call();
         /* outside a checked call: nothing to go back to */
-        if (report_exit_status) _exit(report_exit_status);
+        if (report_policy()->go_on) _exit(report_policy()->exit_status);
         abort();
     }
     /* not ours: the default action (a crash libFuzzer and ASan report as such) */

@@ -9,6 +9,7 @@
 
 #include "asmdiff-config.h"
 #include "backend.h"
+#include "outside.h"
 #include "cpu.h"
 #include "report.h"
 

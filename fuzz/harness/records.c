@@ -6,6 +6,7 @@
 
 #include "asmdiff-config.h"
 #include "backend.h"
+#include "outside.h"
 #include "cpu.h"
 #include "records.h"
 #include "report.h"

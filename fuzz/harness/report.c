@@ -25,7 +25,19 @@
 #include "srcline.h"
 
 const char *report_current_file;
-int report_exit_status;
+const struct report_policy report_stop_at_first = {"stop at the first finding", 0, 0};
+const struct report_policy report_go_on = {"every distinct finding, then exit 1", 1, 1};
+static const struct report_policy *policy = &report_stop_at_first;
+
+void report_set_policy(const struct report_policy *p)
+{
+    policy = p ? p : &report_stop_at_first;
+}
+
+const struct report_policy *report_policy(void)
+{
+    return policy;
+}
 const char *report_rerun;
 const char *report_replay_cmd;
 
@@ -191,7 +203,7 @@ static __attribute__((noreturn)) void fault_in_report(enum finding kind, const c
     if (out_mode == OUT_HOLD && held_len) fwrite(held, 1, held_len, stderr);
     fprintf(stderr, "asmdiff: %s while reporting: %s\n", finding_name(kind), what);
     fflush(stderr);
-    if (report_exit_status) _exit(report_exit_status);
+    if (policy->go_on) _exit(policy->exit_status);
     abort();
 }
 
@@ -202,7 +214,7 @@ void report_begin(enum finding kind, const char *title)
     memset(&rep, 0, sizeof rep);
     rep.kind = kind < FINDING_COUNT ? kind : FINDING_MISMATCH;
     copy(rep.title, sizeof rep.title, title);
-    out_mode = report_exit_status ? OUT_HOLD : OUT_PRINT;
+    out_mode = policy->go_on ? OUT_HOLD : OUT_PRINT;
     held_len = 0;
     emit("\n==== asmdiff: %s in %s: %s\n", headings[rep.kind], family_name, title);
     emit("  %-14s = %s\n", "check", names[rep.kind]);
@@ -451,11 +463,11 @@ static void reproduce_command(char *out, size_t len, char *input, size_t input_l
     char file[1200];
     if (report_current_file)
         snprintf(file, sizeof file, "%s", report_current_file);
-    else if (report_exit_status ? save_input(file, sizeof file)
+    else if (policy->go_on ? save_input(file, sizeof file)
                                 : libfuzzer_crash_file(file, sizeof file))
-        snprintf(file, sizeof file, report_exit_status ? "<the input could not be saved: %s>"
+        snprintf(file, sizeof file, policy->go_on ? "<the input could not be saved: %s>"
                                                        : "<the file libFuzzer names below>%s",
-                 report_exit_status ? strerror(errno) : "");
+                 policy->go_on ? strerror(errno) : "");
     else
         snprintf(input, input_len, "%s", file);
     if (report_current_file) snprintf(input, input_len, "%s", file);
@@ -510,20 +522,20 @@ static void write_record(const char *cpu, const char *reproduce, const char *inp
 
 /* A run that reported a finding must not exit 0, whatever path its end takes (a mode whose
  * summary forgot to look at report_findings()): the exit status then becomes
- * report_exit_status.  Registered at the first distinct finding in tool mode. */
+ * the policy's exit_status.  Registered at the first distinct finding under report_go_on. */
 static void never_clean_after_a_finding(int status, void *arg)
 {
     (void)arg;
     if (status == 0 && n_findings) {
         fflush(NULL);
-        _exit(report_exit_status ? report_exit_status : 1);
+        _exit(policy->exit_status ? policy->exit_status : 1);
     }
 }
 
 int report_end(void)
 {
     static int guarded;
-    if (report_exit_status && !guarded) guarded = !on_exit(never_clean_after_a_finding, NULL);
+    if (policy->go_on && !guarded) guarded = !on_exit(never_clean_after_a_finding, NULL);
     n_events++;
     if (out_mode == OUT_QUIET) { /* a repeat of a pair already reported */
         in_report = 0;
@@ -540,7 +552,7 @@ int report_end(void)
     n_findings++;
     in_report = 0;
     out_mode = OUT_PRINT;
-    if (!report_exit_status) abort(); /* libFuzzer keeps the input */
+    if (!policy->go_on) abort(); /* libFuzzer keeps the input */
     /* ASMDIFF_MAX_FINDINGS=N: the run ends at its Nth distinct finding (the mutants runners
      * time the first catch), with the finding's record and saved input already written */
     static long max_findings = -1;
@@ -552,7 +564,7 @@ int report_end(void)
     if (max_findings && n_findings >= (unsigned long long)max_findings) {
         fprintf(stderr, "asmdiff: stopped at finding %llu (ASMDIFF_MAX_FINDINGS)\n", n_findings);
         fflush(stderr);
-        _exit(report_exit_status);
+        _exit(policy->exit_status);
     }
     return 1;
 }

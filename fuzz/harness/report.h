@@ -14,10 +14,10 @@
  *     cpu features   = ...
  *     reproduce      : ./asmdiff fuzz aria findings/aria/crash-<sha1>
  *
- * In tool mode (report_exit_status != 0) the run goes on: the first report of each
+ * Under report_go_on (tool mode) the run goes on: the first report of each
  * (implementation, check) pair is printed in full, its input saved (findings/<family>/
  * crash-<sha1>) and recorded as a `finding` (docs/results.md); a later report of the same pair
- * is only counted.  In a fuzzing build (report_exit_status 0) the first report ends the
+ * is only counted.  Under report_stop_at_first (a fuzzing build) the first report ends the
  * process with abort(), and libFuzzer keeps the input.  A fault while a report is being made
  * ends the process in both.  The `check` line names the check that fired, so a mutant can say
  * which check must catch it.
@@ -47,10 +47,19 @@ void report_set_context(const char *family, void (*context)(void));
 void report_set_input(const uint8_t *data, size_t size);
 /* The file being replayed, or NULL. */
 extern const char *report_current_file;
-/* 0 (default): abort at the end of a report (libFuzzer); else tool mode: reports return, each
- * distinct finding's input saved to findings/<family>/crash-<sha1>, and a fault while
- * reporting exits with this status. */
-extern int report_exit_status;
+/* What a report does once it is printed, chosen by the program's entry point (not a flag the
+ * core tests): report_stop_at_first (fuzz_main.c, the default) ends the process with abort()
+ * at the first report, and libFuzzer keeps the input; report_go_on (tool_main.c) returns, each
+ * distinct finding's input saved to findings/<family>/crash-<sha1>, and the process's status
+ * after a finding, or a fault while reporting, is its exit_status (1). */
+struct report_policy {
+    const char *name;
+    int go_on;       /* 1: reports return and the run goes on */
+    int exit_status; /* go_on: the status a finding leaves the process with */
+};
+extern const struct report_policy report_stop_at_first, report_go_on;
+void report_set_policy(const struct report_policy *policy);
+const struct report_policy *report_policy(void);
 /* For cases built by a mode rather than decoded from an input (kat, exhaustive): the command
  * that runs the mode again. */
 extern const char *report_rerun;
