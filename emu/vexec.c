@@ -2,6 +2,8 @@
  * ch. 15 for masking, 2.7.5 for compressed disp8*N); the decoder from SDM Vol. 2 ch. 2. */
 #include "emu/vexec.h"
 
+#include "emu/gf256.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -946,17 +948,8 @@ SPEC_FN(s_blendm)
 
 /* ---- GF(2^8): GFNI and AES ---------------------------------------------------------------- */
 
-static uint8_t gf_mul(uint8_t a, uint8_t b) /* modulo x^8 + x^4 + x^3 + x + 1 */
-{
-    uint8_t r = 0;
-    while (b) {
-        if (b & 1) r ^= a;
-        a = (uint8_t)((a << 1) ^ ((a & 0x80) ? 0x1b : 0));
-        b >>= 1;
-    }
-    return r;
-}
-
+/* The field's arithmetic is emu/gf256.h's (the GFNI constant generators use it too); the
+ * tables and the tower below are built from it. */
 static uint8_t gf_inv_tab[256], aes_sbox[256], aes_isbox[256];
 
 static void tower_init(void);
@@ -964,9 +957,7 @@ static void tower_init(void);
 static void gf_init(void)
 {
     if (aes_sbox[0]) return;
-    for (unsigned a = 1; a < 256; a++)
-        for (unsigned b = 1; b < 256; b++)
-            if (gf_mul((uint8_t)a, (uint8_t)b) == 1) { gf_inv_tab[a] = (uint8_t)b; break; }
+    for (unsigned a = 1; a < 256; a++) gf_inv_tab[a] = gf256_inv((uint8_t)a);
     for (unsigned a = 0; a < 256; a++) {
         uint8_t v = gf_inv_tab[a], s = v;
         for (int r = 1; r <= 4; r++) s ^= (uint8_t)((v << r) | (v >> (8 - r)));
@@ -975,15 +966,6 @@ static void gf_init(void)
         aes_isbox[s] = (uint8_t)a;
     }
     tower_init();
-}
-
-/* affine(A, x) bit i = parity(A.byte[7-i] AND x). */
-static uint8_t affine1(uint64_t A, uint8_t x)
-{
-    uint8_t r = 0;
-    for (int i = 0; i < 8; i++)
-        r |= (uint8_t)((__builtin_popcount((uint8_t)(A >> (8 * (7 - i))) & x) & 1) << i);
-    return r;
 }
 
 /* The GF(2^8) inverse 16 or 32 bytes at a time, with pshufb's 16-entry look-ups only.  The
@@ -1119,7 +1101,7 @@ static const struct gf_affine *affine_of(uint64_t A, uint8_t imm)
         &affine_cache[((A * 0x9e3779b97f4a7c15ull) >> 56 ^ imm) & (AFFINE_CACHE - 1)];
     if (e->used && e->A == A && e->imm == imm) return e;
     uint8_t col[8];
-    for (int k = 0; k < 8; k++) col[k] = affine1(A, (uint8_t)(1u << k));
+    for (int k = 0; k < 8; k++) col[k] = gf256_affine(A, (uint8_t)(1u << k), 0);
     e->lo[0] = imm;
     e->hi[0] = 0;
     for (unsigned n = 1; n < 16; n++) {
@@ -1296,7 +1278,7 @@ VEC_FN(v_gfaffine)
 
 VEC_FN(v_gfmul)
 {
-    for (unsigned i = 0; i < vl; i++) o->b[i] = gf_mul(a->b[i], b->b[i]);
+    for (unsigned i = 0; i < vl; i++) o->b[i] = gf256_mul(a->b[i], b->b[i]);
     return 0;
 }
 
@@ -1306,11 +1288,11 @@ static void mixcol(uint8_t *s, int inv)
         uint8_t *p = s + 4 * c, t[4];
         for (int r = 0; r < 4; r++) {
             if (!inv)
-                t[r] = (uint8_t)(gf_mul(2, p[r]) ^ gf_mul(3, p[(r + 1) & 3]) ^ p[(r + 2) & 3] ^
-                                 p[(r + 3) & 3]);
+                t[r] = (uint8_t)(gf256_mul(2, p[r]) ^ gf256_mul(3, p[(r + 1) & 3]) ^
+                                 p[(r + 2) & 3] ^ p[(r + 3) & 3]);
             else
-                t[r] = (uint8_t)(gf_mul(14, p[r]) ^ gf_mul(11, p[(r + 1) & 3]) ^
-                                 gf_mul(13, p[(r + 2) & 3]) ^ gf_mul(9, p[(r + 3) & 3]));
+                t[r] = (uint8_t)(gf256_mul(14, p[r]) ^ gf256_mul(11, p[(r + 1) & 3]) ^
+                                 gf256_mul(13, p[(r + 2) & 3]) ^ gf256_mul(9, p[(r + 3) & 3]));
         }
         memcpy(p, t, 4);
     }
