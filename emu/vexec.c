@@ -527,10 +527,10 @@ static uint64_t shift1(uint64_t v, unsigned es, int kind, uint64_t n)
 
 /* by immediate (VK_VM: b is the source), by the count in an xmm/m128 (VK_RVM: a is the source,
  * b the count), or per element (VK_RVM "v" forms); the kind of shift is the handler's */
-static inline void shift_imm(const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *a,
-                             const union vx_vreg *b, unsigned vl, int k)
+static inline void shift_imm(const struct vx_insn *in, union vx_vreg *o,
+                             VX_UNUSED const union vx_vreg *a, const union vx_vreg *b,
+                             unsigned vl, int k)
 {
-    (void)a;
     unsigned es = in->f->esz;
     FOR_E(es, vl) eset(o, es, i, shift1(eget(b, es, i), es, k, (uint64_t)in->imm & 0xff));
 }
