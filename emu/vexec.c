@@ -2,6 +2,8 @@
  * ch. 15 for masking, 2.7.5 for compressed disp8*N); the decoder from SDM Vol. 2 ch. 2. */
 #include "emu/vexec.h"
 
+#include "emu/gf256.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,16 @@ typedef int (*vec_fn)(struct vx *x, const struct vx_insn *in, union vx_vreg *out
                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
                       unsigned vl);
 typedef int (*spec_fn)(struct vx *x, const struct vx_insn *in);
+
+/* The handlers' two signatures, for the table's fn column: a vector handler computes out from
+ * d (the destination's old value), a and b (the sources, by the form's kind: exec_vec) at vector
+ * length vl; a special or scalar handler does all of its instruction.  Each uses what it needs. */
+#define VX_UNUSED __attribute__((unused))
+#define VEC_FN(name)                                                                           \
+    static int name(VX_UNUSED struct vx *x, VX_UNUSED const struct vx_insn *in, union vx_vreg *o, \
+                    VX_UNUSED const union vx_vreg *d, VX_UNUSED const union vx_vreg *a,         \
+                    VX_UNUSED const union vx_vreg *b, VX_UNUSED unsigned vl)
+#define SPEC_FN(name) static int name(VX_UNUSED struct vx *x, VX_UNUSED const struct vx_insn *in)
 
 static int fault(struct vx *x, const char *what, uint64_t addr, size_t n)
 {
@@ -212,8 +224,7 @@ static void clear_upper(union vx_vreg *d, unsigned vl)
     }
 }
 
-static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *d,
-                 const union vx_vreg *a, const union vx_vreg *b, unsigned vl);
+VEC_FN(v_mov);
 
 /* in_place: the form's handler may write the destination register itself (see
  * writes_in_place): an unmasked result then needs no temporary, no clearing of it and no
@@ -323,10 +334,8 @@ static int64_t esext(uint64_t v, unsigned es)
 
 /* ---- moves, broadcasts, inserts, extracts ------------------------------------------------- */
 
-static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *d,
-                 const union vx_vreg *a, const union vx_vreg *b, unsigned vl)
+VEC_FN(v_mov)
 {
-    (void)x; (void)in; (void)d; (void)a;
     if (o == b) return 0; /* in place: nothing to move */
     if (vl == 64) memcpy(o->b, b->b, 64); /* constant sizes: inline copies */
     else if (vl == 32) memcpy(o->b, b->b, 32);
@@ -334,11 +343,8 @@ static int v_mov(struct vx *x, const struct vx_insn *in, union vx_vreg *o, const
     return 0;
 }
 
-static int v_bcast(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+VEC_FN(v_bcast)
 {
-    (void)x; (void)d; (void)a;
     unsigned n = in->f->msz; /* the element or block, from the low bytes of the source */
     if (n <= 8) { /* one 8-byte pattern, stored by words: no call per element */
         uint64_t e = n == 8 ? b->q[0] : n == 4 ? b->d[0] : n == 2 ? b->w[0] : b->b[0];
@@ -352,7 +358,7 @@ static int v_bcast(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 }
 
 /* vpbroadcastb/w/d/q from a general-purpose register (EVEX 7A/7B/7C) */
-static int s_bcast_gpr(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_bcast_gpr)
 {
     union vx_vreg o;
     uint64_t v = x->c->gpr[in->rm];
@@ -362,22 +368,16 @@ static int s_bcast_gpr(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int v_insert(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_insert)
 {
-    (void)x; (void)d;
     unsigned n = in->f->msz, slots = vl / n;
     memcpy(o->b, a->b, vl);
     memcpy(o->b + (in->imm & (slots - 1)) * n, b->b, n);
     return 0;
 }
 
-static int v_extract(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                     unsigned vl)
+VEC_FN(v_extract)
 {
-    (void)x; (void)d; (void)b;
     unsigned n = in->f->msz, slots = vl / n;
     memcpy(o->b, a->b + (in->imm & (slots - 1)) * n, n);
     return 0;
@@ -385,11 +385,8 @@ static int v_extract(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 
 /* vshufi32x4/64x2: result 128-bit lane j from src1 (vvvv) for the low half of the lanes, from
  * src2 (rm) for the high half, each chosen by an imm field (1 bit per lane at 256, 2 at 512) */
-static int v_shufi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+VEC_FN(v_shufi)
 {
-    (void)x; (void)d;
     unsigned lanes = vl / 16, bits = lanes == 4 ? 2 : 1;
     for (unsigned j = 0; j < lanes; j++) {
         unsigned sel = (unsigned)(in->imm >> (bits * j)) & ((1u << bits) - 1);
@@ -399,22 +396,16 @@ static int v_shufi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 }
 
 /* vpblendd / vpblendw (VEX, imm8 chooses per dword / per word of each 128-bit lane) */
-static int v_blendi(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_blendi)
 {
-    (void)x; (void)d;
     unsigned es = in->f->esz; /* imm bit i % 8 chooses element i (words repeat per lane) */
     FOR_E(es, vl) eset(o, es, i, ((in->imm >> (i % 8)) & 1) ? eget(b, es, i) : eget(a, es, i));
     return 0;
 }
 
 /* vpmovzx / vpmovsx: element i of the result from element i of the low part of the source */
-static int v_pmovx(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+VEC_FN(v_pmovx)
 {
-    (void)x; (void)d; (void)a;
     unsigned es = in->f->esz, ss = es / (in->f->msz & 15);
     int sign = (in->op & 0xf0) == 0x20;
     FOR_E(es, vl) {
@@ -424,11 +415,8 @@ static int v_pmovx(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-static int v_perm2i128(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                       unsigned vl)
+VEC_FN(v_perm2i128)
 {
-    (void)x; (void)d; (void)vl;
     for (int h = 0; h < 2; h++) {
         unsigned ctl = (unsigned)(in->imm >> (4 * h)) & 0xf;
         const union vx_vreg *s = (ctl & 2) ? b : a;
@@ -443,11 +431,8 @@ static int v_perm2i128(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 /* ---- logic, arithmetic -------------------------------------------------------------------- */
 
 #define QOP(name, expr)                                                                        \
-    static int name(struct vx *x, const struct vx_insn *in, union vx_vreg *o,                  \
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,    \
-                    unsigned vl)                                                               \
+    VEC_FN(name)                                                                               \
     {                                                                                          \
-        (void)x; (void)in; (void)d;                                                            \
         uint64_t r[8]; /* whole registers into a temporary: o may be a or b, r is neither, */ \
         for (unsigned i = 0; i < 8; i++) r[i] = (expr); /* so the loop is vectorised */       \
         if (vl == 64) memcpy(o, r, 64);                                                        \
@@ -460,11 +445,8 @@ QOP(v_andn, ~a->q[i] & b->q[i])
 QOP(v_or, a->q[i] | b->q[i])
 QOP(v_xor, a->q[i] ^ b->q[i])
 
-static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                     unsigned vl)
+VEC_FN(v_ternlog)
 {
-    (void)x;
     unsigned imm = (unsigned)in->imm & 0xff;
     if (imm == 0x96) { /* three-way xor: most of the kernels' ternlogs */
         uint64_t r[8];
@@ -488,11 +470,8 @@ static int v_ternlog(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 }
 
 #define EOP(name, expr)                                                                        \
-    static int name(struct vx *x, const struct vx_insn *in, union vx_vreg *o,                  \
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,    \
-                    unsigned vl)                                                               \
+    VEC_FN(name)                                                                               \
     {                                                                                          \
-        (void)x; (void)d;                                                                      \
         unsigned es = in->f->esz;                                                              \
         FOR_E(es, vl) {                                                                        \
             uint64_t p = eget(a, es, i), q = eget(b, es, i);                                   \
@@ -514,21 +493,15 @@ EOP(v_mullo, p * q)
  * itself (0x80 for bytes: SDM, "the unsigned result 80H") */
 EOP(v_abs, esext(p, es) < 0 ? -p : p)
 
-static int v_muludq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_muludq)
 {
-    (void)x; (void)in; (void)d;
     for (unsigned i = 0; i < vl / 8; i++)
         o->q[i] = (uint64_t)(uint32_t)a->q[i] * (uint32_t)b->q[i];
     return 0;
 }
 
-static int v_muldq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+VEC_FN(v_muldq)
 {
-    (void)x; (void)in; (void)d;
     for (unsigned i = 0; i < vl / 8; i++)
         o->q[i] = (uint64_t)((int64_t)(int32_t)a->q[i] * (int32_t)b->q[i]);
     return 0;
@@ -552,72 +525,58 @@ static uint64_t shift1(uint64_t v, unsigned es, int kind, uint64_t n)
     }
 }
 
-static int shift_kind_of_name(const char *n)
-{
-    if (strstr(n, "vpsll")) return SH_LL;
-    if (strstr(n, "vpsrl")) return SH_RL;
-    if (strstr(n, "vpsra")) return SH_RA;
-    if (strstr(n, "vprol")) return SH_ROL;
-    return SH_ROR;
-}
-
-/* The name search once per form (the last one asked), not per instruction. */
-static int shift_kind(const struct vx_insn *in)
-{
-    static const struct vx_form *last;
-    static int kind;
-    if (in->f != last) {
-        kind = shift_kind_of_name(in->f->name);
-        last = in->f;
-    }
-    return kind;
-}
-
 /* by immediate (VK_VM: b is the source), by the count in an xmm/m128 (VK_RVM: a is the source,
- * b the count), or per element (VK_RVM "v" forms) */
-static int v_shift_imm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                       unsigned vl)
+ * b the count), or per element (VK_RVM "v" forms); the kind of shift is the handler's */
+static inline void shift_imm(const struct vx_insn *in, union vx_vreg *o,
+                             VX_UNUSED const union vx_vreg *a, const union vx_vreg *b,
+                             unsigned vl, int k)
 {
-    (void)x; (void)d; (void)a;
     unsigned es = in->f->esz;
-    int k = shift_kind(in);
     FOR_E(es, vl) eset(o, es, i, shift1(eget(b, es, i), es, k, (uint64_t)in->imm & 0xff));
-    return 0;
 }
 
-static int v_shift_xmm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                       unsigned vl)
+static inline void shift_xmm(const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *a,
+                             const union vx_vreg *b, unsigned vl, int k)
 {
-    (void)x; (void)d;
     unsigned es = in->f->esz;
-    int k = shift_kind(in);
     uint64_t n = b->q[0]; /* before o (maybe b) is written */
     FOR_E(es, vl) eset(o, es, i, shift1(eget(a, es, i), es, k, n));
-    return 0;
 }
 
-static int v_shift_var(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                       unsigned vl)
+static inline void shift_var(const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *a,
+                             const union vx_vreg *b, unsigned vl, int k)
 {
-    (void)x; (void)d;
     unsigned es = in->f->esz;
-    int k = shift_kind(in);
     FOR_E(es, vl) eset(o, es, i, shift1(eget(a, es, i), es, k, eget(b, es, i)));
-    return 0;
 }
 
-/* vpshld/vpshrd (VBMI2): concatenate and shift, immediate or per-element count */
-static int v_shld(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                  unsigned vl)
+#define SHIFT_FN(name, how, kind)                                                              \
+    VEC_FN(name)                                                                               \
+    {                                                                                          \
+        how(in, o, a, b, vl, kind);                                                            \
+        return 0;                                                                              \
+    }
+SHIFT_FN(v_sll_i, shift_imm, SH_LL)
+SHIFT_FN(v_srl_i, shift_imm, SH_RL)
+SHIFT_FN(v_sra_i, shift_imm, SH_RA)
+SHIFT_FN(v_rol_i, shift_imm, SH_ROL)
+SHIFT_FN(v_ror_i, shift_imm, SH_ROR)
+SHIFT_FN(v_sll_x, shift_xmm, SH_LL)
+SHIFT_FN(v_srl_x, shift_xmm, SH_RL)
+SHIFT_FN(v_sra_x, shift_xmm, SH_RA)
+SHIFT_FN(v_sll_v, shift_var, SH_LL)
+SHIFT_FN(v_srl_v, shift_var, SH_RL)
+SHIFT_FN(v_sra_v, shift_var, SH_RA)
+SHIFT_FN(v_rol_v, shift_var, SH_ROL)
+SHIFT_FN(v_ror_v, shift_var, SH_ROR)
+
+/* vpshld/vpshrd (VBMI2): concatenate and shift, immediate or per-element count (var: the
+ * vpshldv/vpshrdv forms) */
+static inline void shld(const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *d,
+                        const union vx_vreg *a, const union vx_vreg *b, unsigned vl, int right,
+                        int var)
 {
-    (void)x;
     unsigned es = in->f->esz, w = 8 * es;
-    int right = strstr(in->f->name, "shrd") != NULL, var = in->f->name[6] == 'v' ||
-                in->f->name[7] == 'v';
     FOR_E(es, vl) {
         uint64_t hi, lo, n;
         if (var) { /* vpshldv: dst = (dst:src2) ; count per element in src3 */
@@ -634,14 +593,21 @@ static int v_shld(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
             r = n ? (lo >> n) | (hi << (w - n)) : lo;
         eset(o, es, i, r & lowbits(w));
     }
-    return 0;
 }
 
-static int v_bslq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                  unsigned vl)
+#define SHLD_FN(name, right, var)                                                              \
+    VEC_FN(name)                                                                               \
+    {                                                                                          \
+        shld(in, o, d, a, b, vl, right, var);                                                  \
+        return 0;                                                                              \
+    }
+SHLD_FN(v_shld_i, 0, 0)
+SHLD_FN(v_shrd_i, 1, 0)
+SHLD_FN(v_shld_v, 0, 1)
+SHLD_FN(v_shrd_v, 1, 1)
+
+VEC_FN(v_bslq)
 {
-    (void)x; (void)d; (void)a;
     unsigned n = (unsigned)in->imm & 0xff;
     int left = in->f->reg == 7;
     for (unsigned l = 0; l < vl; l += 16)
@@ -654,31 +620,22 @@ static int v_bslq(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 
 /* ---- shuffles, permutes, unpacks, align ---------------------------------------------------- */
 
-static int v_pshufb(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_pshufb)
 {
-    (void)x; (void)in; (void)d;
     for (unsigned i = 0; i < vl; i++)
         o->b[i] = (b->b[i] & 0x80) ? 0 : a->b[(i & ~15u) + (b->b[i] & 15)];
     return 0;
 }
 
-static int v_pshufd(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_pshufd)
 {
-    (void)x; (void)d; (void)a;
     for (unsigned i = 0; i < vl / 4; i++)
         o->d[i] = b->d[(i & ~3u) + ((in->imm >> (2 * (i & 3))) & 3)];
     return 0;
 }
 
-static int v_pshufhlw(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                      const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                      unsigned vl)
+VEC_FN(v_pshufhlw)
 {
-    (void)x; (void)d; (void)a;
     unsigned hi = in->pp == 2; /* F3: vpshufhw */
     memcpy(o->b, b->b, vl);
     for (unsigned l = 0; l < vl / 2; l += 8)
@@ -687,22 +644,16 @@ static int v_pshufhlw(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-static int v_permq_imm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                       const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                       unsigned vl)
+VEC_FN(v_permq_imm)
 {
-    (void)x; (void)d; (void)a;
     for (unsigned i = 0; i < vl / 8; i++)
         o->q[i] = b->q[(i & ~3u) + ((in->imm >> (2 * (i & 3))) & 3)];
     return 0;
 }
 
 /* vpermb/w/d/q: index in vvvv (a), table in rm (b) */
-static int v_perm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                  unsigned vl)
+VEC_FN(v_perm)
 {
-    (void)x; (void)d;
     unsigned es = in->f->esz, n = vl / es;
     FOR_E(es, vl) eset(o, es, i, eget(b, es, eget(a, es, i) & (n - 1)));
     return 0;
@@ -710,18 +661,25 @@ static int v_perm(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 
 /* vpermi2*: index in the destination, tables vvvv (low) and rm (high).
  * vpermt2*: table low in the destination, index in vvvv, table high in rm. */
-static int v_perm2(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+static inline void perm2(const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *idx,
+                         const union vx_vreg *lo, const union vx_vreg *hi, unsigned vl)
 {
-    (void)x;
     unsigned es = in->f->esz, n = vl / es;
-    int t2 = strstr(in->f->name, "vpermt2") != NULL;
-    const union vx_vreg *idx = t2 ? a : d, *lo = t2 ? d : a;
     FOR_E(es, vl) {
         uint64_t j = eget(idx, es, i);
-        eset(o, es, i, eget((j & n) ? b : lo, es, j & (n - 1)));
+        eset(o, es, i, eget((j & n) ? hi : lo, es, j & (n - 1)));
     }
+}
+
+VEC_FN(v_permi2)
+{
+    perm2(in, o, d, a, b, vl);
+    return 0;
+}
+
+VEC_FN(v_permt2)
+{
+    perm2(in, o, a, d, b, vl);
     return 0;
 }
 
@@ -817,11 +775,8 @@ static int host_level(void) { return VX_HOST_PORTABLE; }
 
 int vx_host_path(void) { return host_level(); }
 
-static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_unpack)
 {
-    (void)x; (void)d;
     unsigned es = in->f->esz;
     unsigned hi = (in->op >= 0x68 && in->op <= 0x6a) || in->op == 0x6d;
 #if HAVE_HOST_SSSE3
@@ -853,11 +808,8 @@ static int v_unpack(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-static int v_palignr(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                     unsigned vl)
+VEC_FN(v_palignr)
 {
-    (void)x; (void)d;
     unsigned n = (unsigned)in->imm & 0xff;
     for (unsigned l = 0; l < vl; l += 16)
         for (unsigned i = 0; i < 16; i++) {
@@ -867,11 +819,8 @@ static int v_palignr(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-static int v_valign(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_valign)
 {
-    (void)x; (void)d;
     unsigned es = in->f->esz, n = vl / es, s = (unsigned)in->imm & (n - 1);
     FOR_E(es, vl) {
         unsigned j = i + s;
@@ -898,17 +847,12 @@ static int cmp_pred(uint64_t p, uint64_t q, unsigned es, unsigned pred, int sign
     }
 }
 
-static int k_cmp(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                 const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                 unsigned vl)
+/* vpcmp{eq,gt,,u}{b,w,d,q} into a mask: predicate pred (SDM VPCMP's imm8 encoding), signed or
+ * unsigned elements */
+static inline void kcmp(const struct vx_insn *in, union vx_vreg *o, const union vx_vreg *a,
+                        const union vx_vreg *b, unsigned vl, unsigned pred, int sign)
 {
-    (void)x; (void)d;
-    unsigned es = in->f->esz, pred;
-    int sign;
-    const char *n = in->f->name;
-    if (!strncmp(n, "vpcmpeq", 7)) { pred = 0; sign = 0; }
-    else if (!strncmp(n, "vpcmpgt", 7)) { pred = 6; sign = 1; }
-    else { pred = (unsigned)in->imm; sign = n[5] != 'u'; } /* vpcmp[u]{b,w,d,q} */
+    unsigned es = in->f->esz;
     uint64_t r = 0;
     /* one loop per element size (typed reads, no per-element switch): Camellia's cmpmask
      * form's vpcmpltb took a tenth of its emulated call through the generic accessors */
@@ -930,14 +874,34 @@ static int k_cmp(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     }
 #undef KCMP
     o->q[0] = r;
+}
+
+VEC_FN(k_cmpeq)
+{
+    kcmp(in, o, a, b, vl, 0, 0);
     return 0;
 }
 
-static int k_test(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                  const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                  unsigned vl)
+VEC_FN(k_cmpgt)
 {
-    (void)x; (void)d;
+    kcmp(in, o, a, b, vl, 6, 1);
+    return 0;
+}
+
+VEC_FN(k_cmp_imm)
+{
+    kcmp(in, o, a, b, vl, (unsigned)in->imm, 1);
+    return 0;
+}
+
+VEC_FN(k_cmpu_imm)
+{
+    kcmp(in, o, a, b, vl, (unsigned)in->imm, 0);
+    return 0;
+}
+
+VEC_FN(k_test)
+{
     unsigned es = in->f->esz;
     int nm = in->pp == 2;
     uint64_t r = 0;
@@ -947,7 +911,7 @@ static int k_test(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 }
 
 /* vpmovm2b/w/d/q and vpmovb2m/w2m/d2m/q2m */
-static int s_movm2(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_movm2)
 {
     unsigned es = in->f->esz, vl = vlen(in);
     union vx_vreg o;
@@ -959,7 +923,7 @@ static int s_movm2(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int s_mov2m(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_mov2m)
 {
     unsigned es = in->f->esz, vl = vlen(in);
     uint64_t r = 0;
@@ -969,7 +933,7 @@ static int s_mov2m(struct vx *x, const struct vx_insn *in)
 }
 
 /* vpblendm*: active elements from rm, inactive ones from vvvv (merging) or zero */
-static int s_blendm(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_blendm)
 {
     unsigned es = in->f->esz, vl = vlen(in);
     union vx_vreg b, o;
@@ -984,17 +948,8 @@ static int s_blendm(struct vx *x, const struct vx_insn *in)
 
 /* ---- GF(2^8): GFNI and AES ---------------------------------------------------------------- */
 
-static uint8_t gf_mul(uint8_t a, uint8_t b) /* modulo x^8 + x^4 + x^3 + x + 1 */
-{
-    uint8_t r = 0;
-    while (b) {
-        if (b & 1) r ^= a;
-        a = (uint8_t)((a << 1) ^ ((a & 0x80) ? 0x1b : 0));
-        b >>= 1;
-    }
-    return r;
-}
-
+/* The field's arithmetic is emu/gf256.h's (the GFNI constant generators use it too); the
+ * tables and the tower below are built from it. */
 static uint8_t gf_inv_tab[256], aes_sbox[256], aes_isbox[256];
 
 static void tower_init(void);
@@ -1002,9 +957,7 @@ static void tower_init(void);
 static void gf_init(void)
 {
     if (aes_sbox[0]) return;
-    for (unsigned a = 1; a < 256; a++)
-        for (unsigned b = 1; b < 256; b++)
-            if (gf_mul((uint8_t)a, (uint8_t)b) == 1) { gf_inv_tab[a] = (uint8_t)b; break; }
+    for (unsigned a = 1; a < 256; a++) gf_inv_tab[a] = gf256_inv((uint8_t)a);
     for (unsigned a = 0; a < 256; a++) {
         uint8_t v = gf_inv_tab[a], s = v;
         for (int r = 1; r <= 4; r++) s ^= (uint8_t)((v << r) | (v >> (8 - r)));
@@ -1013,15 +966,6 @@ static void gf_init(void)
         aes_isbox[s] = (uint8_t)a;
     }
     tower_init();
-}
-
-/* affine(A, x) bit i = parity(A.byte[7-i] AND x). */
-static uint8_t affine1(uint64_t A, uint8_t x)
-{
-    uint8_t r = 0;
-    for (int i = 0; i < 8; i++)
-        r |= (uint8_t)((__builtin_popcount((uint8_t)(A >> (8 * (7 - i))) & x) & 1) << i);
-    return r;
 }
 
 /* The GF(2^8) inverse 16 or 32 bytes at a time, with pshufb's 16-entry look-ups only.  The
@@ -1157,7 +1101,7 @@ static const struct gf_affine *affine_of(uint64_t A, uint8_t imm)
         &affine_cache[((A * 0x9e3779b97f4a7c15ull) >> 56 ^ imm) & (AFFINE_CACHE - 1)];
     if (e->used && e->A == A && e->imm == imm) return e;
     uint8_t col[8];
-    for (int k = 0; k < 8; k++) col[k] = affine1(A, (uint8_t)(1u << k));
+    for (int k = 0; k < 8; k++) col[k] = gf256_affine(A, (uint8_t)(1u << k), 0);
     e->lo[0] = imm;
     e->hi[0] = 0;
     for (unsigned n = 1; n < 16; n++) {
@@ -1311,11 +1255,8 @@ __attribute__((noinline)) static void gf_affine_per_qword(union vx_vreg *o,
     }
 }
 
-static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                      const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                      unsigned vl)
+VEC_FN(v_gfaffine)
 {
-    (void)x; (void)d;
     int inv = in->op == 0xcf;
     uint8_t imm = (uint8_t)in->imm;
     const uint64_t A0 = b->q[0], *q = b->q;
@@ -1335,12 +1276,9 @@ static int v_gfaffine(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-static int v_gfmul(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+VEC_FN(v_gfmul)
 {
-    (void)x; (void)d; (void)in;
-    for (unsigned i = 0; i < vl; i++) o->b[i] = gf_mul(a->b[i], b->b[i]);
+    for (unsigned i = 0; i < vl; i++) o->b[i] = gf256_mul(a->b[i], b->b[i]);
     return 0;
 }
 
@@ -1350,22 +1288,19 @@ static void mixcol(uint8_t *s, int inv)
         uint8_t *p = s + 4 * c, t[4];
         for (int r = 0; r < 4; r++) {
             if (!inv)
-                t[r] = (uint8_t)(gf_mul(2, p[r]) ^ gf_mul(3, p[(r + 1) & 3]) ^ p[(r + 2) & 3] ^
-                                 p[(r + 3) & 3]);
+                t[r] = (uint8_t)(gf256_mul(2, p[r]) ^ gf256_mul(3, p[(r + 1) & 3]) ^
+                                 p[(r + 2) & 3] ^ p[(r + 3) & 3]);
             else
-                t[r] = (uint8_t)(gf_mul(14, p[r]) ^ gf_mul(11, p[(r + 1) & 3]) ^
-                                 gf_mul(13, p[(r + 2) & 3]) ^ gf_mul(9, p[(r + 3) & 3]));
+                t[r] = (uint8_t)(gf256_mul(14, p[r]) ^ gf256_mul(11, p[(r + 1) & 3]) ^
+                                 gf256_mul(13, p[(r + 2) & 3]) ^ gf256_mul(9, p[(r + 3) & 3]));
         }
         memcpy(p, t, 4);
     }
 }
 
 /* vaesenc/enclast/dec/declast: a is the state (vvvv), b the round key (rm), per 128-bit lane */
-static int v_aes(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                 const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                 unsigned vl)
+VEC_FN(v_aes)
 {
-    (void)x; (void)d;
     int dec = in->op >= 0xde, last = in->op & 1;
     for (unsigned l = 0; l < vl; l += 16) {
         uint8_t s[16];
@@ -1381,11 +1316,8 @@ static int v_aes(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
     return 0;
 }
 
-static int v_clmul(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                   const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                   unsigned vl)
+VEC_FN(v_clmul)
 {
-    (void)x; (void)d;
     for (unsigned l = 0; l < vl / 8; l += 2) {
         uint64_t p = a->q[l + (in->imm & 1)], q = b->q[l + ((in->imm >> 4) & 1)];
         uint64_t lo = 0, hi = 0;
@@ -1402,7 +1334,7 @@ static int v_clmul(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 
 /* ---- special vector forms ----------------------------------------------------------------- */
 
-static int s_vzero(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_vzero)
 {
     for (int r = 0; r < 16; r++)
         memset(x->c->z[r].b + (in->l ? 0 : 16), 0, in->l ? 64 : 48);
@@ -1410,7 +1342,7 @@ static int s_vzero(struct vx *x, const struct vx_insn *in)
 }
 
 /* vmovd/vmovq xmm <- r/m32/64 (66 0F 6E) */
-static int s_movd_to_x(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_movd_to_x)
 {
     unsigned n = in->w ? 8 : 4;
     uint64_t v = 0;
@@ -1427,7 +1359,7 @@ static int s_movd_to_x(struct vx *x, const struct vx_insn *in)
 }
 
 /* vmovd/vmovq r/m32/64 <- xmm (66 0F 7E) */
-static int s_movd_from_x(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_movd_from_x)
 {
     unsigned n = in->w ? 8 : 4;
     uint64_t v = x->c->z[in->reg].q[0];
@@ -1437,7 +1369,7 @@ static int s_movd_from_x(struct vx *x, const struct vx_insn *in)
 }
 
 /* vmovq xmm <- xmm/m64 (F3 0F 7E) */
-static int s_movq_load(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_movq_load)
 {
     uint64_t v;
     if (in->mem) {
@@ -1452,7 +1384,7 @@ static int s_movq_load(struct vx *x, const struct vx_insn *in)
 }
 
 /* vmovq xmm/m64 <- xmm (66 0F D6) */
-static int s_movq_store(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_movq_store)
 {
     uint64_t v = x->c->z[in->reg].q[0];
     if (in->mem) return wr(x, ea(x, in), &v, 8);
@@ -1463,7 +1395,7 @@ static int s_movq_store(struct vx *x, const struct vx_insn *in)
 }
 
 /* vpextrb/d/q r/m <- xmm, imm (66 0F3A 14 / 16) */
-static int s_pextr(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_pextr)
 {
     unsigned n = in->op == 0x14 ? 1 : in->w ? 8 : 4;
     uint64_t v = 0;
@@ -1474,7 +1406,7 @@ static int s_pextr(struct vx *x, const struct vx_insn *in)
 }
 
 /* vpinsrb/d/q xmm <- xmm(vvvv), r/m, imm (66 0F3A 20 / 22) */
-static int s_pinsr(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_pinsr)
 {
     unsigned n = in->op == 0x20 ? 1 : in->w ? 8 : 4;
     uint64_t v = 0;
@@ -1492,7 +1424,7 @@ static int s_pinsr(struct vx *x, const struct vx_insn *in)
 }
 
 /* vpmovmskb r32 <- ymm/xmm (VEX 66 0F D7) */
-static int s_pmovmskb(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_pmovmskb)
 {
     uint64_t r = 0;
     for (unsigned i = 0; i < vlen(in); i++) r |= (uint64_t)(x->c->z[in->rm].b[i] >> 7) << i;
@@ -1501,7 +1433,7 @@ static int s_pmovmskb(struct vx *x, const struct vx_insn *in)
 }
 
 /* vptest (VEX 66 0F38 17): ZF = (a AND b) == 0, CF = (NOT a AND b) == 0 */
-static int s_ptest(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_ptest)
 {
     union vx_vreg b;
     unsigned vl = vlen(in);
@@ -1527,7 +1459,7 @@ static unsigned ksize(const struct vx_insn *in)
     return in->w ? 64 : 16;
 }
 
-static int s_klogic(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_klogic)
 {
     uint64_t a = x->c->k[in->vvvv & 7], b = x->c->k[in->rm & 7], r;
     unsigned n = ksize(in);
@@ -1548,7 +1480,7 @@ static int s_klogic(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int s_kmov(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_kmov)
 {
     unsigned n = ksize(in), nb = n / 8;
     uint64_t v = 0;
@@ -1573,10 +1505,16 @@ static int s_kmov(struct vx *x, const struct vx_insn *in)
     }
 }
 
-static int s_kshift(struct vx *x, const struct vx_insn *in)
+/* kshift's operand size: op bit 0 and W (SDM: KSHIFTR/L B, W, D, Q) */
+static unsigned kshift_size(const struct vx_insn *in)
 {
-    static const unsigned sz[4][2] = {{8, 16}, {32, 64}, {8, 16}, {32, 64}};
-    unsigned n = sz[in->op & 3][in->w], cnt = (unsigned)in->imm & 0xff;
+    static const unsigned sz[2][2] = {{8, 16}, {32, 64}};
+    return sz[in->op & 1][in->w];
+}
+
+SPEC_FN(s_kshift)
+{
+    unsigned n = kshift_size(in), cnt = (unsigned)in->imm & 0xff;
     uint64_t v = x->c->k[in->rm & 7] & lowbits(n), r;
     if (cnt >= n)
         r = 0;
@@ -1586,7 +1524,7 @@ static int s_kshift(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int s_ktest(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_ktest)
 {
     unsigned n = ksize(in);
     uint64_t a = x->c->k[in->reg & 7] & lowbits(n), b = x->c->k[in->rm & 7] & lowbits(n);
@@ -1688,7 +1626,7 @@ static uint64_t alu(struct vx *x, int op, uint64_t a, uint64_t b, unsigned n)
 }
 
 /* 00-3B: op r/m, r | op r, r/m (d bit 1) ; 04/05 etc: op al/eax, imm */
-static int g_alu(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_alu)
 {
     int op = (in->op >> 3) & 7;
     unsigned n = osize(in);
@@ -1712,7 +1650,7 @@ static int g_alu(struct vx *x, const struct vx_insn *in)
 }
 
 /* 80/81/83 /op r/m, imm */
-static int g_alu_imm(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_alu_imm)
 {
     unsigned n = osize(in);
     uint64_t a;
@@ -1723,7 +1661,7 @@ static int g_alu_imm(struct vx *x, const struct vx_insn *in)
 }
 
 /* 84/85 test r/m, r ; A8/A9 test al/eax, imm ; F6/F7 /0 test r/m, imm */
-static int g_test(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_test)
 {
     unsigned n = osize(in);
     uint64_t a, b;
@@ -1739,7 +1677,7 @@ static int g_test(struct vx *x, const struct vx_insn *in)
 }
 
 /* FE/FF /0 inc, /1 dec: CF unchanged */
-static int g_incdec(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_incdec)
 {
     unsigned n = osize(in);
     uint64_t a, cf = x->c->rflags & VX_CF;
@@ -1750,7 +1688,7 @@ static int g_incdec(struct vx *x, const struct vx_insn *in)
 }
 
 /* F6/F7 /2 not, /3 neg */
-static int g_notneg(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_notneg)
 {
     unsigned n = osize(in);
     uint64_t a;
@@ -1761,7 +1699,7 @@ static int g_notneg(struct vx *x, const struct vx_insn *in)
 }
 
 /* C0/C1 imm, D0/D1 by 1, D2/D3 by cl: /0 rol /1 ror /4 shl /5 shr /7 sar */
-static int g_shift(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_shift)
 {
     unsigned n = osize(in), w = 8 * n;
     uint64_t a, cnt;
@@ -1813,7 +1751,7 @@ static int g_shift(struct vx *x, const struct vx_insn *in)
 }
 
 /* 88/89 mov r/m, r ; 8A/8B mov r, r/m ; C6/C7 mov r/m, imm ; B0-BF mov r, imm */
-static int g_mov(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_mov)
 {
     unsigned n = osize(in);
     uint64_t v;
@@ -1830,14 +1768,14 @@ static int g_mov(struct vx *x, const struct vx_insn *in)
     }
 }
 
-static int g_lea(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_lea)
 {
     sreg(x, in, in->reg, osize(in), ea(x, in));
     return 0;
 }
 
 /* 0F B6/B7 movzx, 0F BE/BF movsx, 63 movsxd */
-static int g_movx(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_movx)
 {
     unsigned sn = in->op == 0x63 ? 4 : (in->op & 1) ? 2 : 1, n = osize(in);
     uint64_t v;
@@ -1870,13 +1808,13 @@ static int cond(const struct vx *x, unsigned cc)
     return (cc & 1) ? !r : r;
 }
 
-static int g_jcc(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_jcc)
 {
     if (cond(x, in->op & 15)) x->next += (uint64_t)in->imm;
     return 0;
 }
 
-static int g_cmov(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_cmov)
 {
     unsigned n = osize(in);
     uint64_t v;
@@ -1888,12 +1826,12 @@ static int g_cmov(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_setcc(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_setcc)
 {
     return wr_rm(x, in, 1, (uint64_t)cond(x, in->op & 15));
 }
 
-static int g_jmp(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_jmp)
 {
     x->next += (uint64_t)in->imm;
     return 0;
@@ -1914,7 +1852,7 @@ static int push(struct vx *x, uint64_t v)
  * chunk reads what the one before wrote.  DF set, a segment override or 32-bit addressing:
  * left to Unicorn (VX_UNKNOWN, nothing done).  Camellia's AVX2 kernel copies its tail blocks
  * with it: two Unicorn turns a call before. */
-static int g_movsb(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_movsb)
 {
     struct vx_cpu *c = x->c;
     if (in->seg || (c->rflags & VX_DF)) return 1;
@@ -1933,7 +1871,7 @@ static int g_movsb(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_call(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_call)
 {
     if (push(x, x->next)) return -1;
     x->next += (uint64_t)in->imm;
@@ -1943,7 +1881,7 @@ static int g_call(struct vx *x, const struct vx_insn *in)
 /* call r/m64 (FF /2): the target read before the return address is pushed (an operand that
  * addresses the stack sees it unchanged).  The bench functions call a kernel through its ops
  * table this way. */
-static int g_call_ind(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_call_ind)
 {
     uint64_t to;
     if (rd_rm(x, in, 8, &to)) return -1;
@@ -1955,7 +1893,7 @@ static int g_call_ind(struct vx *x, const struct vx_insn *in)
 /* Legacy SSE xorps xmm, xmm/m128 (0F 57): bits 511:128 of the destination are kept (only VEX
  * and EVEX clear them); a memory operand must be 16-byte aligned.  The compiled C around the
  * kernels (the bench functions zero a counter with it) would otherwise hand a call to Unicorn. */
-static int s_xorps_leg(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_xorps_leg)
 {
     uint8_t m[16];
     const uint8_t *src = x->c->z[in->rm].b;
@@ -1971,7 +1909,7 @@ static int s_xorps_leg(struct vx *x, const struct vx_insn *in)
 }
 
 /* Legacy SSE movaps xmm/m128, xmm (0F 29): a register destination keeps bits 511:128. */
-static int s_movaps_store_leg(struct vx *x, const struct vx_insn *in)
+SPEC_FN(s_movaps_store_leg)
 {
     const uint8_t *src = x->c->z[in->reg].b;
     if (!in->mem) {
@@ -1983,9 +1921,8 @@ static int s_movaps_store_leg(struct vx *x, const struct vx_insn *in)
     return wr(x, a, src, 16);
 }
 
-static int g_ret(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_ret)
 {
-    (void)in;
     uint64_t v;
     if (rd(x, x->c->gpr[VX_RSP], &v, 8)) return -1;
     x->c->gpr[VX_RSP] += 8;
@@ -1993,12 +1930,12 @@ static int g_ret(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_push(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_push)
 {
     return push(x, x->c->gpr[(in->op & 7) | ((in->rex & 1) << 3)]);
 }
 
-static int g_pop(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_pop)
 {
     uint64_t v;
     if (rd(x, x->c->gpr[VX_RSP], &v, 8)) return -1;
@@ -2007,20 +1944,18 @@ static int g_pop(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_nop(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_nop)
 {
-    (void)x; (void)in;
     return 0;
 }
 
 /* F3 0F 1E FA; the other F3 0F 1E /7 encodings are not endbr64 */
-static int g_endbr(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_endbr)
 {
-    (void)x;
     return in->rmf == 2 && !in->rex ? 0 : 1;
 }
 
-static int g_bswap(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_bswap)
 {
     unsigned r = (in->op & 7) | ((in->rex & 1) << 3);
     uint64_t v = x->c->gpr[r];
@@ -2033,7 +1968,7 @@ static int g_bswap(struct vx *x, const struct vx_insn *in)
  * shifted in.  SDM: the count is masked to 5 bits (6 with REX.W); a zero count changes nothing,
  * flags included; CF is the last bit shifted out of the destination; SF, ZF, PF follow the
  * result; OF (a change of sign) is defined for a count of 1 only, AF never. */
-static int g_shxd(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_shxd)
 {
     unsigned n = osize(in), w = 8 * n;
     uint64_t cnt = (in->op & 1) ? x->c->gpr[VX_RCX] : (uint64_t)in->imm, a;
@@ -2058,7 +1993,7 @@ static int g_shxd(struct vx *x, const struct vx_insn *in)
     return wr_rm(x, in, n, r);
 }
 
-static int g_imul(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_imul)
 {
     unsigned n = osize(in);
     uint64_t b;
@@ -2074,7 +2009,7 @@ static int g_imul(struct vx *x, const struct vx_insn *in)
 }
 
 /* 87 xchg r/m, r (register form only: the memory form is a locked access) */
-static int g_xchg(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_xchg)
 {
     unsigned n = osize(in);
     uint64_t a = greg(x, in, in->rm, n), b = greg(x, in, in->reg, n);
@@ -2086,11 +2021,8 @@ static int g_xchg(struct vx *x, const struct vx_insn *in)
 /* ---- forms of the real corpus: BITALG/VPOPCNTDQ, IFMA, AVX float moves and logic ---------- */
 
 /* vpopcntb/w/d/q: the number of bits set in each element */
-static int v_popcnt(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_popcnt)
 {
-    (void)x; (void)d; (void)a;
     unsigned es = in->f->esz;
     FOR_E(es, vl) eset(o, es, i, (uint64_t)__builtin_popcountll(eget(b, es, i)));
     return 0;
@@ -2098,11 +2030,8 @@ static int v_popcnt(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 
 /* vpmadd52luq / vpmadd52huq: the 104-bit product of the low 52 bits of each qword of src1 and
  * src2; its low (or high) 52 bits added to the destination's qword */
-static int v_madd52(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                    const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                    unsigned vl)
+VEC_FN(v_madd52)
 {
-    (void)x;
     const uint64_t m52 = (1ull << 52) - 1;
     int high = in->op == 0xb5;
     for (unsigned i = 0; i < vl / 8; i++) {
@@ -2113,22 +2042,16 @@ static int v_madd52(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
 }
 
 /* vmovddup: each even qword of the source into itself and the odd one above it */
-static int v_movddup(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                     unsigned vl)
+VEC_FN(v_movddup)
 {
-    (void)x; (void)in; (void)d; (void)a;
     for (unsigned i = 0; i < vl / 8; i += 2) o->q[i] = o->q[i + 1] = b->q[i];
     return 0;
 }
 
 /* vpblendvb: byte i from src2 when bit 7 of byte i of the register named by imm8[7:4] is set,
  * else from src1 */
-static int v_blendvb(struct vx *x, const struct vx_insn *in, union vx_vreg *o,
-                     const union vx_vreg *d, const union vx_vreg *a, const union vx_vreg *b,
-                     unsigned vl)
+VEC_FN(v_blendvb)
 {
-    (void)d;
     const union vx_vreg *m = &x->c->z[(in->imm >> 4) & 15];
     for (unsigned i = 0; i < vl; i++) o->b[i] = (m->b[i] & 0x80) ? b->b[i] : a->b[i];
     return 0;
@@ -2145,7 +2068,7 @@ static void logic_flags(struct vx *x, uint64_t r, unsigned n)
     set_szp(x, r, n);
 }
 
-static int g_andn(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_andn)
 {
     unsigned n = vex_osize(in);
     uint64_t b;
@@ -2156,7 +2079,7 @@ static int g_andn(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_bzhi(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_bzhi)
 {
     unsigned n = vex_osize(in), idx = x->c->gpr[in->vvvv] & 0xff;
     uint64_t v;
@@ -2168,7 +2091,7 @@ static int g_bzhi(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_mulx(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_mulx)
 {
     unsigned n = vex_osize(in);
     uint64_t v;
@@ -2182,7 +2105,7 @@ static int g_mulx(struct vx *x, const struct vx_insn *in)
 }
 
 /* shlx / sarx / shrx (66 / F3 / F2): r/m shifted by vvvv modulo the operand size, no flags */
-static int g_shiftx(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_shiftx)
 {
     unsigned n = vex_osize(in), c = x->c->gpr[in->vvvv] & (8 * n - 1);
     uint64_t v;
@@ -2192,7 +2115,7 @@ static int g_shiftx(struct vx *x, const struct vx_insn *in)
     return 0;
 }
 
-static int g_rorx(struct vx *x, const struct vx_insn *in)
+SPEC_FN(g_rorx)
 {
     unsigned n = vex_osize(in), c = (unsigned)in->imm & (8 * n - 1);
     uint64_t v;
@@ -2213,400 +2136,447 @@ static int g_rorx(struct vx *x, const struct vx_insn *in)
 #define I8 VF_IMM8
 #define KM (VF_MASK)
 #define EW VF_EWISE
+#define IP VF_INPLACE
 
-/* VEX and EVEX rows: name, enc, map, pp, op, w, reg, lm, kind, esz, bsz, msz, flags, fn, ops */
-#define VEX(n, mp, pp, op, w, rg, lm, k, es, ms, fl, fn, ops)                                  \
-    {n, VX_ENC_VEX, mp, pp, op, 0xff, w, rg, lm, k, es, 0, ms, M | (fl), 0, (void *)(fn), ops},
-#define EVX(n, mp, pp, op, w, rg, k, es, bs, ms, fl, fn, ops)                                  \
+/* The features column (struct vx_form's feat[3] and fvar), from the CPUID Feature Flag column
+ * of each instruction's page in the Intel SDM (Vol. 2A-2D, order 325462):
+ *   FAVX12     VEX: AVX at 128 bits, AVX2 at 256 (the integer forms: VPXOR, VPSHUFB ...)
+ *   FAVX       VEX: AVX at both (VMOVDQA, VBROADCASTF128, VINSERTF128, VZEROUPPER ...)
+ *   FAVX2      VEX: AVX2 at both (VPBROADCASTB, VPERMQ, VPSLLVD, VINSERTI128 ...)
+ *   FV2(a, b)  VEX: a at 128 bits, b at 256 (AES AVX / VAES, PCLMULQDQ AVX / VPCLMULQDQ)
+ *   FREG2      VEX: AVX from memory, AVX2 from a register (VBROADCASTSS/SD)
+ *   FE(x)      EVEX: x at 512 bits, x and AVX512VL at 128 and 256
+ *   FK(x)      opmask instructions: x for the W form, AVX512DQ for B, AVX512BW for D and Q
+ *   FFIX(x)    x at any length (one-length forms, BMI1/2, legacy SSE)
+ *   FNONE      baseline x86-64 */
+#define X_SSE VXF(SSE)
+#define X_AES VXF(AES)
+#define X_PCLMULQDQ VXF(PCLMULQDQ)
+#define X_AVX VXF(AVX)
+#define X_AVX2 VXF(AVX2)
+#define X_BMI1 VXF(BMI1)
+#define X_BMI2 VXF(BMI2)
+#define X_F VXF(AVX512F)
+#define X_DQ VXF(AVX512DQ)
+#define X_BW VXF(AVX512BW)
+#define X_IFMA VXF(AVX512_IFMA)
+#define X_VBMI VXF(AVX512_VBMI)
+#define X_VBMI2 VXF(AVX512_VBMI2)
+#define X_BITALG VXF(AVX512_BITALG)
+#define X_VPOPCNTDQ VXF(AVX512_VPOPCNTDQ)
+#define X_GFNI VXF(GFNI)
+#define X_VAES VXF(VAES)
+#define X_VPCLMULQDQ VXF(VPCLMULQDQ)
+#define FV2(a, b) {(a), (b), 0}, VX_FV_NONE
+#define FAVX12 FV2(X_AVX, X_AVX2)
+#define FAVX FV2(X_AVX, X_AVX)
+#define FAVX2 FV2(X_AVX2, X_AVX2)
+#define FREG2 {X_AVX, X_AVX, 0}, VX_FV_REG_AVX2
+#define FE(x) {(x) | VXF(AVX512VL), (x) | VXF(AVX512VL), (x)}, VX_FV_NONE
+#define FK(x) {(x), (x), (x)}, VX_FV_KSIZE
+#define FFIX(x) {(x), (x), (x)}, VX_FV_NONE
+#define FNONE {0, 0, 0}, VX_FV_NONE
+
+/* The operand roles of a VEX or EVEX form of a vector kind (vx_form_roles) */
+#define KROLES(k) ((k) == VK_RVM ? "vvv" : (k) == VK_VM ? "xvv" : (k) == VK_KVM ? "kvv" : "v-v")
+
+/* VEX and EVEX rows: name, map, pp, op, w, reg, [lm,] kind, esz, [bsz,] msz, flags, fn, ops,
+ * features */
+#define VEX(n, mp, pp, op, w, rg, lm, k, es, ms, fl, fn, ops, ft)                              \
+    {n, VX_ENC_VEX, mp, pp, op, 0xff, w, rg, lm, k, es, 0, ms, M | (fl), 0, (void *)(fn), ops, \
+     KROLES(k), ft},
+#define EVX(n, mp, pp, op, w, rg, k, es, bs, ms, fl, fn, ops, ft)                              \
     {n, VX_ENC_EVEX, mp, pp, op, 0xff, w, rg, LA, k, es, bs, ms, M | KM | (fl), 0,             \
-     (void *)(fn), ops},
-/* legacy rows: name, map, pp (0xff any), op, opmask, w, reg, kind, flags, undef, fn, ops */
+     (void *)(fn), ops, KROLES(k), ft},
+/* legacy rows: name, map, pp (0xff any), op, opmask, w, reg, flags, undef, fn, ops; roles:
+ * modrm.reg an opcode extension or a register, rm a register or memory; baseline x86-64 */
 #define LEG(n, mp, pp, op, om, w, rg, fl, un, fn, ops)                                         \
-    {n, VX_ENC_LEG, mp, pp, op, om, w, rg, 1, VK_SCALAR, 0, 0, 0, (fl), un, (void *)(fn), ops},
+    {n, VX_ENC_LEG, mp, pp, op, om, w, rg, 1, VK_SCALAR, 0, 0, 0, (fl), un, (void *)(fn), ops,  \
+     ((fl) & M) ? ((rg) >= 0 ? "x-g" : "g-g") : "", FNONE},
 
 /* pp: 0 none, 1 66, 2 F3, 3 F2.  map: 1 0F, 2 0F38, 3 0F3A. */
 static const struct vx_form forms[] = {
     /* moves */
-    VEX("vmovdqa", 1, 1, 0x6f, -1, -1, LV, VK_RM, 1, 0, VF_ALIGN, v_mov, "v, v/m")
-    VEX("vmovdqu", 1, 2, 0x6f, -1, -1, LV, VK_RM, 1, 0, 0, v_mov, "v, v/m")
-    VEX("vmovdqa", 1, 1, 0x7f, -1, -1, LV, VK_MR, 1, 0, VF_ALIGN, v_mov, "v/m, v")
-    VEX("vmovdqu", 1, 2, 0x7f, -1, -1, LV, VK_MR, 1, 0, 0, v_mov, "v/m, v")
-    VEX("vmovaps", 1, 0, 0x28, -1, -1, LV, VK_RM, 1, 0, VF_ALIGN, v_mov, "v, v/m")
-    VEX("vmovaps", 1, 0, 0x29, -1, -1, LV, VK_MR, 1, 0, VF_ALIGN, v_mov, "v/m, v")
-    VEX("vmovups", 1, 0, 0x10, -1, -1, LV, VK_RM, 1, 0, 0, v_mov, "v, v/m")
-    VEX("vmovups", 1, 0, 0x11, -1, -1, LV, VK_MR, 1, 0, 0, v_mov, "v/m, v")
-    EVX("vmovdqa32", 1, 1, 0x6f, 0, -1, VK_RM, 4, 0, 0, VF_ALIGN | EW, v_mov, "v{k}{z}, v/m")
-    EVX("vmovdqa64", 1, 1, 0x6f, 1, -1, VK_RM, 8, 0, 0, VF_ALIGN | EW, v_mov, "v{k}{z}, v/m")
-    EVX("vmovdqu32", 1, 2, 0x6f, 0, -1, VK_RM, 4, 0, 0, EW, v_mov, "v{k}{z}, v/m")
-    EVX("vmovdqu64", 1, 2, 0x6f, 1, -1, VK_RM, 8, 0, 0, EW, v_mov, "v{k}{z}, v/m")
-    EVX("vmovdqu8", 1, 3, 0x6f, 0, -1, VK_RM, 1, 0, 0, EW, v_mov, "v{k}{z}, v/m")
-    EVX("vmovdqu16", 1, 3, 0x6f, 1, -1, VK_RM, 2, 0, 0, EW, v_mov, "v{k}{z}, v/m")
-    EVX("vmovdqa32", 1, 1, 0x7f, 0, -1, VK_MR, 4, 0, 0, VF_ALIGN | VF_NOZ, v_mov, "v/m{k}, v")
-    EVX("vmovdqa64", 1, 1, 0x7f, 1, -1, VK_MR, 8, 0, 0, VF_ALIGN | VF_NOZ, v_mov, "v/m{k}, v")
-    EVX("vmovdqu32", 1, 2, 0x7f, 0, -1, VK_MR, 4, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
-    EVX("vmovdqu64", 1, 2, 0x7f, 1, -1, VK_MR, 8, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
-    EVX("vmovdqu8", 1, 3, 0x7f, 0, -1, VK_MR, 1, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
-    EVX("vmovdqu16", 1, 3, 0x7f, 1, -1, VK_MR, 2, 0, 0, VF_NOZ, v_mov, "v/m{k}, v")
-    {"vmovd/q", VX_ENC_VEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64"},
-    {"vmovd/q", VX_ENC_VEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
-    {"vmovq", VX_ENC_VEX, 1, 2, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_load, "xmm, xmm/m64"},
-    {"vmovq", VX_ENC_VEX, 1, 1, 0xd6, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_store, "xmm/m64, xmm"},
-    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64"},
-    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm"},
-    {"vpextrb", VX_ENC_VEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm"},
-    {"vpextrd/q", VX_ENC_VEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
-    {"vpinsrb", VX_ENC_VEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
-    {"vpinsrd/q", VX_ENC_VEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
-    {"vpextrb", VX_ENC_EVEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm"},
-    {"vpextrd/q", VX_ENC_EVEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm"},
-    {"vpinsrb", VX_ENC_EVEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm"},
-    {"vpinsrd/q", VX_ENC_EVEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm"},
-    {"vpmovmskb", VX_ENC_VEX, 1, 1, 0xd7, 0xff, -1, -1, LV, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_pmovmskb, "r32, v"},
-    {"vptest", VX_ENC_VEX, 2, 1, 0x17, 0xff, 0, -1, LV, VK_SPEC, 1, 0, 0, M, 0, (void *)s_ptest, "v, v/m"},
+    VEX("vmovdqa", 1, 1, 0x6f, -1, -1, LV, VK_RM, 1, 0, VF_ALIGN | IP, v_mov, "v, v/m", FAVX)
+    VEX("vmovdqu", 1, 2, 0x6f, -1, -1, LV, VK_RM, 1, 0, IP, v_mov, "v, v/m", FAVX)
+    VEX("vmovdqa", 1, 1, 0x7f, -1, -1, LV, VK_MR, 1, 0, VF_ALIGN, v_mov, "v/m, v", FAVX)
+    VEX("vmovdqu", 1, 2, 0x7f, -1, -1, LV, VK_MR, 1, 0, 0, v_mov, "v/m, v", FAVX)
+    VEX("vmovaps", 1, 0, 0x28, -1, -1, LV, VK_RM, 1, 0, VF_ALIGN | IP, v_mov, "v, v/m", FAVX)
+    VEX("vmovaps", 1, 0, 0x29, -1, -1, LV, VK_MR, 1, 0, VF_ALIGN, v_mov, "v/m, v", FAVX)
+    VEX("vmovups", 1, 0, 0x10, -1, -1, LV, VK_RM, 1, 0, IP, v_mov, "v, v/m", FAVX)
+    VEX("vmovups", 1, 0, 0x11, -1, -1, LV, VK_MR, 1, 0, 0, v_mov, "v/m, v", FAVX)
+    EVX("vmovdqa32", 1, 1, 0x6f, 0, -1, VK_RM, 4, 0, 0, VF_ALIGN | EW | IP, v_mov, "v{k}{z}, v/m", FE(X_F))
+    EVX("vmovdqa64", 1, 1, 0x6f, 1, -1, VK_RM, 8, 0, 0, VF_ALIGN | EW | IP, v_mov, "v{k}{z}, v/m", FE(X_F))
+    EVX("vmovdqu32", 1, 2, 0x6f, 0, -1, VK_RM, 4, 0, 0, EW | IP, v_mov, "v{k}{z}, v/m", FE(X_F))
+    EVX("vmovdqu64", 1, 2, 0x6f, 1, -1, VK_RM, 8, 0, 0, EW | IP, v_mov, "v{k}{z}, v/m", FE(X_F))
+    EVX("vmovdqu8", 1, 3, 0x6f, 0, -1, VK_RM, 1, 0, 0, EW | IP, v_mov, "v{k}{z}, v/m", FE(X_BW))
+    EVX("vmovdqu16", 1, 3, 0x6f, 1, -1, VK_RM, 2, 0, 0, EW | IP, v_mov, "v{k}{z}, v/m", FE(X_BW))
+    EVX("vmovdqa32", 1, 1, 0x7f, 0, -1, VK_MR, 4, 0, 0, VF_ALIGN | VF_NOZ, v_mov, "v/m{k}, v", FE(X_F))
+    EVX("vmovdqa64", 1, 1, 0x7f, 1, -1, VK_MR, 8, 0, 0, VF_ALIGN | VF_NOZ, v_mov, "v/m{k}, v", FE(X_F))
+    EVX("vmovdqu32", 1, 2, 0x7f, 0, -1, VK_MR, 4, 0, 0, VF_NOZ, v_mov, "v/m{k}, v", FE(X_F))
+    EVX("vmovdqu64", 1, 2, 0x7f, 1, -1, VK_MR, 8, 0, 0, VF_NOZ, v_mov, "v/m{k}, v", FE(X_F))
+    EVX("vmovdqu8", 1, 3, 0x7f, 0, -1, VK_MR, 1, 0, 0, VF_NOZ, v_mov, "v/m{k}, v", FE(X_BW))
+    EVX("vmovdqu16", 1, 3, 0x7f, 1, -1, VK_MR, 2, 0, 0, VF_NOZ, v_mov, "v/m{k}, v", FE(X_BW))
+    {"vmovd/q", VX_ENC_VEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64", "v-g", FAVX},
+    {"vmovd/q", VX_ENC_VEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm", "v-g", FAVX},
+    {"vmovq", VX_ENC_VEX, 1, 2, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_load, "xmm, xmm/m64", "v-v", FAVX},
+    {"vmovq", VX_ENC_VEX, 1, 1, 0xd6, 0xff, -1, -1, L128, VK_SPEC, 8, 0, 8, M, 0, (void *)s_movq_store, "xmm/m64, xmm", "v-v", FAVX},
+    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x6e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_to_x, "xmm, r/m32|64", "v-g", FFIX(X_F)},
+    {"vmovd/q", VX_ENC_EVEX, 1, 1, 0x7e, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M, 0, (void *)s_movd_from_x, "r/m32|64, xmm", "v-g", FFIX(X_F)},
+    {"vpextrb", VX_ENC_VEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm", "v-g", FAVX},
+    {"vpextrd/q", VX_ENC_VEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm", "v-g", FAVX},
+    {"vpinsrb", VX_ENC_VEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm", "vvg", FAVX},
+    {"vpinsrd/q", VX_ENC_VEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 4, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm", "vvg", FAVX},
+    {"vpextrb", VX_ENC_EVEX, 3, 1, 0x14, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pextr, "r/m8, xmm, imm", "v-g", FFIX(X_BW)},
+    {"vpextrd/q", VX_ENC_EVEX, 3, 1, 0x16, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pextr, "r/m32|64, xmm, imm", "v-g", FFIX(X_DQ)},
+    {"vpinsrb", VX_ENC_EVEX, 3, 1, 0x20, 0xff, -1, -1, L128, VK_SPEC, 1, 0, 1, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m8, imm", "vvg", FFIX(X_BW)},
+    {"vpinsrd/q", VX_ENC_EVEX, 3, 1, 0x22, 0xff, -1, -1, L128, VK_SPEC, 4, 0, 0, M | I8, 0, (void *)s_pinsr, "xmm, xmm, r/m32|64, imm", "vvg", FFIX(X_DQ)},
+    {"vpmovmskb", VX_ENC_VEX, 1, 1, 0xd7, 0xff, -1, -1, LV, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_pmovmskb, "r32, v", "g-v", FAVX12},
+    {"vptest", VX_ENC_VEX, 2, 1, 0x17, 0xff, 0, -1, LV, VK_SPEC, 1, 0, 0, M, 0, (void *)s_ptest, "v, v/m", "v-v", FAVX},
     /* broadcasts, inserts, extracts */
-    VEX("vpbroadcastb", 2, 1, 0x78, 0, -1, LV, VK_RM, 1, 1, 0, v_bcast, "v, xmm/m8")
-    VEX("vpbroadcastw", 2, 1, 0x79, 0, -1, LV, VK_RM, 2, 2, 0, v_bcast, "v, xmm/m16")
-    VEX("vpbroadcastd", 2, 1, 0x58, 0, -1, LV, VK_RM, 4, 4, 0, v_bcast, "v, xmm/m32")
-    VEX("vpbroadcastq", 2, 1, 0x59, 0, -1, LV, VK_RM, 8, 8, 0, v_bcast, "v, xmm/m64")
-    EVX("vpbroadcastb", 2, 1, 0x78, 0, -1, VK_RM, 1, 0, 1, 0, v_bcast, "v{k}{z}, xmm/m8")
-    EVX("vpbroadcastw", 2, 1, 0x79, 0, -1, VK_RM, 2, 0, 2, 0, v_bcast, "v{k}{z}, xmm/m16")
-    EVX("vpbroadcastd", 2, 1, 0x58, 0, -1, VK_RM, 4, 0, 4, 0, v_bcast, "v{k}{z}, xmm/m32")
-    EVX("vpbroadcastq", 2, 1, 0x59, 1, -1, VK_RM, 8, 0, 8, 0, v_bcast, "v{k}{z}, xmm/m64")
-    {"vpbroadcastb", VX_ENC_EVEX, 2, 1, 0x7a, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32"},
-    {"vpbroadcastw", VX_ENC_EVEX, 2, 1, 0x7b, 0xff, 0, -1, LA, VK_SPEC, 2, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32"},
-    {"vpbroadcastd", VX_ENC_EVEX, 2, 1, 0x7c, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32"},
-    {"vpbroadcastq", VX_ENC_EVEX, 2, 1, 0x7c, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r64"},
-    VEX("vbroadcasti128", 2, 1, 0x5a, 0, -1, L256, VK_RM, 1, 16, VF_MEMONLY, v_bcast, "ymm, m128")
-    {"vbroadcasti32x4", VX_ENC_EVEX, 2, 1, 0x5a, 0xff, 0, -1, L256 | L512, VK_RM, 4, 0, 16, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "v{k}{z}, m128"},
-    {"vbroadcasti64x2", VX_ENC_EVEX, 2, 1, 0x5a, 0xff, 1, -1, L256 | L512, VK_RM, 8, 0, 16, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "v{k}{z}, m128"},
-    {"vbroadcasti32x8", VX_ENC_EVEX, 2, 1, 0x5b, 0xff, 0, -1, L512, VK_RM, 4, 0, 32, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "zmm{k}{z}, m256"},
-    {"vbroadcasti64x4", VX_ENC_EVEX, 2, 1, 0x5b, 0xff, 1, -1, L512, VK_RM, 8, 0, 32, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "zmm{k}{z}, m256"},
-    VEX("vinserti128", 3, 1, 0x38, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm")
-    VEX("vextracti128", 3, 1, 0x39, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm")
-    VEX("vperm2i128", 3, 1, 0x46, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm")
-    {"vshufi32x4", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m32bcst, imm"},
-    {"vshufi64x2", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m64bcst, imm"},
-    VEX("vpblendd", 3, 1, 0x02, 0, -1, LV, VK_RVM, 4, 0, I8, v_blendi, "v, v, v/m, imm")
-    VEX("vpblendw", 3, 1, 0x0e, -1, -1, LV, VK_RVM, 2, 0, I8, v_blendi, "v, v, v/m, imm")
-    {"vinserti32x4", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm"},
-    {"vinserti64x2", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm"},
-    {"vinserti32x8", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 0, -1, L512, VK_RVM, 4, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm"},
-    {"vinserti64x4", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 1, -1, L512, VK_RVM, 8, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm"},
-    {"vextracti32x4", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 0, -1, L256 | L512, VK_MR, 4, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm"},
-    {"vextracti64x2", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 1, -1, L256 | L512, VK_MR, 8, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm"},
-    {"vextracti32x8", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 0, -1, L512, VK_MR, 4, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm"},
-    {"vextracti64x4", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 1, -1, L512, VK_MR, 8, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm"},
+    VEX("vpbroadcastb", 2, 1, 0x78, 0, -1, LV, VK_RM, 1, 1, IP, v_bcast, "v, xmm/m8", FAVX2)
+    VEX("vpbroadcastw", 2, 1, 0x79, 0, -1, LV, VK_RM, 2, 2, IP, v_bcast, "v, xmm/m16", FAVX2)
+    VEX("vpbroadcastd", 2, 1, 0x58, 0, -1, LV, VK_RM, 4, 4, IP, v_bcast, "v, xmm/m32", FAVX2)
+    VEX("vpbroadcastq", 2, 1, 0x59, 0, -1, LV, VK_RM, 8, 8, IP, v_bcast, "v, xmm/m64", FAVX2)
+    EVX("vpbroadcastb", 2, 1, 0x78, 0, -1, VK_RM, 1, 0, 1, IP, v_bcast, "v{k}{z}, xmm/m8", FE(X_BW))
+    EVX("vpbroadcastw", 2, 1, 0x79, 0, -1, VK_RM, 2, 0, 2, IP, v_bcast, "v{k}{z}, xmm/m16", FE(X_BW))
+    EVX("vpbroadcastd", 2, 1, 0x58, 0, -1, VK_RM, 4, 0, 4, IP, v_bcast, "v{k}{z}, xmm/m32", FE(X_F))
+    EVX("vpbroadcastq", 2, 1, 0x59, 1, -1, VK_RM, 8, 0, 8, IP, v_bcast, "v{k}{z}, xmm/m64", FE(X_F))
+    {"vpbroadcastb", VX_ENC_EVEX, 2, 1, 0x7a, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32", "v-g", FE(X_BW)},
+    {"vpbroadcastw", VX_ENC_EVEX, 2, 1, 0x7b, 0xff, 0, -1, LA, VK_SPEC, 2, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32", "v-g", FE(X_BW)},
+    {"vpbroadcastd", VX_ENC_EVEX, 2, 1, 0x7c, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r32", "v-g", FE(X_F)},
+    {"vpbroadcastq", VX_ENC_EVEX, 2, 1, 0x7c, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | KM | VF_REGONLY, 0, (void *)s_bcast_gpr, "v{k}{z}, r64", "v-g", FE(X_F)},
+    VEX("vbroadcasti128", 2, 1, 0x5a, 0, -1, L256, VK_RM, 1, 16, VF_MEMONLY, v_bcast, "ymm, m128", FAVX2)
+    {"vbroadcasti32x4", VX_ENC_EVEX, 2, 1, 0x5a, 0xff, 0, -1, L256 | L512, VK_RM, 4, 0, 16, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "v{k}{z}, m128", "v-v", FE(X_F)},
+    {"vbroadcasti64x2", VX_ENC_EVEX, 2, 1, 0x5a, 0xff, 1, -1, L256 | L512, VK_RM, 8, 0, 16, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "v{k}{z}, m128", "v-v", FE(X_DQ)},
+    {"vbroadcasti32x8", VX_ENC_EVEX, 2, 1, 0x5b, 0xff, 0, -1, L512, VK_RM, 4, 0, 32, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "zmm{k}{z}, m256", "v-v", FE(X_DQ)},
+    {"vbroadcasti64x4", VX_ENC_EVEX, 2, 1, 0x5b, 0xff, 1, -1, L512, VK_RM, 8, 0, 32, M | KM | VF_MEMONLY, 0, (void *)v_bcast, "zmm{k}{z}, m256", "v-v", FE(X_F)},
+    VEX("vinserti128", 3, 1, 0x38, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm", FAVX2)
+    VEX("vextracti128", 3, 1, 0x39, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm", FAVX2)
+    VEX("vperm2i128", 3, 1, 0x46, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm", FAVX2)
+    {"vshufi32x4", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m32bcst, imm", "vvv", FE(X_F)},
+    {"vshufi64x2", VX_ENC_EVEX, 3, 1, 0x43, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM | I8, 0, (void *)v_shufi, "v{k}{z}, v, v/m/m64bcst, imm", "vvv", FE(X_F)},
+    VEX("vpblendd", 3, 1, 0x02, 0, -1, LV, VK_RVM, 4, 0, I8, v_blendi, "v, v, v/m, imm", FAVX2)
+    VEX("vpblendw", 3, 1, 0x0e, -1, -1, LV, VK_RVM, 2, 0, I8, v_blendi, "v, v, v/m, imm", FAVX12)
+    {"vinserti32x4", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm", "vvv", FE(X_F)},
+    {"vinserti64x2", VX_ENC_EVEX, 3, 1, 0x38, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 0, 16, M | KM | I8, 0, (void *)v_insert, "v{k}{z}, v, xmm/m128, imm", "vvv", FE(X_DQ)},
+    {"vinserti32x8", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 0, -1, L512, VK_RVM, 4, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm", "vvv", FE(X_DQ)},
+    {"vinserti64x4", VX_ENC_EVEX, 3, 1, 0x3a, 0xff, 1, -1, L512, VK_RVM, 8, 0, 32, M | KM | I8, 0, (void *)v_insert, "zmm{k}{z}, zmm, ymm/m256, imm", "vvv", FE(X_F)},
+    {"vextracti32x4", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 0, -1, L256 | L512, VK_MR, 4, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm", "v-v", FE(X_F)},
+    {"vextracti64x2", VX_ENC_EVEX, 3, 1, 0x39, 0xff, 1, -1, L256 | L512, VK_MR, 8, 0, 16, M | KM | I8, 0, (void *)v_extract, "xmm/m128{k}{z}, v, imm", "v-v", FE(X_DQ)},
+    {"vextracti32x8", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 0, -1, L512, VK_MR, 4, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm", "v-v", FE(X_DQ)},
+    {"vextracti64x4", VX_ENC_EVEX, 3, 1, 0x3b, 0xff, 1, -1, L512, VK_MR, 8, 0, 32, M | KM | I8, 0, (void *)v_extract, "ymm/m256{k}{z}, zmm, imm", "v-v", FE(X_F)},
     /* zero and sign extension */
-    VEX("vpmovsxbw", 2, 1, 0x20, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
-    EVX("vpmovsxbw", 2, 1, 0x20, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
-    VEX("vpmovsxbd", 2, 1, 0x21, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
-    EVX("vpmovsxbd", 2, 1, 0x21, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
-    VEX("vpmovsxbq", 2, 1, 0x22, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)")
-    EVX("vpmovsxbq", 2, 1, 0x22, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)")
-    VEX("vpmovsxwd", 2, 1, 0x23, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
-    EVX("vpmovsxwd", 2, 1, 0x23, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
-    VEX("vpmovsxwq", 2, 1, 0x24, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
-    EVX("vpmovsxwq", 2, 1, 0x24, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
-    VEX("vpmovsxdq", 2, 1, 0x25, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
-    EVX("vpmovsxdq", 2, 1, 0x25, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
-    VEX("vpmovzxbw", 2, 1, 0x30, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
-    EVX("vpmovzxbw", 2, 1, 0x30, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
-    VEX("vpmovzxbd", 2, 1, 0x31, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
-    EVX("vpmovzxbd", 2, 1, 0x31, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
-    VEX("vpmovzxbq", 2, 1, 0x32, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)")
-    EVX("vpmovzxbq", 2, 1, 0x32, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)")
-    VEX("vpmovzxwd", 2, 1, 0x33, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
-    EVX("vpmovzxwd", 2, 1, 0x33, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
-    VEX("vpmovzxwq", 2, 1, 0x34, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)")
-    EVX("vpmovzxwq", 2, 1, 0x34, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)")
-    VEX("vpmovzxdq", 2, 1, 0x35, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)")
-    EVX("vpmovzxdq", 2, 1, 0x35, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)")
+    VEX("vpmovsxbw", 2, 1, 0x20, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)", FAVX12)
+    EVX("vpmovsxbw", 2, 1, 0x20, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)", FE(X_BW))
+    VEX("vpmovsxbd", 2, 1, 0x21, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)", FAVX12)
+    EVX("vpmovsxbd", 2, 1, 0x21, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)", FE(X_F))
+    VEX("vpmovsxbq", 2, 1, 0x22, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)", FAVX12)
+    EVX("vpmovsxbq", 2, 1, 0x22, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)", FE(X_F))
+    VEX("vpmovsxwd", 2, 1, 0x23, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)", FAVX12)
+    EVX("vpmovsxwd", 2, 1, 0x23, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)", FE(X_F))
+    VEX("vpmovsxwq", 2, 1, 0x24, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)", FAVX12)
+    EVX("vpmovsxwq", 2, 1, 0x24, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)", FE(X_F))
+    VEX("vpmovsxdq", 2, 1, 0x25, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)", FAVX12)
+    EVX("vpmovsxdq", 2, 1, 0x25, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)", FE(X_F))
+    VEX("vpmovzxbw", 2, 1, 0x30, -1, -1, LV, VK_RM, 2, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)", FAVX12)
+    EVX("vpmovzxbw", 2, 1, 0x30, -1, -1, VK_RM, 2, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)", FE(X_BW))
+    VEX("vpmovzxbd", 2, 1, 0x31, -1, -1, LV, VK_RM, 4, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)", FAVX12)
+    EVX("vpmovzxbd", 2, 1, 0x31, -1, -1, VK_RM, 4, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)", FE(X_F))
+    VEX("vpmovzxbq", 2, 1, 0x32, -1, -1, LV, VK_RM, 8, 0xf8, 0, v_pmovx, "v, xmm/ymm/m (eighth)", FAVX12)
+    EVX("vpmovzxbq", 2, 1, 0x32, -1, -1, VK_RM, 8, 0, 0xf8, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (eighth)", FE(X_F))
+    VEX("vpmovzxwd", 2, 1, 0x33, -1, -1, LV, VK_RM, 4, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)", FAVX12)
+    EVX("vpmovzxwd", 2, 1, 0x33, -1, -1, VK_RM, 4, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)", FE(X_F))
+    VEX("vpmovzxwq", 2, 1, 0x34, -1, -1, LV, VK_RM, 8, 0xf4, 0, v_pmovx, "v, xmm/ymm/m (quarter)", FAVX12)
+    EVX("vpmovzxwq", 2, 1, 0x34, -1, -1, VK_RM, 8, 0, 0xf4, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (quarter)", FE(X_F))
+    VEX("vpmovzxdq", 2, 1, 0x35, -1, -1, LV, VK_RM, 8, 0xf2, 0, v_pmovx, "v, xmm/ymm/m (half)", FAVX12)
+    EVX("vpmovzxdq", 2, 1, 0x35, 0, -1, VK_RM, 8, 0, 0xf2, EW, v_pmovx, "v{k}{z}, xmm/ymm/m (half)", FE(X_F))
     /* logic */
-    VEX("vpand", 1, 1, 0xdb, -1, -1, LV, VK_RVM, 1, 0, 0, v_and, "v, v, v/m")
-    VEX("vpandn", 1, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, 0, v_andn, "v, v, v/m")
-    VEX("vpor", 1, 1, 0xeb, -1, -1, LV, VK_RVM, 1, 0, 0, v_or, "v, v, v/m")
-    VEX("vpxor", 1, 1, 0xef, -1, -1, LV, VK_RVM, 1, 0, 0, v_xor, "v, v, v/m")
-    EVX("vpandd", 1, 1, 0xdb, 0, -1, VK_RVM, 4, 4, 0, EW, v_and, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpandq", 1, 1, 0xdb, 1, -1, VK_RVM, 8, 8, 0, EW, v_and, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpandnd", 1, 1, 0xdf, 0, -1, VK_RVM, 4, 4, 0, EW, v_andn, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpandnq", 1, 1, 0xdf, 1, -1, VK_RVM, 8, 8, 0, EW, v_andn, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpord", 1, 1, 0xeb, 0, -1, VK_RVM, 4, 4, 0, EW, v_or, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vporq", 1, 1, 0xeb, 1, -1, VK_RVM, 8, 8, 0, EW, v_or, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpxord", 1, 1, 0xef, 0, -1, VK_RVM, 4, 4, 0, EW, v_xor, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpxorq", 1, 1, 0xef, 1, -1, VK_RVM, 8, 8, 0, EW, v_xor, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpternlogd", 3, 1, 0x25, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_ternlog, "v{k}{z}, v, v/m/m32bcst, imm")
-    EVX("vpternlogq", 3, 1, 0x25, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_ternlog, "v{k}{z}, v, v/m/m64bcst, imm")
+    VEX("vpand", 1, 1, 0xdb, -1, -1, LV, VK_RVM, 1, 0, IP, v_and, "v, v, v/m", FAVX12)
+    VEX("vpandn", 1, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, IP, v_andn, "v, v, v/m", FAVX12)
+    VEX("vpor", 1, 1, 0xeb, -1, -1, LV, VK_RVM, 1, 0, IP, v_or, "v, v, v/m", FAVX12)
+    VEX("vpxor", 1, 1, 0xef, -1, -1, LV, VK_RVM, 1, 0, IP, v_xor, "v, v, v/m", FAVX12)
+    EVX("vpandd", 1, 1, 0xdb, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_and, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpandq", 1, 1, 0xdb, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_and, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpandnd", 1, 1, 0xdf, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_andn, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpandnq", 1, 1, 0xdf, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_andn, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpord", 1, 1, 0xeb, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_or, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vporq", 1, 1, 0xeb, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_or, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpxord", 1, 1, 0xef, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_xor, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpxorq", 1, 1, 0xef, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_xor, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpternlogd", 3, 1, 0x25, 0, -1, VK_RVM, 4, 4, 0, EW | I8 | IP, v_ternlog, "v{k}{z}, v, v/m/m32bcst, imm", FE(X_F))
+    EVX("vpternlogq", 3, 1, 0x25, 1, -1, VK_RVM, 8, 8, 0, EW | I8 | IP, v_ternlog, "v{k}{z}, v, v/m/m64bcst, imm", FE(X_F))
     /* add, sub, multiply, min/max */
-    VEX("vpaddb", 1, 1, 0xfc, -1, -1, LV, VK_RVM, 1, 0, 0, v_add, "v, v, v/m")
-    VEX("vpaddw", 1, 1, 0xfd, -1, -1, LV, VK_RVM, 2, 0, 0, v_add, "v, v, v/m")
-    VEX("vpaddd", 1, 1, 0xfe, -1, -1, LV, VK_RVM, 4, 0, 0, v_add, "v, v, v/m")
-    VEX("vpaddq", 1, 1, 0xd4, -1, -1, LV, VK_RVM, 8, 0, 0, v_add, "v, v, v/m")
-    VEX("vpsubb", 1, 1, 0xf8, -1, -1, LV, VK_RVM, 1, 0, 0, v_sub, "v, v, v/m")
-    VEX("vpsubw", 1, 1, 0xf9, -1, -1, LV, VK_RVM, 2, 0, 0, v_sub, "v, v, v/m")
-    VEX("vpsubd", 1, 1, 0xfa, -1, -1, LV, VK_RVM, 4, 0, 0, v_sub, "v, v, v/m")
-    VEX("vpsubq", 1, 1, 0xfb, -1, -1, LV, VK_RVM, 8, 0, 0, v_sub, "v, v, v/m")
-    EVX("vpaddb", 1, 1, 0xfc, -1, -1, VK_RVM, 1, 0, 0, EW, v_add, "v{k}{z}, v, v/m")
-    EVX("vpaddw", 1, 1, 0xfd, -1, -1, VK_RVM, 2, 0, 0, EW, v_add, "v{k}{z}, v, v/m")
-    EVX("vpaddd", 1, 1, 0xfe, 0, -1, VK_RVM, 4, 4, 0, EW, v_add, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpaddq", 1, 1, 0xd4, 1, -1, VK_RVM, 8, 8, 0, EW, v_add, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpsubb", 1, 1, 0xf8, -1, -1, VK_RVM, 1, 0, 0, EW, v_sub, "v{k}{z}, v, v/m")
-    EVX("vpsubw", 1, 1, 0xf9, -1, -1, VK_RVM, 2, 0, 0, EW, v_sub, "v{k}{z}, v, v/m")
-    EVX("vpsubd", 1, 1, 0xfa, 0, -1, VK_RVM, 4, 4, 0, EW, v_sub, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpsubq", 1, 1, 0xfb, 1, -1, VK_RVM, 8, 8, 0, EW, v_sub, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpmuludq", 1, 1, 0xf4, -1, -1, LV, VK_RVM, 8, 0, 0, v_muludq, "v, v, v/m")
-    EVX("vpmuludq", 1, 1, 0xf4, 1, -1, VK_RVM, 8, 8, 0, EW, v_muludq, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpmuldq", 2, 1, 0x28, -1, -1, LV, VK_RVM, 8, 0, 0, v_muldq, "v, v, v/m")
-    EVX("vpmuldq", 2, 1, 0x28, 1, -1, VK_RVM, 8, 8, 0, EW, v_muldq, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpmulld", 2, 1, 0x40, -1, -1, LV, VK_RVM, 4, 0, 0, v_mullo, "v, v, v/m")
-    EVX("vpmulld", 2, 1, 0x40, 0, -1, VK_RVM, 4, 4, 0, EW, v_mullo, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpmullq", 2, 1, 0x40, 1, -1, VK_RVM, 8, 8, 0, EW, v_mullo, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpminub", 1, 1, 0xda, -1, -1, LV, VK_RVM, 1, 0, 0, v_minu, "v, v, v/m")
-    VEX("vpmaxub", 1, 1, 0xde, -1, -1, LV, VK_RVM, 1, 0, 0, v_maxu, "v, v, v/m")
-    VEX("vpminud", 2, 1, 0x3b, -1, -1, LV, VK_RVM, 4, 0, 0, v_minu, "v, v, v/m")
-    VEX("vpmaxud", 2, 1, 0x3f, -1, -1, LV, VK_RVM, 4, 0, 0, v_maxu, "v, v, v/m")
-    VEX("vpminsd", 2, 1, 0x39, -1, -1, LV, VK_RVM, 4, 0, 0, v_mins, "v, v, v/m")
-    VEX("vpmaxsd", 2, 1, 0x3d, -1, -1, LV, VK_RVM, 4, 0, 0, v_maxs, "v, v, v/m")
-    EVX("vpminub", 1, 1, 0xda, -1, -1, VK_RVM, 1, 0, 0, EW, v_minu, "v{k}{z}, v, v/m")
-    EVX("vpmaxub", 1, 1, 0xde, -1, -1, VK_RVM, 1, 0, 0, EW, v_maxu, "v{k}{z}, v, v/m")
-    EVX("vpminud", 2, 1, 0x3b, 0, -1, VK_RVM, 4, 4, 0, EW, v_minu, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpminuq", 2, 1, 0x3b, 1, -1, VK_RVM, 8, 8, 0, EW, v_minu, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpmaxud", 2, 1, 0x3f, 0, -1, VK_RVM, 4, 4, 0, EW, v_maxu, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpmaxuq", 2, 1, 0x3f, 1, -1, VK_RVM, 8, 8, 0, EW, v_maxu, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpabsb", 2, 1, 0x1c, -1, -1, LV, VK_RM, 1, 0, 0, v_abs, "v, v/m")
-    VEX("vpabsw", 2, 1, 0x1d, -1, -1, LV, VK_RM, 2, 0, 0, v_abs, "v, v/m")
-    VEX("vpabsd", 2, 1, 0x1e, -1, -1, LV, VK_RM, 4, 0, 0, v_abs, "v, v/m")
-    EVX("vpabsb", 2, 1, 0x1c, -1, -1, VK_RM, 1, 0, 0, EW, v_abs, "v{k}{z}, v/m")
-    EVX("vpabsw", 2, 1, 0x1d, -1, -1, VK_RM, 2, 0, 0, EW, v_abs, "v{k}{z}, v/m")
-    EVX("vpabsd", 2, 1, 0x1e, 0, -1, VK_RM, 4, 4, 0, EW, v_abs, "v{k}{z}, v/m/m32bcst")
-    EVX("vpabsq", 2, 1, 0x1f, 1, -1, VK_RM, 8, 8, 0, EW, v_abs, "v{k}{z}, v/m/m64bcst")
+    VEX("vpaddb", 1, 1, 0xfc, -1, -1, LV, VK_RVM, 1, 0, IP, v_add, "v, v, v/m", FAVX12)
+    VEX("vpaddw", 1, 1, 0xfd, -1, -1, LV, VK_RVM, 2, 0, IP, v_add, "v, v, v/m", FAVX12)
+    VEX("vpaddd", 1, 1, 0xfe, -1, -1, LV, VK_RVM, 4, 0, IP, v_add, "v, v, v/m", FAVX12)
+    VEX("vpaddq", 1, 1, 0xd4, -1, -1, LV, VK_RVM, 8, 0, IP, v_add, "v, v, v/m", FAVX12)
+    VEX("vpsubb", 1, 1, 0xf8, -1, -1, LV, VK_RVM, 1, 0, IP, v_sub, "v, v, v/m", FAVX12)
+    VEX("vpsubw", 1, 1, 0xf9, -1, -1, LV, VK_RVM, 2, 0, IP, v_sub, "v, v, v/m", FAVX12)
+    VEX("vpsubd", 1, 1, 0xfa, -1, -1, LV, VK_RVM, 4, 0, IP, v_sub, "v, v, v/m", FAVX12)
+    VEX("vpsubq", 1, 1, 0xfb, -1, -1, LV, VK_RVM, 8, 0, IP, v_sub, "v, v, v/m", FAVX12)
+    EVX("vpaddb", 1, 1, 0xfc, -1, -1, VK_RVM, 1, 0, 0, EW | IP, v_add, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpaddw", 1, 1, 0xfd, -1, -1, VK_RVM, 2, 0, 0, EW | IP, v_add, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpaddd", 1, 1, 0xfe, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_add, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpaddq", 1, 1, 0xd4, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_add, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpsubb", 1, 1, 0xf8, -1, -1, VK_RVM, 1, 0, 0, EW | IP, v_sub, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpsubw", 1, 1, 0xf9, -1, -1, VK_RVM, 2, 0, 0, EW | IP, v_sub, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpsubd", 1, 1, 0xfa, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_sub, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpsubq", 1, 1, 0xfb, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_sub, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    VEX("vpmuludq", 1, 1, 0xf4, -1, -1, LV, VK_RVM, 8, 0, 0, v_muludq, "v, v, v/m", FAVX12)
+    EVX("vpmuludq", 1, 1, 0xf4, 1, -1, VK_RVM, 8, 8, 0, EW, v_muludq, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    VEX("vpmuldq", 2, 1, 0x28, -1, -1, LV, VK_RVM, 8, 0, 0, v_muldq, "v, v, v/m", FAVX12)
+    EVX("vpmuldq", 2, 1, 0x28, 1, -1, VK_RVM, 8, 8, 0, EW, v_muldq, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    VEX("vpmulld", 2, 1, 0x40, -1, -1, LV, VK_RVM, 4, 0, IP, v_mullo, "v, v, v/m", FAVX12)
+    EVX("vpmulld", 2, 1, 0x40, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_mullo, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpmullq", 2, 1, 0x40, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_mullo, "v{k}{z}, v, v/m/m64bcst", FE(X_DQ))
+    VEX("vpminub", 1, 1, 0xda, -1, -1, LV, VK_RVM, 1, 0, IP, v_minu, "v, v, v/m", FAVX12)
+    VEX("vpmaxub", 1, 1, 0xde, -1, -1, LV, VK_RVM, 1, 0, IP, v_maxu, "v, v, v/m", FAVX12)
+    VEX("vpminud", 2, 1, 0x3b, -1, -1, LV, VK_RVM, 4, 0, IP, v_minu, "v, v, v/m", FAVX12)
+    VEX("vpmaxud", 2, 1, 0x3f, -1, -1, LV, VK_RVM, 4, 0, IP, v_maxu, "v, v, v/m", FAVX12)
+    VEX("vpminsd", 2, 1, 0x39, -1, -1, LV, VK_RVM, 4, 0, IP, v_mins, "v, v, v/m", FAVX12)
+    VEX("vpmaxsd", 2, 1, 0x3d, -1, -1, LV, VK_RVM, 4, 0, IP, v_maxs, "v, v, v/m", FAVX12)
+    EVX("vpminub", 1, 1, 0xda, -1, -1, VK_RVM, 1, 0, 0, EW | IP, v_minu, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpmaxub", 1, 1, 0xde, -1, -1, VK_RVM, 1, 0, 0, EW | IP, v_maxu, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpminud", 2, 1, 0x3b, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_minu, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpminuq", 2, 1, 0x3b, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_minu, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpmaxud", 2, 1, 0x3f, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_maxu, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpmaxuq", 2, 1, 0x3f, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_maxu, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    VEX("vpabsb", 2, 1, 0x1c, -1, -1, LV, VK_RM, 1, 0, IP, v_abs, "v, v/m", FAVX12)
+    VEX("vpabsw", 2, 1, 0x1d, -1, -1, LV, VK_RM, 2, 0, IP, v_abs, "v, v/m", FAVX12)
+    VEX("vpabsd", 2, 1, 0x1e, -1, -1, LV, VK_RM, 4, 0, IP, v_abs, "v, v/m", FAVX12)
+    EVX("vpabsb", 2, 1, 0x1c, -1, -1, VK_RM, 1, 0, 0, EW | IP, v_abs, "v{k}{z}, v/m", FE(X_BW))
+    EVX("vpabsw", 2, 1, 0x1d, -1, -1, VK_RM, 2, 0, 0, EW | IP, v_abs, "v{k}{z}, v/m", FE(X_BW))
+    EVX("vpabsd", 2, 1, 0x1e, 0, -1, VK_RM, 4, 4, 0, EW | IP, v_abs, "v{k}{z}, v/m/m32bcst", FE(X_F))
+    EVX("vpabsq", 2, 1, 0x1f, 1, -1, VK_RM, 8, 8, 0, EW | IP, v_abs, "v{k}{z}, v/m/m64bcst", FE(X_F))
     /* shifts and rotates */
-    VEX("vpsrlw", 1, 1, 0x71, -1, 2, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsraw", 1, 1, 0x71, -1, 4, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsllw", 1, 1, 0x71, -1, 6, LV, VK_VM, 2, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrld", 1, 1, 0x72, -1, 2, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrad", 1, 1, 0x72, -1, 4, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpslld", 1, 1, 0x72, -1, 6, LV, VK_VM, 4, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrlq", 1, 1, 0x73, -1, 2, LV, VK_VM, 8, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsllq", 1, 1, 0x73, -1, 6, LV, VK_VM, 8, 0, I8 | VF_REGONLY, v_shift_imm, "v, v/m, imm")
-    VEX("vpsrldq", 1, 1, 0x73, -1, 3, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm")
-    VEX("vpslldq", 1, 1, 0x73, -1, 7, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm")
-    EVX("vpsrlw", 1, 1, 0x71, -1, 2, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
-    EVX("vpsraw", 1, 1, 0x71, -1, 4, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
-    EVX("vpsllw", 1, 1, 0x71, -1, 6, VK_VM, 2, 0, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m, imm")
-    EVX("vprord", 1, 1, 0x72, 0, 0, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
-    EVX("vprorq", 1, 1, 0x72, 1, 0, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
-    EVX("vprold", 1, 1, 0x72, 0, 1, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
-    EVX("vprolq", 1, 1, 0x72, 1, 1, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
-    EVX("vpsrld", 1, 1, 0x72, 0, 2, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
-    EVX("vpsrad", 1, 1, 0x72, 0, 4, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
-    EVX("vpsraq", 1, 1, 0x72, 1, 4, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
-    EVX("vpslld", 1, 1, 0x72, 0, 6, VK_VM, 4, 4, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m32bcst, imm")
-    EVX("vpsrlq", 1, 1, 0x73, 1, 2, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
-    EVX("vpsllq", 1, 1, 0x73, 1, 6, VK_VM, 8, 8, 0, I8 | EW, v_shift_imm, "v{k}{z}, v/m/m64bcst, imm")
-    {"vpsrldq", VX_ENC_EVEX, 1, 1, 0x73, 0xff, -1, 3, LA, VK_VM, 1, 0, 0, M | I8, 0, (void *)v_bslq, "v, v/m, imm"},
-    {"vpslldq", VX_ENC_EVEX, 1, 1, 0x73, 0xff, -1, 7, LA, VK_VM, 1, 0, 0, M | I8, 0, (void *)v_bslq, "v, v/m, imm"},
-    VEX("vpsrlw", 1, 1, 0xd1, -1, -1, LV, VK_RVM, 2, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpsrld", 1, 1, 0xd2, -1, -1, LV, VK_RVM, 4, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpsrlq", 1, 1, 0xd3, -1, -1, LV, VK_RVM, 8, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpsraw", 1, 1, 0xe1, -1, -1, LV, VK_RVM, 2, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpsrad", 1, 1, 0xe2, -1, -1, LV, VK_RVM, 4, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpsllw", 1, 1, 0xf1, -1, -1, LV, VK_RVM, 2, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpslld", 1, 1, 0xf2, -1, -1, LV, VK_RVM, 4, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    VEX("vpsllq", 1, 1, 0xf3, -1, -1, LV, VK_RVM, 8, 16, 0, v_shift_xmm, "v, v, xmm/m128")
-    EVX("vpsrlw", 1, 1, 0xd1, -1, -1, VK_RVM, 2, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsrld", 1, 1, 0xd2, 0, -1, VK_RVM, 4, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsrlq", 1, 1, 0xd3, 1, -1, VK_RVM, 8, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsraw", 1, 1, 0xe1, -1, -1, VK_RVM, 2, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsrad", 1, 1, 0xe2, 0, -1, VK_RVM, 4, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsraq", 1, 1, 0xe2, 1, -1, VK_RVM, 8, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsllw", 1, 1, 0xf1, -1, -1, VK_RVM, 2, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpslld", 1, 1, 0xf2, 0, -1, VK_RVM, 4, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    EVX("vpsllq", 1, 1, 0xf3, 1, -1, VK_RVM, 8, 0, 16, 0, v_shift_xmm, "v{k}{z}, v, xmm/m128")
-    VEX("vpsrlvd", 2, 1, 0x45, 0, -1, LV, VK_RVM, 4, 0, 0, v_shift_var, "v, v, v/m")
-    VEX("vpsrlvq", 2, 1, 0x45, 1, -1, LV, VK_RVM, 8, 0, 0, v_shift_var, "v, v, v/m")
-    VEX("vpsravd", 2, 1, 0x46, 0, -1, LV, VK_RVM, 4, 0, 0, v_shift_var, "v, v, v/m")
-    VEX("vpsllvd", 2, 1, 0x47, 0, -1, LV, VK_RVM, 4, 0, 0, v_shift_var, "v, v, v/m")
-    VEX("vpsllvq", 2, 1, 0x47, 1, -1, LV, VK_RVM, 8, 0, 0, v_shift_var, "v, v, v/m")
-    EVX("vpsrlvd", 2, 1, 0x45, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpsrlvq", 2, 1, 0x45, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpsravd", 2, 1, 0x46, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpsravq", 2, 1, 0x46, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpsllvd", 2, 1, 0x47, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpsllvq", 2, 1, 0x47, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vprorvd", 2, 1, 0x14, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vprorvq", 2, 1, 0x14, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vprolvd", 2, 1, 0x15, 0, -1, VK_RVM, 4, 4, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vprolvq", 2, 1, 0x15, 1, -1, VK_RVM, 8, 8, 0, EW, v_shift_var, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpshldd", 3, 1, 0x71, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m32bcst, imm")
-    EVX("vpshldq", 3, 1, 0x71, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m64bcst, imm")
-    EVX("vpshrdd", 3, 1, 0x73, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m32bcst, imm")
-    EVX("vpshrdq", 3, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_shld, "v{k}{z}, v, v/m/m64bcst, imm")
-    EVX("vpshldvd", 2, 1, 0x71, 0, -1, VK_RVM, 4, 4, 0, EW, v_shld, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpshldvq", 2, 1, 0x71, 1, -1, VK_RVM, 8, 8, 0, EW, v_shld, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpshrdvd", 2, 1, 0x73, 0, -1, VK_RVM, 4, 4, 0, EW, v_shld, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpshrdvq", 2, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW, v_shld, "v{k}{z}, v, v/m/m64bcst")
+    VEX("vpsrlw", 1, 1, 0x71, -1, 2, LV, VK_VM, 2, 0, I8 | VF_REGONLY | IP, v_srl_i, "v, v/m, imm", FAVX12)
+    VEX("vpsraw", 1, 1, 0x71, -1, 4, LV, VK_VM, 2, 0, I8 | VF_REGONLY | IP, v_sra_i, "v, v/m, imm", FAVX12)
+    VEX("vpsllw", 1, 1, 0x71, -1, 6, LV, VK_VM, 2, 0, I8 | VF_REGONLY | IP, v_sll_i, "v, v/m, imm", FAVX12)
+    VEX("vpsrld", 1, 1, 0x72, -1, 2, LV, VK_VM, 4, 0, I8 | VF_REGONLY | IP, v_srl_i, "v, v/m, imm", FAVX12)
+    VEX("vpsrad", 1, 1, 0x72, -1, 4, LV, VK_VM, 4, 0, I8 | VF_REGONLY | IP, v_sra_i, "v, v/m, imm", FAVX12)
+    VEX("vpslld", 1, 1, 0x72, -1, 6, LV, VK_VM, 4, 0, I8 | VF_REGONLY | IP, v_sll_i, "v, v/m, imm", FAVX12)
+    VEX("vpsrlq", 1, 1, 0x73, -1, 2, LV, VK_VM, 8, 0, I8 | VF_REGONLY | IP, v_srl_i, "v, v/m, imm", FAVX12)
+    VEX("vpsllq", 1, 1, 0x73, -1, 6, LV, VK_VM, 8, 0, I8 | VF_REGONLY | IP, v_sll_i, "v, v/m, imm", FAVX12)
+    VEX("vpsrldq", 1, 1, 0x73, -1, 3, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm", FAVX12)
+    VEX("vpslldq", 1, 1, 0x73, -1, 7, LV, VK_VM, 1, 0, I8 | VF_REGONLY, v_bslq, "v, v, imm", FAVX12)
+    EVX("vpsrlw", 1, 1, 0x71, -1, 2, VK_VM, 2, 0, 0, I8 | EW | IP, v_srl_i, "v{k}{z}, v/m, imm", FE(X_BW))
+    EVX("vpsraw", 1, 1, 0x71, -1, 4, VK_VM, 2, 0, 0, I8 | EW | IP, v_sra_i, "v{k}{z}, v/m, imm", FE(X_BW))
+    EVX("vpsllw", 1, 1, 0x71, -1, 6, VK_VM, 2, 0, 0, I8 | EW | IP, v_sll_i, "v{k}{z}, v/m, imm", FE(X_BW))
+    EVX("vprord", 1, 1, 0x72, 0, 0, VK_VM, 4, 4, 0, I8 | EW | IP, v_ror_i, "v{k}{z}, v/m/m32bcst, imm", FE(X_F))
+    EVX("vprorq", 1, 1, 0x72, 1, 0, VK_VM, 8, 8, 0, I8 | EW | IP, v_ror_i, "v{k}{z}, v/m/m64bcst, imm", FE(X_F))
+    EVX("vprold", 1, 1, 0x72, 0, 1, VK_VM, 4, 4, 0, I8 | EW | IP, v_rol_i, "v{k}{z}, v/m/m32bcst, imm", FE(X_F))
+    EVX("vprolq", 1, 1, 0x72, 1, 1, VK_VM, 8, 8, 0, I8 | EW | IP, v_rol_i, "v{k}{z}, v/m/m64bcst, imm", FE(X_F))
+    EVX("vpsrld", 1, 1, 0x72, 0, 2, VK_VM, 4, 4, 0, I8 | EW | IP, v_srl_i, "v{k}{z}, v/m/m32bcst, imm", FE(X_F))
+    EVX("vpsrad", 1, 1, 0x72, 0, 4, VK_VM, 4, 4, 0, I8 | EW | IP, v_sra_i, "v{k}{z}, v/m/m32bcst, imm", FE(X_F))
+    EVX("vpsraq", 1, 1, 0x72, 1, 4, VK_VM, 8, 8, 0, I8 | EW | IP, v_sra_i, "v{k}{z}, v/m/m64bcst, imm", FE(X_F))
+    EVX("vpslld", 1, 1, 0x72, 0, 6, VK_VM, 4, 4, 0, I8 | EW | IP, v_sll_i, "v{k}{z}, v/m/m32bcst, imm", FE(X_F))
+    EVX("vpsrlq", 1, 1, 0x73, 1, 2, VK_VM, 8, 8, 0, I8 | EW | IP, v_srl_i, "v{k}{z}, v/m/m64bcst, imm", FE(X_F))
+    EVX("vpsllq", 1, 1, 0x73, 1, 6, VK_VM, 8, 8, 0, I8 | EW | IP, v_sll_i, "v{k}{z}, v/m/m64bcst, imm", FE(X_F))
+    {"vpsrldq", VX_ENC_EVEX, 1, 1, 0x73, 0xff, -1, 3, LA, VK_VM, 1, 0, 0, M | I8, 0, (void *)v_bslq, "v, v/m, imm", "xvv", FE(X_BW)},
+    {"vpslldq", VX_ENC_EVEX, 1, 1, 0x73, 0xff, -1, 7, LA, VK_VM, 1, 0, 0, M | I8, 0, (void *)v_bslq, "v, v/m, imm", "xvv", FE(X_BW)},
+    VEX("vpsrlw", 1, 1, 0xd1, -1, -1, LV, VK_RVM, 2, 16, IP, v_srl_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpsrld", 1, 1, 0xd2, -1, -1, LV, VK_RVM, 4, 16, IP, v_srl_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpsrlq", 1, 1, 0xd3, -1, -1, LV, VK_RVM, 8, 16, IP, v_srl_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpsraw", 1, 1, 0xe1, -1, -1, LV, VK_RVM, 2, 16, IP, v_sra_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpsrad", 1, 1, 0xe2, -1, -1, LV, VK_RVM, 4, 16, IP, v_sra_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpsllw", 1, 1, 0xf1, -1, -1, LV, VK_RVM, 2, 16, IP, v_sll_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpslld", 1, 1, 0xf2, -1, -1, LV, VK_RVM, 4, 16, IP, v_sll_x, "v, v, xmm/m128", FAVX12)
+    VEX("vpsllq", 1, 1, 0xf3, -1, -1, LV, VK_RVM, 8, 16, IP, v_sll_x, "v, v, xmm/m128", FAVX12)
+    EVX("vpsrlw", 1, 1, 0xd1, -1, -1, VK_RVM, 2, 0, 16, IP, v_srl_x, "v{k}{z}, v, xmm/m128", FE(X_BW))
+    EVX("vpsrld", 1, 1, 0xd2, 0, -1, VK_RVM, 4, 0, 16, IP, v_srl_x, "v{k}{z}, v, xmm/m128", FE(X_F))
+    EVX("vpsrlq", 1, 1, 0xd3, 1, -1, VK_RVM, 8, 0, 16, IP, v_srl_x, "v{k}{z}, v, xmm/m128", FE(X_F))
+    EVX("vpsraw", 1, 1, 0xe1, -1, -1, VK_RVM, 2, 0, 16, IP, v_sra_x, "v{k}{z}, v, xmm/m128", FE(X_BW))
+    EVX("vpsrad", 1, 1, 0xe2, 0, -1, VK_RVM, 4, 0, 16, IP, v_sra_x, "v{k}{z}, v, xmm/m128", FE(X_F))
+    EVX("vpsraq", 1, 1, 0xe2, 1, -1, VK_RVM, 8, 0, 16, IP, v_sra_x, "v{k}{z}, v, xmm/m128", FE(X_F))
+    EVX("vpsllw", 1, 1, 0xf1, -1, -1, VK_RVM, 2, 0, 16, IP, v_sll_x, "v{k}{z}, v, xmm/m128", FE(X_BW))
+    EVX("vpslld", 1, 1, 0xf2, 0, -1, VK_RVM, 4, 0, 16, IP, v_sll_x, "v{k}{z}, v, xmm/m128", FE(X_F))
+    EVX("vpsllq", 1, 1, 0xf3, 1, -1, VK_RVM, 8, 0, 16, IP, v_sll_x, "v{k}{z}, v, xmm/m128", FE(X_F))
+    VEX("vpsrlvd", 2, 1, 0x45, 0, -1, LV, VK_RVM, 4, 0, IP, v_srl_v, "v, v, v/m", FAVX2)
+    VEX("vpsrlvq", 2, 1, 0x45, 1, -1, LV, VK_RVM, 8, 0, IP, v_srl_v, "v, v, v/m", FAVX2)
+    VEX("vpsravd", 2, 1, 0x46, 0, -1, LV, VK_RVM, 4, 0, IP, v_sra_v, "v, v, v/m", FAVX2)
+    VEX("vpsllvd", 2, 1, 0x47, 0, -1, LV, VK_RVM, 4, 0, IP, v_sll_v, "v, v, v/m", FAVX2)
+    VEX("vpsllvq", 2, 1, 0x47, 1, -1, LV, VK_RVM, 8, 0, IP, v_sll_v, "v, v, v/m", FAVX2)
+    EVX("vpsrlvd", 2, 1, 0x45, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_srl_v, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpsrlvq", 2, 1, 0x45, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_srl_v, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpsravd", 2, 1, 0x46, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_sra_v, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpsravq", 2, 1, 0x46, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_sra_v, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpsllvd", 2, 1, 0x47, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_sll_v, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpsllvq", 2, 1, 0x47, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_sll_v, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vprorvd", 2, 1, 0x14, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_ror_v, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vprorvq", 2, 1, 0x14, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_ror_v, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vprolvd", 2, 1, 0x15, 0, -1, VK_RVM, 4, 4, 0, EW | IP, v_rol_v, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vprolvq", 2, 1, 0x15, 1, -1, VK_RVM, 8, 8, 0, EW | IP, v_rol_v, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpshldd", 3, 1, 0x71, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_shld_i, "v{k}{z}, v, v/m/m32bcst, imm", FE(X_VBMI2))
+    EVX("vpshldq", 3, 1, 0x71, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_shld_i, "v{k}{z}, v, v/m/m64bcst, imm", FE(X_VBMI2))
+    EVX("vpshrdd", 3, 1, 0x73, 0, -1, VK_RVM, 4, 4, 0, EW | I8, v_shrd_i, "v{k}{z}, v, v/m/m32bcst, imm", FE(X_VBMI2))
+    EVX("vpshrdq", 3, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW | I8, v_shrd_i, "v{k}{z}, v, v/m/m64bcst, imm", FE(X_VBMI2))
+    EVX("vpshldvd", 2, 1, 0x71, 0, -1, VK_RVM, 4, 4, 0, EW, v_shld_v, "v{k}{z}, v, v/m/m32bcst", FE(X_VBMI2))
+    EVX("vpshldvq", 2, 1, 0x71, 1, -1, VK_RVM, 8, 8, 0, EW, v_shld_v, "v{k}{z}, v, v/m/m64bcst", FE(X_VBMI2))
+    EVX("vpshrdvd", 2, 1, 0x73, 0, -1, VK_RVM, 4, 4, 0, EW, v_shrd_v, "v{k}{z}, v, v/m/m32bcst", FE(X_VBMI2))
+    EVX("vpshrdvq", 2, 1, 0x73, 1, -1, VK_RVM, 8, 8, 0, EW, v_shrd_v, "v{k}{z}, v, v/m/m64bcst", FE(X_VBMI2))
     /* shuffles, permutes, unpacks, align */
-    VEX("vpshufb", 2, 1, 0x00, -1, -1, LV, VK_RVM, 1, 0, 0, v_pshufb, "v, v, v/m")
+    VEX("vpshufb", 2, 1, 0x00, -1, -1, LV, VK_RVM, 1, 0, 0, v_pshufb, "v, v, v/m", FAVX12)
     /* no EW: the CPU does not suppress faults of masked-off vpshufb elements (measured) */
-    EVX("vpshufb", 2, 1, 0x00, -1, -1, VK_RVM, 1, 0, 0, 0, v_pshufb, "v{k}{z}, v, v/m")
-    VEX("vpshufd", 1, 1, 0x70, -1, -1, LV, VK_RM, 4, 0, I8, v_pshufd, "v, v/m, imm")
-    EVX("vpshufd", 1, 1, 0x70, 0, -1, VK_RM, 4, 4, 0, I8, v_pshufd, "v{k}{z}, v/m/m32bcst, imm")
-    VEX("vpshufhw", 1, 2, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm")
-    VEX("vpshuflw", 1, 3, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm")
-    EVX("vpshufhw", 1, 2, 0x70, -1, -1, VK_RM, 2, 0, 0, I8, v_pshufhlw, "v{k}{z}, v/m, imm")
-    EVX("vpshuflw", 1, 3, 0x70, -1, -1, VK_RM, 2, 0, 0, I8, v_pshufhlw, "v{k}{z}, v/m, imm")
-    VEX("vpermq", 3, 1, 0x00, 1, -1, L256, VK_RM, 8, 0, I8, v_permq_imm, "ymm, ymm/m256, imm")
-    {"vpermq", VX_ENC_EVEX, 3, 1, 0x00, 0xff, 1, -1, L256 | L512, VK_RM, 8, 8, 0, M | KM | I8, 0, (void *)v_permq_imm, "v{k}{z}, v/m/m64bcst, imm"},
-    VEX("vpermd", 2, 1, 0x36, 0, -1, L256, VK_RVM, 4, 0, 0, v_perm, "ymm, ymm, ymm/m256")
-    {"vpermd", VX_ENC_EVEX, 2, 1, 0x36, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM, 0, (void *)v_perm, "v{k}{z}, v, v/m/m32bcst"},
-    {"vpermq", VX_ENC_EVEX, 2, 1, 0x36, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM, 0, (void *)v_perm, "v{k}{z}, v, v/m/m64bcst"},
-    EVX("vpermb", 2, 1, 0x8d, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm, "v{k}{z}, v, v/m")
-    EVX("vpermw", 2, 1, 0x8d, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm, "v{k}{z}, v, v/m")
-    EVX("vpermi2b", 2, 1, 0x75, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
-    EVX("vpermi2w", 2, 1, 0x75, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
-    EVX("vpermi2d", 2, 1, 0x76, 0, -1, VK_RVM, 4, 4, 0, 0, v_perm2, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpermi2q", 2, 1, 0x76, 1, -1, VK_RVM, 8, 8, 0, 0, v_perm2, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpermt2b", 2, 1, 0x7d, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
-    EVX("vpermt2w", 2, 1, 0x7d, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm2, "v{k}{z}, v, v/m")
-    EVX("vpermt2d", 2, 1, 0x7e, 0, -1, VK_RVM, 4, 4, 0, 0, v_perm2, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpermt2q", 2, 1, 0x7e, 1, -1, VK_RVM, 8, 8, 0, 0, v_perm2, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpunpcklbw", 1, 1, 0x60, -1, -1, LV, VK_RVM, 1, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpcklwd", 1, 1, 0x61, -1, -1, LV, VK_RVM, 2, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpckldq", 1, 1, 0x62, -1, -1, LV, VK_RVM, 4, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpcklqdq", 1, 1, 0x6c, -1, -1, LV, VK_RVM, 8, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpckhbw", 1, 1, 0x68, -1, -1, LV, VK_RVM, 1, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpckhwd", 1, 1, 0x69, -1, -1, LV, VK_RVM, 2, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpckhdq", 1, 1, 0x6a, -1, -1, LV, VK_RVM, 4, 0, 0, v_unpack, "v, v, v/m")
-    VEX("vpunpckhqdq", 1, 1, 0x6d, -1, -1, LV, VK_RVM, 8, 0, 0, v_unpack, "v, v, v/m")
-    EVX("vpunpcklbw", 1, 1, 0x60, -1, -1, VK_RVM, 1, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
-    EVX("vpunpcklwd", 1, 1, 0x61, -1, -1, VK_RVM, 2, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
-    EVX("vpunpckldq", 1, 1, 0x62, 0, -1, VK_RVM, 4, 4, 0, 0, v_unpack, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpunpcklqdq", 1, 1, 0x6c, 1, -1, VK_RVM, 8, 8, 0, 0, v_unpack, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpunpckhbw", 1, 1, 0x68, -1, -1, VK_RVM, 1, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
-    EVX("vpunpckhwd", 1, 1, 0x69, -1, -1, VK_RVM, 2, 0, 0, 0, v_unpack, "v{k}{z}, v, v/m")
-    EVX("vpunpckhdq", 1, 1, 0x6a, 0, -1, VK_RVM, 4, 4, 0, 0, v_unpack, "v{k}{z}, v, v/m/m32bcst")
-    EVX("vpunpckhqdq", 1, 1, 0x6d, 1, -1, VK_RVM, 8, 8, 0, 0, v_unpack, "v{k}{z}, v, v/m/m64bcst")
-    VEX("vpalignr", 3, 1, 0x0f, -1, -1, LV, VK_RVM, 1, 0, I8, v_palignr, "v, v, v/m, imm")
-    EVX("vpalignr", 3, 1, 0x0f, -1, -1, VK_RVM, 1, 0, 0, I8, v_palignr, "v{k}{z}, v, v/m, imm")
-    EVX("valignd", 3, 1, 0x03, 0, -1, VK_RVM, 4, 4, 0, I8, v_valign, "v{k}{z}, v, v/m/m32bcst, imm")
-    EVX("valignq", 3, 1, 0x03, 1, -1, VK_RVM, 8, 8, 0, I8, v_valign, "v{k}{z}, v, v/m/m64bcst, imm")
+    EVX("vpshufb", 2, 1, 0x00, -1, -1, VK_RVM, 1, 0, 0, 0, v_pshufb, "v{k}{z}, v, v/m", FE(X_BW))
+    VEX("vpshufd", 1, 1, 0x70, -1, -1, LV, VK_RM, 4, 0, I8, v_pshufd, "v, v/m, imm", FAVX12)
+    EVX("vpshufd", 1, 1, 0x70, 0, -1, VK_RM, 4, 4, 0, I8, v_pshufd, "v{k}{z}, v/m/m32bcst, imm", FE(X_F))
+    VEX("vpshufhw", 1, 2, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm", FAVX12)
+    VEX("vpshuflw", 1, 3, 0x70, -1, -1, LV, VK_RM, 2, 0, I8, v_pshufhlw, "v, v/m, imm", FAVX12)
+    EVX("vpshufhw", 1, 2, 0x70, -1, -1, VK_RM, 2, 0, 0, I8, v_pshufhlw, "v{k}{z}, v/m, imm", FE(X_BW))
+    EVX("vpshuflw", 1, 3, 0x70, -1, -1, VK_RM, 2, 0, 0, I8, v_pshufhlw, "v{k}{z}, v/m, imm", FE(X_BW))
+    VEX("vpermq", 3, 1, 0x00, 1, -1, L256, VK_RM, 8, 0, I8, v_permq_imm, "ymm, ymm/m256, imm", FAVX2)
+    {"vpermq", VX_ENC_EVEX, 3, 1, 0x00, 0xff, 1, -1, L256 | L512, VK_RM, 8, 8, 0, M | KM | I8, 0, (void *)v_permq_imm, "v{k}{z}, v/m/m64bcst, imm", "v-v", FE(X_F)},
+    VEX("vpermd", 2, 1, 0x36, 0, -1, L256, VK_RVM, 4, 0, 0, v_perm, "ymm, ymm, ymm/m256", FAVX2)
+    {"vpermd", VX_ENC_EVEX, 2, 1, 0x36, 0xff, 0, -1, L256 | L512, VK_RVM, 4, 4, 0, M | KM, 0, (void *)v_perm, "v{k}{z}, v, v/m/m32bcst", "vvv", FE(X_F)},
+    {"vpermq", VX_ENC_EVEX, 2, 1, 0x36, 0xff, 1, -1, L256 | L512, VK_RVM, 8, 8, 0, M | KM, 0, (void *)v_perm, "v{k}{z}, v, v/m/m64bcst", "vvv", FE(X_F)},
+    EVX("vpermb", 2, 1, 0x8d, 0, -1, VK_RVM, 1, 0, 0, 0, v_perm, "v{k}{z}, v, v/m", FE(X_VBMI))
+    EVX("vpermw", 2, 1, 0x8d, 1, -1, VK_RVM, 2, 0, 0, 0, v_perm, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpermi2b", 2, 1, 0x75, 0, -1, VK_RVM, 1, 0, 0, 0, v_permi2, "v{k}{z}, v, v/m", FE(X_VBMI))
+    EVX("vpermi2w", 2, 1, 0x75, 1, -1, VK_RVM, 2, 0, 0, 0, v_permi2, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpermi2d", 2, 1, 0x76, 0, -1, VK_RVM, 4, 4, 0, 0, v_permi2, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpermi2q", 2, 1, 0x76, 1, -1, VK_RVM, 8, 8, 0, 0, v_permi2, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpermt2b", 2, 1, 0x7d, 0, -1, VK_RVM, 1, 0, 0, 0, v_permt2, "v{k}{z}, v, v/m", FE(X_VBMI))
+    EVX("vpermt2w", 2, 1, 0x7d, 1, -1, VK_RVM, 2, 0, 0, 0, v_permt2, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpermt2d", 2, 1, 0x7e, 0, -1, VK_RVM, 4, 4, 0, 0, v_permt2, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpermt2q", 2, 1, 0x7e, 1, -1, VK_RVM, 8, 8, 0, 0, v_permt2, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    VEX("vpunpcklbw", 1, 1, 0x60, -1, -1, LV, VK_RVM, 1, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpcklwd", 1, 1, 0x61, -1, -1, LV, VK_RVM, 2, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpckldq", 1, 1, 0x62, -1, -1, LV, VK_RVM, 4, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpcklqdq", 1, 1, 0x6c, -1, -1, LV, VK_RVM, 8, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpckhbw", 1, 1, 0x68, -1, -1, LV, VK_RVM, 1, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpckhwd", 1, 1, 0x69, -1, -1, LV, VK_RVM, 2, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpckhdq", 1, 1, 0x6a, -1, -1, LV, VK_RVM, 4, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    VEX("vpunpckhqdq", 1, 1, 0x6d, -1, -1, LV, VK_RVM, 8, 0, IP, v_unpack, "v, v, v/m", FAVX12)
+    EVX("vpunpcklbw", 1, 1, 0x60, -1, -1, VK_RVM, 1, 0, 0, IP, v_unpack, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpunpcklwd", 1, 1, 0x61, -1, -1, VK_RVM, 2, 0, 0, IP, v_unpack, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpunpckldq", 1, 1, 0x62, 0, -1, VK_RVM, 4, 4, 0, IP, v_unpack, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpunpcklqdq", 1, 1, 0x6c, 1, -1, VK_RVM, 8, 8, 0, IP, v_unpack, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpunpckhbw", 1, 1, 0x68, -1, -1, VK_RVM, 1, 0, 0, IP, v_unpack, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpunpckhwd", 1, 1, 0x69, -1, -1, VK_RVM, 2, 0, 0, IP, v_unpack, "v{k}{z}, v, v/m", FE(X_BW))
+    EVX("vpunpckhdq", 1, 1, 0x6a, 0, -1, VK_RVM, 4, 4, 0, IP, v_unpack, "v{k}{z}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpunpckhqdq", 1, 1, 0x6d, 1, -1, VK_RVM, 8, 8, 0, IP, v_unpack, "v{k}{z}, v, v/m/m64bcst", FE(X_F))
+    VEX("vpalignr", 3, 1, 0x0f, -1, -1, LV, VK_RVM, 1, 0, I8, v_palignr, "v, v, v/m, imm", FAVX12)
+    EVX("vpalignr", 3, 1, 0x0f, -1, -1, VK_RVM, 1, 0, 0, I8, v_palignr, "v{k}{z}, v, v/m, imm", FE(X_BW))
+    EVX("valignd", 3, 1, 0x03, 0, -1, VK_RVM, 4, 4, 0, I8, v_valign, "v{k}{z}, v, v/m/m32bcst, imm", FE(X_F))
+    EVX("valignq", 3, 1, 0x03, 1, -1, VK_RVM, 8, 8, 0, I8, v_valign, "v{k}{z}, v, v/m/m64bcst, imm", FE(X_F))
     /* compares */
-    VEX("vpcmpeqb", 1, 1, 0x74, -1, -1, LV, VK_RVM, 1, 0, 0, v_cmpeq_v, "v, v, v/m")
-    VEX("vpcmpeqw", 1, 1, 0x75, -1, -1, LV, VK_RVM, 2, 0, 0, v_cmpeq_v, "v, v, v/m")
-    VEX("vpcmpeqd", 1, 1, 0x76, -1, -1, LV, VK_RVM, 4, 0, 0, v_cmpeq_v, "v, v, v/m")
-    VEX("vpcmpeqq", 2, 1, 0x29, -1, -1, LV, VK_RVM, 8, 0, 0, v_cmpeq_v, "v, v, v/m")
-    VEX("vpcmpgtb", 1, 1, 0x64, -1, -1, LV, VK_RVM, 1, 0, 0, v_cmpgt_v, "v, v, v/m")
-    VEX("vpcmpgtw", 1, 1, 0x65, -1, -1, LV, VK_RVM, 2, 0, 0, v_cmpgt_v, "v, v, v/m")
-    VEX("vpcmpgtd", 1, 1, 0x66, -1, -1, LV, VK_RVM, 4, 0, 0, v_cmpgt_v, "v, v, v/m")
-    VEX("vpcmpgtq", 2, 1, 0x37, -1, -1, LV, VK_RVM, 8, 0, 0, v_cmpgt_v, "v, v, v/m")
-    EVX("vpcmpeqb", 1, 1, 0x74, -1, -1, VK_KVM, 1, 0, 0, EW, k_cmp, "k{k}, v, v/m")
-    EVX("vpcmpeqw", 1, 1, 0x75, -1, -1, VK_KVM, 2, 0, 0, EW, k_cmp, "k{k}, v, v/m")
-    EVX("vpcmpeqd", 1, 1, 0x76, 0, -1, VK_KVM, 4, 4, 0, EW, k_cmp, "k{k}, v, v/m/m32bcst")
-    EVX("vpcmpeqq", 2, 1, 0x29, 1, -1, VK_KVM, 8, 8, 0, EW, k_cmp, "k{k}, v, v/m/m64bcst")
-    EVX("vpcmpgtb", 1, 1, 0x64, -1, -1, VK_KVM, 1, 0, 0, EW, k_cmp, "k{k}, v, v/m")
-    EVX("vpcmpgtw", 1, 1, 0x65, -1, -1, VK_KVM, 2, 0, 0, EW, k_cmp, "k{k}, v, v/m")
-    EVX("vpcmpgtd", 1, 1, 0x66, 0, -1, VK_KVM, 4, 4, 0, EW, k_cmp, "k{k}, v, v/m/m32bcst")
-    EVX("vpcmpgtq", 2, 1, 0x37, 1, -1, VK_KVM, 8, 8, 0, EW, k_cmp, "k{k}, v, v/m/m64bcst")
-    EVX("vpcmpb", 3, 1, 0x3f, 0, -1, VK_KVM, 1, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
-    EVX("vpcmpw", 3, 1, 0x3f, 1, -1, VK_KVM, 2, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
-    EVX("vpcmpub", 3, 1, 0x3e, 0, -1, VK_KVM, 1, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
-    EVX("vpcmpuw", 3, 1, 0x3e, 1, -1, VK_KVM, 2, 0, 0, EW | I8, k_cmp, "k{k}, v, v/m, imm")
-    EVX("vpcmpd", 3, 1, 0x1f, 0, -1, VK_KVM, 4, 4, 0, EW | I8, k_cmp, "k{k}, v, v/m/m32bcst, imm")
-    EVX("vpcmpq", 3, 1, 0x1f, 1, -1, VK_KVM, 8, 8, 0, EW | I8, k_cmp, "k{k}, v, v/m/m64bcst, imm")
-    EVX("vpcmpud", 3, 1, 0x1e, 0, -1, VK_KVM, 4, 4, 0, EW | I8, k_cmp, "k{k}, v, v/m/m32bcst, imm")
-    EVX("vpcmpuq", 3, 1, 0x1e, 1, -1, VK_KVM, 8, 8, 0, EW | I8, k_cmp, "k{k}, v, v/m/m64bcst, imm")
-    EVX("vptestmb", 2, 1, 0x26, 0, -1, VK_KVM, 1, 0, 0, EW, k_test, "k{k}, v, v/m")
-    EVX("vptestmw", 2, 1, 0x26, 1, -1, VK_KVM, 2, 0, 0, EW, k_test, "k{k}, v, v/m")
-    EVX("vptestmd", 2, 1, 0x27, 0, -1, VK_KVM, 4, 4, 0, EW, k_test, "k{k}, v, v/m/m32bcst")
-    EVX("vptestmq", 2, 1, 0x27, 1, -1, VK_KVM, 8, 8, 0, EW, k_test, "k{k}, v, v/m/m64bcst")
-    EVX("vptestnmb", 2, 2, 0x26, 0, -1, VK_KVM, 1, 0, 0, EW, k_test, "k{k}, v, v/m")
-    EVX("vptestnmw", 2, 2, 0x26, 1, -1, VK_KVM, 2, 0, 0, EW, k_test, "k{k}, v, v/m")
-    EVX("vptestnmd", 2, 2, 0x27, 0, -1, VK_KVM, 4, 4, 0, EW, k_test, "k{k}, v, v/m/m32bcst")
-    EVX("vptestnmq", 2, 2, 0x27, 1, -1, VK_KVM, 8, 8, 0, EW, k_test, "k{k}, v, v/m/m64bcst")
-    {"vpmovm2b", VX_ENC_EVEX, 2, 2, 0x28, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
-    {"vpmovm2w", VX_ENC_EVEX, 2, 2, 0x28, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
-    {"vpmovm2d", VX_ENC_EVEX, 2, 2, 0x38, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
-    {"vpmovm2q", VX_ENC_EVEX, 2, 2, 0x38, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k"},
-    {"vpmovb2m", VX_ENC_EVEX, 2, 2, 0x29, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
-    {"vpmovw2m", VX_ENC_EVEX, 2, 2, 0x29, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
-    {"vpmovd2m", VX_ENC_EVEX, 2, 2, 0x39, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
-    {"vpmovq2m", VX_ENC_EVEX, 2, 2, 0x39, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v"},
-    {"vpblendmb", VX_ENC_EVEX, 2, 1, 0x66, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m"},
-    {"vpblendmw", VX_ENC_EVEX, 2, 1, 0x66, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m"},
-    {"vpblendmd", VX_ENC_EVEX, 2, 1, 0x64, 0xff, 0, -1, LA, VK_SPEC, 4, 4, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m/m32bcst"},
-    {"vpblendmq", VX_ENC_EVEX, 2, 1, 0x64, 0xff, 1, -1, LA, VK_SPEC, 8, 8, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m/m64bcst"},
+    VEX("vpcmpeqb", 1, 1, 0x74, -1, -1, LV, VK_RVM, 1, 0, IP, v_cmpeq_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpeqw", 1, 1, 0x75, -1, -1, LV, VK_RVM, 2, 0, IP, v_cmpeq_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpeqd", 1, 1, 0x76, -1, -1, LV, VK_RVM, 4, 0, IP, v_cmpeq_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpeqq", 2, 1, 0x29, -1, -1, LV, VK_RVM, 8, 0, IP, v_cmpeq_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpgtb", 1, 1, 0x64, -1, -1, LV, VK_RVM, 1, 0, IP, v_cmpgt_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpgtw", 1, 1, 0x65, -1, -1, LV, VK_RVM, 2, 0, IP, v_cmpgt_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpgtd", 1, 1, 0x66, -1, -1, LV, VK_RVM, 4, 0, IP, v_cmpgt_v, "v, v, v/m", FAVX12)
+    VEX("vpcmpgtq", 2, 1, 0x37, -1, -1, LV, VK_RVM, 8, 0, IP, v_cmpgt_v, "v, v, v/m", FAVX12)
+    EVX("vpcmpeqb", 1, 1, 0x74, -1, -1, VK_KVM, 1, 0, 0, EW, k_cmpeq, "k{k}, v, v/m", FE(X_BW))
+    EVX("vpcmpeqw", 1, 1, 0x75, -1, -1, VK_KVM, 2, 0, 0, EW, k_cmpeq, "k{k}, v, v/m", FE(X_BW))
+    EVX("vpcmpeqd", 1, 1, 0x76, 0, -1, VK_KVM, 4, 4, 0, EW, k_cmpeq, "k{k}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpcmpeqq", 2, 1, 0x29, 1, -1, VK_KVM, 8, 8, 0, EW, k_cmpeq, "k{k}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpcmpgtb", 1, 1, 0x64, -1, -1, VK_KVM, 1, 0, 0, EW, k_cmpgt, "k{k}, v, v/m", FE(X_BW))
+    EVX("vpcmpgtw", 1, 1, 0x65, -1, -1, VK_KVM, 2, 0, 0, EW, k_cmpgt, "k{k}, v, v/m", FE(X_BW))
+    EVX("vpcmpgtd", 1, 1, 0x66, 0, -1, VK_KVM, 4, 4, 0, EW, k_cmpgt, "k{k}, v, v/m/m32bcst", FE(X_F))
+    EVX("vpcmpgtq", 2, 1, 0x37, 1, -1, VK_KVM, 8, 8, 0, EW, k_cmpgt, "k{k}, v, v/m/m64bcst", FE(X_F))
+    EVX("vpcmpb", 3, 1, 0x3f, 0, -1, VK_KVM, 1, 0, 0, EW | I8, k_cmp_imm, "k{k}, v, v/m, imm", FE(X_BW))
+    EVX("vpcmpw", 3, 1, 0x3f, 1, -1, VK_KVM, 2, 0, 0, EW | I8, k_cmp_imm, "k{k}, v, v/m, imm", FE(X_BW))
+    EVX("vpcmpub", 3, 1, 0x3e, 0, -1, VK_KVM, 1, 0, 0, EW | I8, k_cmpu_imm, "k{k}, v, v/m, imm", FE(X_BW))
+    EVX("vpcmpuw", 3, 1, 0x3e, 1, -1, VK_KVM, 2, 0, 0, EW | I8, k_cmpu_imm, "k{k}, v, v/m, imm", FE(X_BW))
+    EVX("vpcmpd", 3, 1, 0x1f, 0, -1, VK_KVM, 4, 4, 0, EW | I8, k_cmp_imm, "k{k}, v, v/m/m32bcst, imm", FE(X_F))
+    EVX("vpcmpq", 3, 1, 0x1f, 1, -1, VK_KVM, 8, 8, 0, EW | I8, k_cmp_imm, "k{k}, v, v/m/m64bcst, imm", FE(X_F))
+    EVX("vpcmpud", 3, 1, 0x1e, 0, -1, VK_KVM, 4, 4, 0, EW | I8, k_cmpu_imm, "k{k}, v, v/m/m32bcst, imm", FE(X_F))
+    EVX("vpcmpuq", 3, 1, 0x1e, 1, -1, VK_KVM, 8, 8, 0, EW | I8, k_cmpu_imm, "k{k}, v, v/m/m64bcst, imm", FE(X_F))
+    EVX("vptestmb", 2, 1, 0x26, 0, -1, VK_KVM, 1, 0, 0, EW, k_test, "k{k}, v, v/m", FE(X_BW))
+    EVX("vptestmw", 2, 1, 0x26, 1, -1, VK_KVM, 2, 0, 0, EW, k_test, "k{k}, v, v/m", FE(X_BW))
+    EVX("vptestmd", 2, 1, 0x27, 0, -1, VK_KVM, 4, 4, 0, EW, k_test, "k{k}, v, v/m/m32bcst", FE(X_F))
+    EVX("vptestmq", 2, 1, 0x27, 1, -1, VK_KVM, 8, 8, 0, EW, k_test, "k{k}, v, v/m/m64bcst", FE(X_F))
+    EVX("vptestnmb", 2, 2, 0x26, 0, -1, VK_KVM, 1, 0, 0, EW, k_test, "k{k}, v, v/m", FE(X_BW))
+    EVX("vptestnmw", 2, 2, 0x26, 1, -1, VK_KVM, 2, 0, 0, EW, k_test, "k{k}, v, v/m", FE(X_BW))
+    EVX("vptestnmd", 2, 2, 0x27, 0, -1, VK_KVM, 4, 4, 0, EW, k_test, "k{k}, v, v/m/m32bcst", FE(X_F))
+    EVX("vptestnmq", 2, 2, 0x27, 1, -1, VK_KVM, 8, 8, 0, EW, k_test, "k{k}, v, v/m/m64bcst", FE(X_F))
+    {"vpmovm2b", VX_ENC_EVEX, 2, 2, 0x28, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k", "v-k", FE(X_BW)},
+    {"vpmovm2w", VX_ENC_EVEX, 2, 2, 0x28, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k", "v-k", FE(X_BW)},
+    {"vpmovm2d", VX_ENC_EVEX, 2, 2, 0x38, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k", "v-k", FE(X_DQ)},
+    {"vpmovm2q", VX_ENC_EVEX, 2, 2, 0x38, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | VF_REGONLY, 0, (void *)s_movm2, "v, k", "v-k", FE(X_DQ)},
+    {"vpmovb2m", VX_ENC_EVEX, 2, 2, 0x29, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v", "k-v", FE(X_BW)},
+    {"vpmovw2m", VX_ENC_EVEX, 2, 2, 0x29, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v", "k-v", FE(X_BW)},
+    {"vpmovd2m", VX_ENC_EVEX, 2, 2, 0x39, 0xff, 0, -1, LA, VK_SPEC, 4, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v", "k-v", FE(X_DQ)},
+    {"vpmovq2m", VX_ENC_EVEX, 2, 2, 0x39, 0xff, 1, -1, LA, VK_SPEC, 8, 0, 0, M | VF_REGONLY, 0, (void *)s_mov2m, "k, v", "k-v", FE(X_DQ)},
+    {"vpblendmb", VX_ENC_EVEX, 2, 1, 0x66, 0xff, 0, -1, LA, VK_SPEC, 1, 0, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m", "vvv", FE(X_BW)},
+    {"vpblendmw", VX_ENC_EVEX, 2, 1, 0x66, 0xff, 1, -1, LA, VK_SPEC, 2, 0, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m", "vvv", FE(X_BW)},
+    {"vpblendmd", VX_ENC_EVEX, 2, 1, 0x64, 0xff, 0, -1, LA, VK_SPEC, 4, 4, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m/m32bcst", "vvv", FE(X_F)},
+    {"vpblendmq", VX_ENC_EVEX, 2, 1, 0x64, 0xff, 1, -1, LA, VK_SPEC, 8, 8, 0, M | KM | EW, 0, (void *)s_blendm, "v{k}{z}, v, v/m/m64bcst", "vvv", FE(X_F)},
     /* crypto: GFNI, VAES, VPCLMULQDQ */
-    VEX("vgf2p8affineqb", 3, 1, 0xce, 1, -1, LV, VK_RVM, 1, 0, I8, v_gfaffine, "v, v, v/m, imm")
-    VEX("vgf2p8affineinvqb", 3, 1, 0xcf, 1, -1, LV, VK_RVM, 1, 0, I8, v_gfaffine, "v, v, v/m, imm")
-    VEX("vgf2p8mulb", 2, 1, 0xcf, 0, -1, LV, VK_RVM, 1, 0, 0, v_gfmul, "v, v, v/m")
-    EVX("vgf2p8affineqb", 3, 1, 0xce, 1, -1, VK_RVM, 1, 8, 0, I8, v_gfaffine, "v{k}{z}, v, v/m/m64bcst, imm")
-    EVX("vgf2p8affineinvqb", 3, 1, 0xcf, 1, -1, VK_RVM, 1, 8, 0, I8, v_gfaffine, "v{k}{z}, v, v/m/m64bcst, imm")
-    EVX("vgf2p8mulb", 2, 1, 0xcf, 0, -1, VK_RVM, 1, 0, 0, EW, v_gfmul, "v{k}{z}, v, v/m")
-    VEX("vaesenc", 2, 1, 0xdc, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
-    VEX("vaesenclast", 2, 1, 0xdd, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
-    VEX("vaesdec", 2, 1, 0xde, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
-    VEX("vaesdeclast", 2, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m")
-    {"vaesenc", VX_ENC_EVEX, 2, 1, 0xdc, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
-    {"vaesenclast", VX_ENC_EVEX, 2, 1, 0xdd, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
-    {"vaesdec", VX_ENC_EVEX, 2, 1, 0xde, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
-    {"vaesdeclast", VX_ENC_EVEX, 2, 1, 0xdf, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m"},
-    VEX("vpclmulqdq", 3, 1, 0x44, -1, -1, LV, VK_RVM, 1, 0, I8, v_clmul, "v, v, v/m, imm")
-    {"vpclmulqdq", VX_ENC_EVEX, 3, 1, 0x44, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M | I8, 0, (void *)v_clmul, "v, v, v/m, imm"},
+    VEX("vgf2p8affineqb", 3, 1, 0xce, 1, -1, LV, VK_RVM, 1, 0, I8 | IP, v_gfaffine, "v, v, v/m, imm", FV2(X_GFNI | X_AVX, X_GFNI | X_AVX))
+    VEX("vgf2p8affineinvqb", 3, 1, 0xcf, 1, -1, LV, VK_RVM, 1, 0, I8 | IP, v_gfaffine, "v, v, v/m, imm", FV2(X_GFNI | X_AVX, X_GFNI | X_AVX))
+    VEX("vgf2p8mulb", 2, 1, 0xcf, 0, -1, LV, VK_RVM, 1, 0, 0, v_gfmul, "v, v, v/m", FV2(X_GFNI | X_AVX, X_GFNI | X_AVX))
+    EVX("vgf2p8affineqb", 3, 1, 0xce, 1, -1, VK_RVM, 1, 8, 0, I8 | IP, v_gfaffine, "v{k}{z}, v, v/m/m64bcst, imm", FE(X_GFNI | X_F))
+    EVX("vgf2p8affineinvqb", 3, 1, 0xcf, 1, -1, VK_RVM, 1, 8, 0, I8 | IP, v_gfaffine, "v{k}{z}, v, v/m/m64bcst, imm", FE(X_GFNI | X_F))
+    EVX("vgf2p8mulb", 2, 1, 0xcf, 0, -1, VK_RVM, 1, 0, 0, EW, v_gfmul, "v{k}{z}, v, v/m", FE(X_GFNI | X_F))
+    VEX("vaesenc", 2, 1, 0xdc, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m", FV2(X_AES | X_AVX, X_VAES | X_AVX))
+    VEX("vaesenclast", 2, 1, 0xdd, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m", FV2(X_AES | X_AVX, X_VAES | X_AVX))
+    VEX("vaesdec", 2, 1, 0xde, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m", FV2(X_AES | X_AVX, X_VAES | X_AVX))
+    VEX("vaesdeclast", 2, 1, 0xdf, -1, -1, LV, VK_RVM, 1, 0, 0, v_aes, "v, v, v/m", FV2(X_AES | X_AVX, X_VAES | X_AVX))
+    {"vaesenc", VX_ENC_EVEX, 2, 1, 0xdc, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m", "vvv", FE(X_VAES | X_F)},
+    {"vaesenclast", VX_ENC_EVEX, 2, 1, 0xdd, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m", "vvv", FE(X_VAES | X_F)},
+    {"vaesdec", VX_ENC_EVEX, 2, 1, 0xde, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m", "vvv", FE(X_VAES | X_F)},
+    {"vaesdeclast", VX_ENC_EVEX, 2, 1, 0xdf, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M, 0, (void *)v_aes, "v, v, v/m", "vvv", FE(X_VAES | X_F)},
+    VEX("vpclmulqdq", 3, 1, 0x44, -1, -1, LV, VK_RVM, 1, 0, I8, v_clmul, "v, v, v/m, imm", FV2(X_PCLMULQDQ | X_AVX, X_VPCLMULQDQ | X_AVX))
+    {"vpclmulqdq", VX_ENC_EVEX, 3, 1, 0x44, 0xff, -1, -1, LA, VK_RVM, 1, 0, 0, M | I8, 0, (void *)v_clmul, "v, v, v/m, imm", "vvv", FE(X_VPCLMULQDQ | X_F)},
     /* forms of the real corpus (libgcrypt 1.12, Linux 6.12, OpenSSL 3.0: ./asmdiff inventory) */
-    VEX("vbroadcastss", 2, 1, 0x18, 0, -1, LV, VK_RM, 4, 4, 0, v_bcast, "v, xmm/m32")
-    VEX("vbroadcastsd", 2, 1, 0x19, 0, -1, L256, VK_RM, 8, 8, 0, v_bcast, "ymm, xmm/m64")
-    VEX("vbroadcastf128", 2, 1, 0x1a, 0, -1, L256, VK_RM, 1, 16, VF_MEMONLY, v_bcast, "ymm, m128")
-    VEX("vinsertf128", 3, 1, 0x18, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm")
-    VEX("vextractf128", 3, 1, 0x19, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm")
-    VEX("vperm2f128", 3, 1, 0x06, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm")
-    VEX("vmovddup", 1, 3, 0x12, -1, -1, L128, VK_RM, 8, 8, 0, v_movddup, "xmm, xmm/m64")
-    VEX("vmovddup", 1, 3, 0x12, -1, -1, L256, VK_RM, 8, 0, 0, v_movddup, "ymm, ymm/m256")
-    VEX("vandps", 1, 0, 0x54, -1, -1, LV, VK_RVM, 4, 0, 0, v_and, "v, v, v/m")
-    VEX("vandpd", 1, 1, 0x54, -1, -1, LV, VK_RVM, 8, 0, 0, v_and, "v, v, v/m")
-    VEX("vandnps", 1, 0, 0x55, -1, -1, LV, VK_RVM, 4, 0, 0, v_andn, "v, v, v/m")
-    VEX("vandnpd", 1, 1, 0x55, -1, -1, LV, VK_RVM, 8, 0, 0, v_andn, "v, v, v/m")
-    VEX("vorps", 1, 0, 0x56, -1, -1, LV, VK_RVM, 4, 0, 0, v_or, "v, v, v/m")
-    VEX("vorpd", 1, 1, 0x56, -1, -1, LV, VK_RVM, 8, 0, 0, v_or, "v, v, v/m")
-    VEX("vxorps", 1, 0, 0x57, -1, -1, LV, VK_RVM, 4, 0, 0, v_xor, "v, v, v/m")
-    VEX("vxorpd", 1, 1, 0x57, -1, -1, LV, VK_RVM, 8, 0, 0, v_xor, "v, v, v/m")
-    VEX("vpblendvb", 3, 1, 0x4c, 0, -1, LV, VK_RVM, 1, 0, I8, v_blendvb, "v, v, v/m, v (imm[7:4])")
-    EVX("vpopcntb", 2, 1, 0x54, 0, -1, VK_RM, 1, 0, 0, EW, v_popcnt, "v{k}{z}, v/m")
-    EVX("vpopcntw", 2, 1, 0x54, 1, -1, VK_RM, 2, 0, 0, EW, v_popcnt, "v{k}{z}, v/m")
-    EVX("vpopcntd", 2, 1, 0x55, 0, -1, VK_RM, 4, 4, 0, EW, v_popcnt, "v{k}{z}, v/m/m32bcst")
-    EVX("vpopcntq", 2, 1, 0x55, 1, -1, VK_RM, 8, 8, 0, EW, v_popcnt, "v{k}{z}, v/m/m64bcst")
-    EVX("vpmadd52luq", 2, 1, 0xb4, 1, -1, VK_RVM, 8, 8, 0, EW, v_madd52, "v{k}{z}, v, v/m/m64bcst")
-    EVX("vpmadd52huq", 2, 1, 0xb5, 1, -1, VK_RVM, 8, 8, 0, EW, v_madd52, "v{k}{z}, v, v/m/m64bcst")
-    {"andn", VX_ENC_VEX, 2, 0, 0xf2, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_andn, "r32|64, r32|64, r/m32|64"},
-    {"bzhi", VX_ENC_VEX, 2, 0, 0xf5, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_bzhi, "r32|64, r/m32|64, r32|64"},
-    {"mulx", VX_ENC_VEX, 2, 3, 0xf6, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_mulx, "r32|64, r32|64, r/m32|64 (rdx)"},
-    {"shlx", VX_ENC_VEX, 2, 1, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
-    {"sarx", VX_ENC_VEX, 2, 2, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
-    {"shrx", VX_ENC_VEX, 2, 3, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64"},
-    {"rorx", VX_ENC_VEX, 3, 3, 0xf0, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M | I8, 0, (void *)g_rorx, "r32|64, r/m32|64, imm"},
+    VEX("vbroadcastss", 2, 1, 0x18, 0, -1, LV, VK_RM, 4, 4, IP, v_bcast, "v, xmm/m32", FREG2)
+    VEX("vbroadcastsd", 2, 1, 0x19, 0, -1, L256, VK_RM, 8, 8, IP, v_bcast, "ymm, xmm/m64", FREG2)
+    VEX("vbroadcastf128", 2, 1, 0x1a, 0, -1, L256, VK_RM, 1, 16, VF_MEMONLY, v_bcast, "ymm, m128", FAVX)
+    VEX("vinsertf128", 3, 1, 0x18, 0, -1, L256, VK_RVM, 1, 16, I8, v_insert, "ymm, ymm, xmm/m128, imm", FAVX)
+    VEX("vextractf128", 3, 1, 0x19, 0, -1, L256, VK_MR, 1, 16, I8, v_extract, "xmm/m128, ymm, imm", FAVX)
+    VEX("vperm2f128", 3, 1, 0x06, 0, -1, L256, VK_RVM, 1, 0, I8, v_perm2i128, "ymm, ymm, ymm/m256, imm", FAVX)
+    VEX("vmovddup", 1, 3, 0x12, -1, -1, L128, VK_RM, 8, 8, 0, v_movddup, "xmm, xmm/m64", FAVX)
+    VEX("vmovddup", 1, 3, 0x12, -1, -1, L256, VK_RM, 8, 0, 0, v_movddup, "ymm, ymm/m256", FAVX)
+    VEX("vandps", 1, 0, 0x54, -1, -1, LV, VK_RVM, 4, 0, IP, v_and, "v, v, v/m", FAVX)
+    VEX("vandpd", 1, 1, 0x54, -1, -1, LV, VK_RVM, 8, 0, IP, v_and, "v, v, v/m", FAVX)
+    VEX("vandnps", 1, 0, 0x55, -1, -1, LV, VK_RVM, 4, 0, IP, v_andn, "v, v, v/m", FAVX)
+    VEX("vandnpd", 1, 1, 0x55, -1, -1, LV, VK_RVM, 8, 0, IP, v_andn, "v, v, v/m", FAVX)
+    VEX("vorps", 1, 0, 0x56, -1, -1, LV, VK_RVM, 4, 0, IP, v_or, "v, v, v/m", FAVX)
+    VEX("vorpd", 1, 1, 0x56, -1, -1, LV, VK_RVM, 8, 0, IP, v_or, "v, v, v/m", FAVX)
+    VEX("vxorps", 1, 0, 0x57, -1, -1, LV, VK_RVM, 4, 0, IP, v_xor, "v, v, v/m", FAVX)
+    VEX("vxorpd", 1, 1, 0x57, -1, -1, LV, VK_RVM, 8, 0, IP, v_xor, "v, v, v/m", FAVX)
+    VEX("vpblendvb", 3, 1, 0x4c, 0, -1, LV, VK_RVM, 1, 0, I8, v_blendvb, "v, v, v/m, v (imm[7:4])", FAVX12)
+    EVX("vpopcntb", 2, 1, 0x54, 0, -1, VK_RM, 1, 0, 0, EW, v_popcnt, "v{k}{z}, v/m", FE(X_BITALG))
+    EVX("vpopcntw", 2, 1, 0x54, 1, -1, VK_RM, 2, 0, 0, EW, v_popcnt, "v{k}{z}, v/m", FE(X_BITALG))
+    EVX("vpopcntd", 2, 1, 0x55, 0, -1, VK_RM, 4, 4, 0, EW, v_popcnt, "v{k}{z}, v/m/m32bcst", FE(X_VPOPCNTDQ))
+    EVX("vpopcntq", 2, 1, 0x55, 1, -1, VK_RM, 8, 8, 0, EW, v_popcnt, "v{k}{z}, v/m/m64bcst", FE(X_VPOPCNTDQ))
+    EVX("vpmadd52luq", 2, 1, 0xb4, 1, -1, VK_RVM, 8, 8, 0, EW, v_madd52, "v{k}{z}, v, v/m/m64bcst", FE(X_IFMA))
+    EVX("vpmadd52huq", 2, 1, 0xb5, 1, -1, VK_RVM, 8, 8, 0, EW, v_madd52, "v{k}{z}, v, v/m/m64bcst", FE(X_IFMA))
+    {"andn", VX_ENC_VEX, 2, 0, 0xf2, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_andn, "r32|64, r32|64, r/m32|64", "ggg", FFIX(X_BMI1)},
+    {"bzhi", VX_ENC_VEX, 2, 0, 0xf5, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, VX_AF | VX_PF, (void *)g_bzhi, "r32|64, r/m32|64, r32|64", "ggg", FFIX(X_BMI2)},
+    {"mulx", VX_ENC_VEX, 2, 3, 0xf6, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_mulx, "r32|64, r32|64, r/m32|64 (rdx)", "ggg", FFIX(X_BMI2)},
+    {"shlx", VX_ENC_VEX, 2, 1, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64", "ggg", FFIX(X_BMI2)},
+    {"sarx", VX_ENC_VEX, 2, 2, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64", "ggg", FFIX(X_BMI2)},
+    {"shrx", VX_ENC_VEX, 2, 3, 0xf7, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M, 0, (void *)g_shiftx, "r32|64, r/m32|64, r32|64", "ggg", FFIX(X_BMI2)},
+    {"rorx", VX_ENC_VEX, 3, 3, 0xf0, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 8, M | I8, 0, (void *)g_rorx, "r32|64, r/m32|64, imm", "g-g", FFIX(X_BMI2)},
     /* opmask registers (VEX-encoded) */
-    {"kandw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x41, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kandnw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x42, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"knotw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x44, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k"},
-    {"korw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x45, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kxnorw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x46, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kxorw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x47, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kaddw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x4a, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kunpckbw", VX_ENC_VEX, 1, 1, 0x4b, 0xff, 0, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kunpckwd/dq", VX_ENC_VEX, 1, 0, 0x4b, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k"},
-    {"kmovw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x90, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M, 0, (void *)s_kmov, "k, k/m"},
-    {"kmovw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x91, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_MEMONLY, 0, (void *)s_kmov, "m, k"},
-    {"kmovw/b", VX_ENC_VEX, 1, 0xfe, 0x92, 0xff, 0, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "k, r32"},
-    {"kmovd/q", VX_ENC_VEX, 1, 3, 0x92, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "k, r32|64"},
-    {"kmovw/b", VX_ENC_VEX, 1, 0xfe, 0x93, 0xff, 0, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "r32, k"},
-    {"kmovd/q", VX_ENC_VEX, 1, 3, 0x93, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "r32|64, k"},
-    {"kortestw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x98, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_ktest, "k, k"},
-    {"ktestw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x99, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_ktest, "k, k"},
-    {"kshiftrb/w", VX_ENC_VEX, 3, 1, 0x30, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
-    {"kshiftrd/q", VX_ENC_VEX, 3, 1, 0x31, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
-    {"kshiftlb/w", VX_ENC_VEX, 3, 1, 0x32, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
-    {"kshiftld/q", VX_ENC_VEX, 3, 1, 0x33, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm"},
-    {"vzeroupper", VX_ENC_VEX, 1, 0, 0x77, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, 0, 0, (void *)s_vzero, ""},
-    {"vzeroall", VX_ENC_VEX, 1, 0, 0x77, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, 0, 0, (void *)s_vzero, ""},
+    {"kandw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x41, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FK(X_F)},
+    {"kandnw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x42, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FK(X_F)},
+    {"knotw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x44, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k", "k-k", FK(X_F)},
+    {"korw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x45, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FK(X_F)},
+    {"kxnorw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x46, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FK(X_F)},
+    {"kxorw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x47, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FK(X_F)},
+    {"kaddw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x4a, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FK(X_DQ)},
+    {"kunpckbw", VX_ENC_VEX, 1, 1, 0x4b, 0xff, 0, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FFIX(X_F)},
+    {"kunpckwd/dq", VX_ENC_VEX, 1, 0, 0x4b, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_klogic, "k, k, k", "kkk", FFIX(X_BW)},
+    {"kmovw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x90, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M, 0, (void *)s_kmov, "k, k/m", "k-k", FK(X_F)},
+    {"kmovw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x91, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_MEMONLY, 0, (void *)s_kmov, "m, k", "k-k", FK(X_F)},
+    {"kmovw/b", VX_ENC_VEX, 1, 0xfe, 0x92, 0xff, 0, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "k, r32", "k-g", FK(X_F)},
+    {"kmovd/q", VX_ENC_VEX, 1, 3, 0x92, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "k, r32|64", "k-g", FK(X_F)},
+    {"kmovw/b", VX_ENC_VEX, 1, 0xfe, 0x93, 0xff, 0, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "r32, k", "g-k", FK(X_F)},
+    {"kmovd/q", VX_ENC_VEX, 1, 3, 0x93, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_kmov, "r32|64, k", "g-k", FK(X_F)},
+    {"kortestw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x98, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_ktest, "k, k", "k-k", FK(X_F)},
+    {"ktestw/b/q/d", VX_ENC_VEX, 1, 0xfe, 0x99, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | VF_REGONLY, 0, (void *)s_ktest, "k, k", "k-k", FK(X_DQ)},
+    {"kshiftrb/w", VX_ENC_VEX, 3, 1, 0x30, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm", "k-k", FK(X_F)},
+    {"kshiftrd/q", VX_ENC_VEX, 3, 1, 0x31, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm", "k-k", FK(X_F)},
+    {"kshiftlb/w", VX_ENC_VEX, 3, 1, 0x32, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm", "k-k", FK(X_F)},
+    {"kshiftld/q", VX_ENC_VEX, 3, 1, 0x33, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, M | I8 | VF_REGONLY, 0, (void *)s_kshift, "k, k, imm", "k-k", FK(X_F)},
+    {"vzeroupper", VX_ENC_VEX, 1, 0, 0x77, 0xff, -1, -1, L128, VK_SPEC, 0, 0, 0, 0, 0, (void *)s_vzero, "", "", FAVX},
+    {"vzeroall", VX_ENC_VEX, 1, 0, 0x77, 0xff, -1, -1, L256, VK_SPEC, 0, 0, 0, 0, 0, (void *)s_vzero, "", "", FAVX},
 
     /* scalar: pp 0xff = any prefix (66 is the operand size) */
 #define AF_ (VX_AF)
@@ -2673,10 +2643,8 @@ static const struct vx_form forms[] = {
     LEG("ret", 0, 0xff, 0xc3, 0xff, -1, -1, VF_BRANCH | VF_STACK, 0, g_ret, "")
     LEG("call r/m64", 0, 0xff, 0xff, 0xff, -1, 2, M | VF_BRANCH | VF_STACK, 0, g_call_ind, "r/m64")
     /* legacy SSE of the compiled C around the kernels (the bench functions) */
-    {"xorps", VX_ENC_LEG, 1, 0, 0x57, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0,
-     (void *)s_xorps_leg, "xmm, xmm/m128"},
-    {"movaps", VX_ENC_LEG, 1, 0, 0x29, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0,
-     (void *)s_movaps_store_leg, "xmm/m128, xmm"},
+    {"xorps", VX_ENC_LEG, 1, 0, 0x57, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0, (void *)s_xorps_leg, "xmm, xmm/m128", "v-v", FFIX(X_SSE)},
+    {"movaps", VX_ENC_LEG, 1, 0, 0x29, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN, 0, (void *)s_movaps_store_leg, "xmm/m128, xmm", "v-v", FFIX(X_SSE)},
     LEG("push r64", 0, 0xff, 0x50, 0xf8, -1, -1, VF_STACK, 0, g_push, "r64")
     LEG("pop r64", 0, 0xff, 0x58, 0xf8, -1, -1, VF_STACK, 0, g_pop, "r64")
     LEG("nop", 0, 0xff, 0x90, 0xff, -1, -1, 0, 0, g_nop, "")
@@ -2992,26 +2960,13 @@ void vx_flush_cache(void)
     npool = 0;
 }
 
-/* Handlers that may write their result straight into the destination register, which may
- * also be one of their sources: each element (or 8-byte word) of the result depends only on
- * the same element of the operands (or on values read before the first write), every byte of
- * the vector length is written, and they never fail.  Checked by vexec-reach and vexec-fuzz,
- * whose cases use a source as the destination as often as not. */
+/* Forms whose handler may write the destination register itself (VF_INPLACE: the table's IP
+ * column).  Checked by vexec-reach and vexec-fuzz, whose cases use a source as the destination
+ * as often as not. */
 static int writes_in_place(const struct vx_insn *in)
 {
     const struct vx_form *f = in->f;
-    if (f->kind != VK_RVM && f->kind != VK_RM && f->kind != VK_VM) return 0;
-    vec_fn fn = (vec_fn)f->fn;
-    static const vec_fn element_wise[] = {
-        v_and, v_andn, v_or, v_xor, v_ternlog, v_gfaffine, v_mov,
-        v_add, v_sub, v_cmpeq_v, v_cmpgt_v, v_minu, v_maxu, v_mins, v_maxs, v_mullo, v_abs,
-        v_shift_imm, v_shift_xmm, v_shift_var,
-        v_unpack, /* per 16-byte lane, each lane read before it is written */
-    };
-    for (size_t i = 0; i < sizeof element_wise / sizeof element_wise[0]; i++)
-        if (fn == element_wise[i]) return 1;
-    /* a broadcast of up to 8 bytes reads its element before it writes */
-    return fn == v_bcast && f->msz <= 8;
+    return (f->flags & VF_INPLACE) && (f->kind == VK_RVM || f->kind == VK_RM || f->kind == VK_VM);
 }
 
 static int exec_spec(struct vx *x, const struct centry *e)
@@ -3217,38 +3172,68 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
     return st;
 }
 
-/* ---- operand roles, for the fuzzer's encoder and the docs ---------------------------------- */
+/* ---- the table's columns, for the fuzzer's encoder, the docs and the ISA-subset check ------- */
 
-/* Three characters: what the modrm.reg field, vvvv and modrm.rm name.  'v' vector register,
- * 'k' opmask, 'g' general-purpose register, 'x' modrm.reg is an opcode extension, '-' unused
- * (vvvv must then be 1111b), 'm' memory only.  Empty string: no modrm at all. */
-const char *vx_form_roles(const struct vx_form *f)
+const char *vx_form_roles(const struct vx_form *f) { return f->roles; }
+
+static const char *const feat_names[] = {
+#define VX_FEAT_NAME(id, name, leaf, sub, reg, bit) name,
+    VX_FEATURES(VX_FEAT_NAME)
+#undef VX_FEAT_NAME
+};
+
+const char *vx_feat_name(unsigned b) { return b < VX_NFEAT ? feat_names[b] : NULL; }
+
+char *vx_feat_format(uint32_t set, char *buf, size_t len)
 {
-    if (!(f->flags & VF_MODRM)) return "";
-    switch (f->kind) {
-    case VK_RVM: return "vvv";
-    case VK_RM: return "v-v";
-    case VK_VM: return "xvv";
-    case VK_MR: return "v-v";
-    case VK_KVM: return "kvv";
-    case VK_SCALAR: return f->reg >= 0 ? "x-g" : "g-g";
+    size_t o = 0;
+    if (len) buf[0] = 0;
+    for (unsigned b = 0; b < VX_NFEAT; b++)
+        if ((set >> b) & 1) {
+            int k = snprintf(buf + o, o < len ? len - o : 0, "%s%s", o ? "+" : "", feat_names[b]);
+            if (k > 0) o += (size_t)k;
+        }
+    return buf;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+uint32_t vx_feat_host(void)
+{
+    static const struct { uint32_t leaf, sub; uint8_t reg, bit; } where[] = {
+#define VX_FEAT_WHERE(id, name, leaf, sub, reg, bit) {leaf, sub, reg, bit},
+        VX_FEATURES(VX_FEAT_WHERE)
+#undef VX_FEAT_WHERE
+    };
+    uint32_t have = 0, max = __get_cpuid_max(0, NULL);
+    for (unsigned b = 0; b < VX_NFEAT; b++) {
+        unsigned r[4] = {0, 0, 0, 0};
+        if (where[b].leaf > max) continue;
+        __cpuid_count(where[b].leaf, where[b].sub, r[0], r[1], r[2], r[3]);
+        if ((r[where[b].reg] >> where[b].bit) & 1) have |= 1u << b;
+    }
+    return have;
+}
+#else
+uint32_t vx_feat_host(void) { return 0; }
+#endif
+
+uint32_t vx_insn_features(const struct vx_insn *in)
+{
+    const struct vx_form *f = in->f;
+    if (!f) return 0;
+    uint32_t r = f->feat[f->enc == VX_ENC_LEG || in->l > 2 ? 0 : in->l];
+    switch (f->fvar) {
+    case VX_FV_REG_AVX2:
+        if (!in->mem) r = (r & ~VXF(AVX)) | VXF(AVX2);
+        break;
+    case VX_FV_KSIZE: {
+        unsigned n = f->map == 3 ? kshift_size(in) : ksize(in);
+        if (n == 8) r = VXF(AVX512DQ);
+        else if (n > 16) r = VXF(AVX512BW);
+        break;
+    }
     default: break;
     }
-    void *fn = f->fn;
-    if (fn == (void *)s_movd_to_x || fn == (void *)s_movd_from_x || fn == (void *)s_pextr ||
-        fn == (void *)s_bcast_gpr)
-        return "v-g";
-    if (fn == (void *)s_pinsr) return "vvg";
-    if (fn == (void *)g_andn || fn == (void *)g_bzhi || fn == (void *)g_mulx ||
-        fn == (void *)g_shiftx)
-        return "ggg";
-    if (fn == (void *)g_rorx) return "g-g";
-    if (fn == (void *)s_pmovmskb) return "g-v";
-    if (fn == (void *)s_movm2) return "v-k";
-    if (fn == (void *)s_mov2m) return "k-v";
-    if (fn == (void *)s_blendm) return "vvv";
-    if (fn == (void *)s_klogic) return f->op == 0x44 ? "k-k" : "kkk";
-    if (fn == (void *)s_kmov) return f->op == 0x92 ? "k-g" : f->op == 0x93 ? "g-k" : "k-k";
-    if (fn == (void *)s_ktest || fn == (void *)s_kshift) return "k-k";
-    return "v-v";
+    return r;
 }

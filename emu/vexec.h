@@ -88,6 +88,51 @@ int vx_host_path(void);
  * against the plain inverse table); the SSSE3/AVX2 paths of vgf2p8affineinvqb need it. */
 int vx_host_tower_ok(void);
 
+/* ---- CPU features: what a form needs, as the Intel SDM names them ------------------------- */
+
+/* Each feature: its enumerator, its name in the SDM's CPUID tables (Vol. 2A, CPUID, "Feature
+ * Information" and "Structured Extended Feature Flags") and in the CPUID Feature Flag column of
+ * the instruction pages (Vol. 2A-2D), and where CPUID reports it: leaf, sub-leaf, register
+ * (0 eax, 1 ebx, 2 ecx, 3 edx) and bit. */
+#define VX_FEATURES(X)                                      \
+    X(SSE, "SSE", 0x01, 0, 3, 25)                           \
+    X(SSE2, "SSE2", 0x01, 0, 3, 26)                         \
+    X(PCLMULQDQ, "PCLMULQDQ", 0x01, 0, 2, 1)                \
+    X(AES, "AES", 0x01, 0, 2, 25)                           \
+    X(AVX, "AVX", 0x01, 0, 2, 28)                           \
+    X(BMI1, "BMI1", 0x07, 0, 1, 3)                          \
+    X(AVX2, "AVX2", 0x07, 0, 1, 5)                          \
+    X(BMI2, "BMI2", 0x07, 0, 1, 8)                          \
+    X(AVX512F, "AVX512F", 0x07, 0, 1, 16)                   \
+    X(AVX512DQ, "AVX512DQ", 0x07, 0, 1, 17)                 \
+    X(AVX512_IFMA, "AVX512_IFMA", 0x07, 0, 1, 21)           \
+    X(AVX512BW, "AVX512BW", 0x07, 0, 1, 30)                 \
+    X(AVX512VL, "AVX512VL", 0x07, 0, 1, 31)                 \
+    X(AVX512_VBMI, "AVX512_VBMI", 0x07, 0, 2, 1)            \
+    X(AVX512_VBMI2, "AVX512_VBMI2", 0x07, 0, 2, 6)          \
+    X(GFNI, "GFNI", 0x07, 0, 2, 8)                          \
+    X(VAES, "VAES", 0x07, 0, 2, 9)                          \
+    X(VPCLMULQDQ, "VPCLMULQDQ", 0x07, 0, 2, 10)             \
+    X(AVX512_BITALG, "AVX512_BITALG", 0x07, 0, 2, 12)       \
+    X(AVX512_VPOPCNTDQ, "AVX512_VPOPCNTDQ", 0x07, 0, 2, 14)
+
+enum vx_feat_bit {
+#define VX_FEAT_ENUM(id, name, leaf, sub, reg, bit) VX_FEAT_##id,
+    VX_FEATURES(VX_FEAT_ENUM)
+#undef VX_FEAT_ENUM
+    VX_NFEAT
+};
+/* A set of features: bit VX_FEAT_x of a uint32_t; VXF(AVX2) is the set {AVX2}. */
+#define VXF(id) (1u << VX_FEAT_##id)
+
+/* The SDM's name of feature bit b ("AVX512_VBMI"), NULL past the last. */
+const char *vx_feat_name(unsigned b);
+/* The set as names joined by '+' ("AVX512F+AVX512VL"; "" for none) into buf; returns buf. */
+char *vx_feat_format(uint32_t set, char *buf, size_t len);
+/* The features CPUID reports on this CPU (0 on another architecture).  Only the CPUID bits:
+ * whether the OS enabled the AVX/AVX-512 state (XCR0) is the caller's question. */
+uint32_t vx_feat_host(void);
+
 /* ---- the table of forms: read by the fuzzer, the reach test and the docs generator ---------- */
 
 enum vx_enc { VX_ENC_LEG = 0, VX_ENC_VEX = 1, VX_ENC_EVEX = 2 };
@@ -119,6 +164,11 @@ enum vx_kind {
 #define VF_STACK 0x1000u   /* uses rsp implicitly */
 #define VF_IMM64 0x2000u   /* imm64 with REX.W (mov r64, imm64) */
 #define VF_BYTE 0x4000u    /* legacy: 8-bit operand size */
+#define VF_INPLACE 0x8000u /* the handler may write the destination register itself, which may
+                            * also be a source: each element (or 8-byte word) of the result
+                            * depends only on the same element of the operands, or on values read
+                            * before the first write; every byte of the vector length is written;
+                            * it never fails.  An unmasked result then needs no temporary. */
 
 struct vx_insn;
 struct vx_form {
@@ -137,6 +187,19 @@ struct vx_form {
     uint16_t undef_flags; /* rflags bits the SDM leaves undefined (not compared) */
     void *fn;         /* handler; type by kind */
     const char *ops;  /* operands as the docs show them */
+    const char *roles; /* what modrm.reg, vvvv and modrm.rm name: vx_form_roles */
+    uint32_t feat[3]; /* the CPU features the form needs at 128, 256, 512 bits (legacy and
+                       * VEX-encoded general-purpose forms: [0]), VXF() sets as the SDM's
+                       * CPUID Feature Flag column lists them; fvar says what else changes them */
+    uint8_t fvar;     /* enum vx_fvar */
+};
+
+/* How an instruction's features differ from its form's feat[length] (vx_insn_features). */
+enum vx_fvar {
+    VX_FV_NONE = 0,
+    VX_FV_REG_AVX2, /* a register source needs AVX2 instead of AVX (vbroadcastss/sd: SDM) */
+    VX_FV_KSIZE     /* an opmask instruction by operand size: byte AVX512DQ, dword and qword
+                     * AVX512BW, word feat (AVX512F; AVX512DQ for kaddw, ktestw) */
 };
 
 const struct vx_form *vx_forms(size_t *n);
@@ -147,7 +210,9 @@ static inline unsigned vx_mem_size(const struct vx_form *f, unsigned vl)
     return f->msz >= 0xf0 ? vl / (f->msz & 15) : f->msz ? f->msz : vl;
 }
 
-/* What the modrm.reg, vvvv and modrm.rm fields of a form name (see vexec.c). */
+/* What the modrm.reg, vvvv and modrm.rm fields of a form name: three characters, 'v' vector
+ * register, 'k' opmask, 'g' general-purpose register, 'x' modrm.reg is an opcode extension,
+ * '-' unused (vvvv must then be 1111b); "" when the form has no modrm.  The table's column. */
 const char *vx_form_roles(const struct vx_form *f);
 
 /* Decoded instruction (exposed for the fuzzer's encoder check). */
@@ -166,5 +231,14 @@ struct vx_insn {
 /* Decodes bytes[0..n).  Returns 0 with in->f set for a form of the table, 1 for an instruction
  * outside it (in->len when it could be found, else 0). */
 int vx_decode(const uint8_t *bytes, size_t n, uint64_t rip, struct vx_insn *in);
+
+/* The CPU features (a VXF() set) a decoded instruction needs (in->f set by vx_decode): its
+ * form's feat[] at its vector length, changed by the form's fvar.  Each set is what the SDM's
+ * CPUID Feature Flag column lists for that encoding, with AVX added to the VEX.256 forms of VAES
+ * and VPCLMULQDQ (the column names the extension alone; a VEX instruction needs AVX state) and
+ * AVX512F to the EVEX.128/256 forms of GFNI, VAES and VPCLMULQDQ (the column: AVX512VL).
+ * Implications between features (AVX2 presupposes AVX, AVX512BW AVX512F, ...) are not added:
+ * vpshufb zmm needs AVX512BW.  0 for the baseline x86-64 scalar forms; NULL form: 0. */
+uint32_t vx_insn_features(const struct vx_insn *in);
 
 #endif

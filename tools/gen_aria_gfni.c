@@ -78,7 +78,7 @@ static int derive(struct sbox_gfni *s)
 static uint8_t sbox_via_gfni(const struct sbox_gfni *s, uint8_t x)
 {
     if (s->steps == 2)
-        x = gfni_affine(s->pre_matrix, x, s->pre_imm);
+        x = gf256_affine(s->pre_matrix, x, s->pre_imm);
     return gfni_affine_inv(s->matrix, x, s->imm);
 }
 

@@ -203,8 +203,8 @@ static int check_sbox(const struct sbox_gfni *s)
 {
     int wrong = 0;
     for (int x = 0; x < 256; x++) {
-        uint8_t got = gfni_affine_inv(s->matrix, gfni_affine(s->pre_matrix, (uint8_t)x, s->pre_imm),
-                                      s->imm);
+        uint8_t pre = gf256_affine(s->pre_matrix, (uint8_t)x, s->pre_imm);
+        uint8_t got = gfni_affine_inv(s->matrix, pre, s->imm);
         if (got != s->table[x] && wrong++ == 0)
             fprintf(stderr, "gen_camellia_gfni: %s(0x%02x): GFNI gives 0x%02x, table 0x%02x\n",
                     s->name, x, got, s->table[x]);
@@ -216,7 +216,7 @@ static int check_shr7(void)
 {
     int wrong = 0;
     for (int x = 0; x < 256; x++)
-        wrong += gfni_affine(shr7_matrix, (uint8_t)x, 0) != (x >> 7);
+        wrong += gf256_affine(shr7_matrix, (uint8_t)x, 0) != (x >> 7);
     return wrong;
 }
 
@@ -258,7 +258,7 @@ static int derive_field(const struct sbox_gfni s[NSBOX])
     field_matrix = s[0].pre_matrix;
     field_c = s[0].pre_imm;
     for (int x = 0; x < 256; x++)
-        field_a[x] = gfni_affine(field_matrix, (uint8_t)x, 0);
+        field_a[x] = gf256_affine(field_matrix, (uint8_t)x, 0);
     for (int x = 0; x < 256; x++)
         field_ainv[field_a[x]] = (uint8_t)x;
     for (int x = 0; x < 256; x++)
@@ -271,7 +271,7 @@ static int derive_field(const struct sbox_gfni s[NSBOX])
     /* POSTn followed by A: A (L2n v ^ bn) */
     for (int i = 0; i < 3; i++) {
         for (int v = 0; v < 256; v++)
-            f[v] = field_a[gfni_affine(s[i].matrix, (uint8_t)v, s[i].imm)];
+            f[v] = field_a[gf256_affine(s[i].matrix, (uint8_t)v, s[i].imm)];
         if (!solve_affine(f, &field_s_matrix[i], &field_s_imm[i]))
             return 0;
     }
@@ -309,7 +309,7 @@ static int check_field(const struct sbox_gfni s[NSBOX])
             uint8_t u = (uint8_t)(field_a[x] ^ field_c), got;
             if (n == 3)
                 got = gfni_affine_inv(field_s_matrix[0],
-                                      gfni_affine(field_s4_pre_matrix, u, field_s4_pre_imm),
+                                      gf256_affine(field_s4_pre_matrix, u, field_s4_pre_imm),
                                       field_s_imm[0]);
             else
                 got = gfni_affine_inv(field_s_matrix[n], u, field_s_imm[n]);
@@ -320,9 +320,9 @@ static int check_field(const struct sbox_gfni s[NSBOX])
         for (int k = 0; k < 256; k++) {
             uint64_t m = 0;
             for (int p = 0; p < 8; p++)
-                m |= (uint64_t)gfni_affine(fl_gen[t][p], (uint8_t)k, 0) << (8 * p);
+                m |= (uint64_t)gf256_affine(fl_gen[t][p], (uint8_t)k, 0) << (8 * p);
             for (int x = 0; x < 256; x++)
-                if (gfni_affine(m, field_a[x], 0) != field_a[fl_shift(t, (uint8_t)(x & k))] &&
+                if (gf256_affine(m, field_a[x], 0) != field_a[fl_shift(t, (uint8_t)(x & k))] &&
                     wrong++ == 0)
                     fprintf(stderr, "gen_camellia_gfni: FL %s matrix wrong\n", fl_gen_name[t]);
         }
@@ -345,13 +345,13 @@ static int check_field(const struct sbox_gfni s[NSBOX])
             uint64_t ms, mr;
             fl_matrix(0, kj, &ms);
             fl_matrix(1, kn, &mr);
-            z2[j] = (uint8_t)(y2[j] ^ gfni_affine(ms, y1[j], 0) ^ gfni_affine(mr, y1[(j + 1) & 3], 0));
+            z2[j] = (uint8_t)(y2[j] ^ gf256_affine(ms, y1[j], 0) ^ gf256_affine(mr, y1[(j + 1) & 3], 0));
         }
         for (int j = 0; j < 4; j++) {
             uint8_t kj = (uint8_t)(k2 >> (24 - 8 * j));
             uint64_t ma;
             fl_matrix(2, (uint8_t)~kj, &ma);
-            z1[j] = (uint8_t)(y1[j] ^ gfni_affine(ma, z2[j], 0) ^ field_a[kj]);
+            z1[j] = (uint8_t)(y1[j] ^ gf256_affine(ma, z2[j], 0) ^ field_a[kj]);
         }
         for (int j = 0; j < 4; j++)
             if ((z1[j] != field_a[(uint8_t)(e1 >> (24 - 8 * j))] ||

@@ -2,12 +2,10 @@
  * tools/gen_camellia_gfni.c) share; each keeps its own cipher's derivation.
  *
  *   - GF(2^8) with the AES polynomial x^8 + x^4 + x^3 + x + 1 (0x11b), the
- *     field GFNI inverts in, computed bit by bit, independent of any table.
- *   - An emulation of the two instructions written from the Intel SDM's
- *     pseudo-code. Per byte x, with A a qword and b the imm8:
- *       GF2P8AFFINEQB     bit i of result = parity(A.byte[7-i] AND x)      ^ b.bit[i]
- *       GF2P8AFFINEINVQB  bit i of result = parity(A.byte[7-i] AND inv(x)) ^ b.bit[i]
- *     where inv is inversion in that field, with inv(0) = 0.
+ *     field GFNI inverts in, and the two instructions GF2P8AFFINEQB and
+ *     GF2P8AFFINEINVQB byte by byte: emu/gf256.h's, the arithmetic the vector
+ *     executor runs them with (written once, from the Intel SDM); here the
+ *     inverse kept in a table, and checked before anything relies on it.
  *   - Solving for the qword and imm8 of an affine map over GF(2) given as a
  *     256-byte table.
  *   - The emulation checked against the hardware's GFNI, where the compiler
@@ -24,6 +22,8 @@
 #error "define _POSIX_C_SOURCE 200809L before any include: gfni_gen.h needs open_memstream"
 #endif
 
+#include "emu/gf256.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,34 +37,17 @@
 #define GFNI_GEN_HW_CHECK 0
 #endif
 
-/* ---- GF(2^8) with the AES polynomial, independent of any table ---- */
-
-static inline uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    unsigned r = 0, x = a;
-    for (int i = 0; i < 8; i++) {
-        if (b & (1u << i))
-            r ^= x;
-        x <<= 1;
-        if (x & 0x100)
-            x ^= 0x11b;
-    }
-    return (uint8_t)r;
-}
+/* ---- GF(2^8) with the AES polynomial: emu/gf256.h ---- */
 
 /* x^254 = x^-1 for x != 0, and 0 for 0, as the SDM's inverse table; built
- * from gf_mul on the first call. */
+ * from gf256_inv on the first call. */
 static inline uint8_t gf_inv(uint8_t x)
 {
     static uint8_t table[256];
     static int ready;
     if (!ready) {
-        for (int v = 0; v < 256; v++) {
-            uint8_t r = 1;
-            for (int i = 0; i < 254; i++)
-                r = gf_mul(r, (uint8_t)v);
-            table[v] = r;
-        }
+        for (int v = 0; v < 256; v++)
+            table[v] = gf256_inv((uint8_t)v);
         ready = 1;
     }
     return table[x];
@@ -76,42 +59,24 @@ static inline uint8_t gf_inv(uint8_t x)
 static inline int gf_field_ok(const char *prog)
 {
     for (int x = 1; x < 256; x++)
-        if (gf_mul((uint8_t)x, gf_inv((uint8_t)x)) != 1) {
+        if (gf256_mul((uint8_t)x, gf_inv((uint8_t)x)) != 1) {
             fprintf(stderr, "%s: inversion in GF(2^8) wrong at 0x%02x\n", prog, x);
             return 0;
         }
     return 1;
 }
 
-/* ---- The two instructions, byte by byte, as the SDM writes them ---- */
-
-static inline unsigned parity8(unsigned v)
-{
-    v ^= v >> 4;
-    v ^= v >> 2;
-    v ^= v >> 1;
-    return v & 1;
-}
-
-static inline uint8_t gfni_affine(uint64_t matrix, uint8_t x, uint8_t imm)
-{
-    uint8_t r = 0;
-    for (int i = 0; i < 8; i++) {
-        uint8_t row = (uint8_t)(matrix >> (8 * (7 - i)));
-        r |= (uint8_t)((parity8(row & x) ^ ((imm >> i) & 1)) << i);
-    }
-    return r;
-}
+/* ---- The two instructions, byte by byte: emu/gf256.h's, the inverse from the table ---- */
 
 static inline uint8_t gfni_affine_inv(uint64_t matrix, uint8_t x, uint8_t imm)
 {
-    return gfni_affine(matrix, gf_inv(x), imm);
+    return gf256_affine(matrix, gf_inv(x), imm);
 }
 
 /* ---- Solving for an affine map over GF(2) ---- */
 
 /* If f is affine, f(x) = M x + c, find the qword and imm8 with
- * gfni_affine(qword, x, imm) == f(x) for all x and return 1; else 0.
+ * gf256_affine(qword, x, imm) == f(x) for all x and return 1; else 0.
  * c = f(0), and column j of M is f(1 << j) ^ c; bit i of column j is row i
  * bit j, and row i sits in byte 7 - i of the qword. Whether f is affine at
  * all is then settled by checking every input. */
@@ -126,7 +91,7 @@ static inline int solve_affine(const uint8_t f[256], uint64_t *matrix, uint8_t *
                 m |= UINT64_C(1) << (8 * (7 - i) + j);
     }
     for (int x = 0; x < 256; x++)
-        if (gfni_affine(m, (uint8_t)x, c) != f[x])
+        if (gf256_affine(m, (uint8_t)x, c) != f[x])
             return 0;
     *matrix = m;
     *imm = c;
@@ -155,7 +120,7 @@ static inline int gfni_hw_matches_emulation(uint64_t matrix)
         _mm_storeu_si128((__m128i *)aff, _mm_gf2p8affine_epi64_epi8(x, a, GFNI_GEN_HW_IMM));
         _mm_storeu_si128((__m128i *)inv, _mm_gf2p8affineinv_epi64_epi8(x, a, GFNI_GEN_HW_IMM));
         for (int k = 0; k < 16; k++) {
-            wrong += aff[k] != gfni_affine(matrix, in[k], GFNI_GEN_HW_IMM);
+            wrong += aff[k] != gf256_affine(matrix, in[k], GFNI_GEN_HW_IMM);
             wrong += inv[k] != gfni_affine_inv(matrix, in[k], GFNI_GEN_HW_IMM);
         }
     }

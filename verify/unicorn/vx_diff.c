@@ -68,36 +68,27 @@ static int run_native(struct vxn_state *st)
 int vxd_init(char *why, size_t len)
 {
     unsigned a, b, c, d;
-    struct { const char *name; int ok; } need[16];
-    int nn = 0;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-        snprintf(why, len, "CPUID leaf 7 missing");
-        return -1;
-    }
-    need[nn++] = (typeof(need[0])){"AVX2", (b >> 5) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512F", (b >> 16) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512BW", (b >> 30) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512VL", (b >> 31) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512VBMI", (c >> 1) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512VBMI2", (c >> 6) & 1};
-    need[nn++] = (typeof(need[0])){"GFNI", (c >> 8) & 1};
-    need[nn++] = (typeof(need[0])){"VAES", (c >> 9) & 1};
-    need[nn++] = (typeof(need[0])){"VPCLMULQDQ", (c >> 10) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512IFMA", (b >> 21) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512BITALG", (c >> 12) & 1};
-    need[nn++] = (typeof(need[0])){"AVX512VPOPCNTDQ", (c >> 14) & 1};
-    need[nn++] = (typeof(need[0])){"BMI1", (b >> 3) & 1};
-    need[nn++] = (typeof(need[0])){"BMI2", (b >> 8) & 1};
+    /* every feature a form of the table needs (its features column), as CPUID reports them */
+    size_t n;
+    const struct vx_form *forms = vx_forms(&n);
+    uint32_t need = 0, have = vx_feat_host();
+    for (size_t i = 0; i < n; i++)
+        need |= forms[i].feat[0] | forms[i].feat[1] | forms[i].feat[2];
+    need |= VXF(AVX2) | VXF(AVX512BW) | VXF(AVX512DQ); /* the fvar variants (vx_insn_features) */
+    for (unsigned f = 0; f < VX_NFEAT; f++)
+        if (((need & ~have) >> f) & 1) {
+            snprintf(why, len, "this CPU lacks %s: the executor cannot be compared with it",
+                     vx_feat_name(f));
+            return -1;
+        }
     __get_cpuid(1, &a, &b, &c, &d);
     unsigned lo = 0, hi = 0;
     if ((c >> 27) & 1) __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    need[nn++] = (typeof(need[0])){"OS support for AVX-512 state (XCR0)", (lo & 0xe6) == 0xe6};
-    for (int i = 0; i < nn; i++)
-        if (!need[i].ok) {
-            snprintf(why, len, "this CPU lacks %s: the executor cannot be compared with it",
-                     need[i].name);
-            return -1;
-        }
+    if ((lo & 0xe6) != 0xe6) {
+        snprintf(why, len, "this CPU lacks OS support for AVX-512 state (XCR0): the executor "
+                 "cannot be compared with it");
+        return -1;
+    }
     /* code page, then the data area right after it: RIP-relative operands reach it */
     /* ... and a PROT_NONE guard page after the data: masked-off elements are placed there */
     /* ... below 2 GiB when the kernel allows it, so that a SIB operand with neither base nor
