@@ -27,7 +27,7 @@ from .judge import (FAIL_FAST_NOT_RUN, GUARD_PAGES, LEFTOVER_RULES, PROPERTIES, 
 from .kernel import (EMULATED_FEATURES, MEMCHECK_ERROR, VALGRIND_CT_CASES, emulated_mask,
                      judge_kernel, valgrind_ct)
 from .riscv import RISCV_NOT_RUN, RISCV_VLENS, check_riscv
-from .verdict import Verdict
+from .verdict import Verdict, finding_record, json_path
 from .x86 import check_outside
 
 __all__ = [
@@ -37,5 +37,5 @@ __all__ = [
     "LEFTOVER_RULES", "PROPERTIES", "FailFast", "Judge", "distinct", "outside_counts",
     "set_aside", "EMULATED_FEATURES", "MEMCHECK_ERROR", "VALGRIND_CT_CASES", "emulated_mask",
     "judge_kernel", "valgrind_ct", "RISCV_NOT_RUN", "RISCV_VLENS", "check_riscv", "Verdict",
-    "check_outside",
+    "finding_record", "json_path", "check_outside",
 ]

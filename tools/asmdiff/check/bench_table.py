@@ -4,6 +4,7 @@ import os
 
 from .. import bench, builds, results, stage
 
+
 def bench_records(cmd, env, kinds=None, mhz=None):
     """The bench records of one bench run; with kinds, only those of implementations of these
     kinds (their impl records); with mhz, every row's cycles/byte at that clock."""

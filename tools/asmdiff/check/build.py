@@ -6,6 +6,7 @@ import subprocess
 
 from ..builds import TOP, die
 
+
 def guess_convention(path, depth=0):
     """The convention a source is written in, from the headers it (or a neighbour it includes
     by a quoted name) includes."""

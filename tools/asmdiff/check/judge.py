@@ -148,6 +148,9 @@ class Judge:
         """The row of one kernel in one stage."""
         cases, calls, _ = counts or (0, 0, 0)
         of = f"{calls} calls of {symbol}"
+        # the row's kernel and counts, for its JSON record
+        k = dict(kernel=symbol, cases=counts[0] if counts else None,
+                 calls=counts[1] if counts else None)
         s = st.summary
         # another kernel's finding (the old file's, or another entry point's) ends the stage
         # with 1: this one's row is judged on its own records
@@ -162,35 +165,37 @@ class Judge:
                 f = dict(f, reproduce=self.reproduce(st, f, unit) if checked
                          else f.get("reproduce") or "")
                 self.findings.append(f)
-                self.v.add(name, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+                self.v.add_finding(name, f, **k)
         elif counts is not None and not cases and s and s.get("cases"):
             # it could run, and none of the cases was one its convention admits: nothing this
             # stage says; a failure if no stage of the check called it (properties)
             self.v.add(name, "n/a", f"none of the {s['cases']} cases met the convention's "
-                       f"precondition ({self.precondition})")
+                       f"precondition ({self.precondition})", **k)
             self.precondition_rows.append(len(self.v.rows) - 1)
             return "precondition"
         elif rc == 77:
-            self.v.not_established(name, f"0 calls of {symbol}: {st.reason()}")
+            self.v.not_established(name, f"0 calls of {symbol}: {st.reason()}", **k)
         elif rc:
-            self.v.add(name, "FAIL", st.reason())
+            self.v.add(name, "FAIL", st.reason(), **k)
         elif not libfuzzer and s is None:
-            self.v.add(name, "FAIL", "exit 0 without a summary record (docs/results.md)")
+            self.v.add(name, "FAIL", "exit 0 without a summary record (docs/results.md)", **k)
         elif not calls and others:
             self.v.not_established(name, f"0 calls of {symbol}: the stage stopped at another "
-                                   f"kernel's finding first ({stage.heading(st.findings[0])})")
+                                   f"kernel's finding first ({stage.heading(st.findings[0])})",
+                                   **k)
         elif not calls:
             self.v.not_established(name, f"0 calls of {symbol} "
-                                   f"({detail(st) or 'no count of its calls in the records'})")
+                                   f"({detail(st) or 'no count of its calls in the records'})",
+                                   **k)
         elif libfuzzer:
             self.v.add(name, "pass", f"{of} in {detail(st)}" +
-                       (" (stopped at another kernel's finding)" if others else "") + note)
+                       (" (stopped at another kernel's finding)" if others else "") + note, **k)
         else:
             # the kernel's own calls; the stage's total when oracles (libraries) ran too
             d = f"{cases} cases, {of}"
             if s.get("calls", calls) != calls:
                 d += f" ({s.get('calls')} checked calls with the oracles)"
-            self.v.add(name, "pass", d + note)
+            self.v.add(name, "pass", d + note, **k)
         if checked:
             self.checked_calls += calls
             self.checked_by[symbol] = self.checked_by.get(symbol, 0) + calls
@@ -224,23 +229,24 @@ class Judge:
                 self.v.add(row, "n/a", why[0])
             elif row in by_row:
                 for f in by_row.pop(row):
-                    self.v.add(row, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+                    self.v.add_finding(row, f)
             elif not self.complete:
                 self.v.not_established(row, "no stage ran every case to its end (see the rows "
                                             "above)")
             elif not n:
-                self.v.not_established(row, f"0 calls of {self.symbol} were checked")
+                self.v.not_established(row, f"0 calls of {self.symbol} were checked", calls=0)
             elif idle:
-                self.v.not_established(row, f"0 calls of {', '.join(idle)} were checked{per}")
+                self.v.not_established(row, f"0 calls of {', '.join(idle)} were checked{per}",
+                                       calls=n)
             elif row in allowed:
                 self.v.add(row, "pass", f"{n} calls checked{per}: data left, which the {conv} "
-                                        "convention allows (info below)")
+                                        "convention allows (info below)", calls=n)
             else:
                 rule = LEFTOVER_RULES.get(conv, "?")
                 self.v.add(row, "pass", f"{n} calls checked{per}: " +
-                           detail.format(conv=conv, rule=rule))
+                           detail.format(conv=conv, rule=rule), calls=n)
         for row, fs in by_row.items():
             for f in fs:
-                self.v.add(row, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+                self.v.add_finding(row, f)
         for i in self.infos.values():
             self.v.add("  info", "info", i.get("message", ""))

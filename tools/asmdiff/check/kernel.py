@@ -48,12 +48,13 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
     for sl in judge.slots:
         impl = next((r for r in mine if sl["name"] is None or r.get("name") == sl["name"]), None)
         row = f"operations: {sl['name']}" if several else "operations"
+        who = sl["name"] or symbol
         if impl is None:
             v.add(row, "FAIL", f"{sl['name']}: no outside implementation of that name in the "
-                               "list's records")
+                               "list's records", kernel=who)
             return False
         if not impl.get("available"):
-            v.add(row, "skip", impl.get("reason") or "not available here")
+            v.add(row, "skip", impl.get("reason") or "not available here", kernel=who)
             return False
         for c in results.of_type(st.recs, "convention"):
             if c.get("name") == (conv or impl.get("convention")):
@@ -67,7 +68,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
                 if sl["role"] == "old" else "")
         v.add(row, "pass", f"covers {', '.join(covers) or 'nothing'}{role}" +
               (" (identified in the emulator: this CPU cannot run it; every stage below runs "
-               "there)" if impl.get("emulated") else ""))
+               "there)" if impl.get("emulated") else ""), kernel=who)
         if missing and sl["role"] == "new" and not several:
             v.add("  not covered", "n/a", f"{', '.join(missing)} (another symbol, or another "
                   "file: check it with its own --symbol; not counted as passed)")
@@ -200,7 +201,7 @@ def valgrind_ct(judge, tool, env):
             print("\n".join(lines[:12]), flush=True)
             judge.findings.append(f)
             row = f"{name}: {who}" if several and who in names else name
-            judge.v.add(row, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+            judge.v.add_finding(row, f, kernel=who if who in names or not several else None)
             if several and who in left and len(left) > 1:
                 aside.append(who)
                 print(f"-- {name}, again without {', '.join(aside)}", flush=True)

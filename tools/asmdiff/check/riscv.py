@@ -11,7 +11,7 @@ from ..builds import TOP, die
 from .baseline import compare_with_old
 from .build import compile_check_build, configure
 from .judge import FailFast, Judge
-from .verdict import Verdict
+from .verdict import Verdict, json_path
 
 RISCV_VLENS = (128, 256, 512, 1024)
 # what the riscv64 check does not run, and why (each an n/a row)
@@ -39,7 +39,7 @@ def check_riscv(a, family, slots):
     for f in a.beside:
         if not os.path.isfile(f):
             die(f"--beside: no file {f}")
-    v = Verdict()
+    v = Verdict(json_path(a))
     for tool_ in ("qemu-riscv64", "clang-19"):
         if not shutil.which(tool_):
             v.not_established("build", f"{tool_} not found: a riscv64 check needs it")
@@ -86,7 +86,8 @@ def check_riscv(a, family, slots):
         return v.print(title)
     for sl in slots:
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
-              f"{os.path.basename(sl['kernel'])} for riscv64 (rv64gcv)")
+              f"{os.path.basename(sl['kernel'])} for riscv64 (rv64gcv)",
+              kernel=sl["name"] or sl["symbol"])
     tool = os.path.join(bdir, target)
     env = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(builds.FINDINGS, "check-riscv64",
                                                          os.path.basename(bdir)))
@@ -112,11 +113,13 @@ def check_riscv(a, family, slots):
         r = mine.get(sl["name"] or sl["symbol"])
         row = f"operations: {sl['name']}" if len(slots) > 1 else "operations"
         if st.rc or not r or not r.get("available"):
-            v.add(row, "FAIL", st.reason() if st.rc or not r else r.get("reason") or "?")
+            v.add(row, "FAIL", st.reason() if st.rc or not r else r.get("reason") or "?",
+                  kernel=sl["name"] or sl["symbol"])
             return v.print(title)
         role = (f" (the file before the patch, compared with {sl['pair']})"
                 if sl["role"] == "old" else "")
-        v.add(row, "pass", f"covers {', '.join(r.get('covers') or []) or 'nothing'}{role}")
+        v.add(row, "pass", f"covers {', '.join(r.get('covers') or []) or 'nothing'}{role}",
+              kernel=sl["name"] or sl["symbol"])
         for c in results.of_type(st.recs, "convention"):
             if c.get("name") == sl["conv"]:
                 judge.precondition = c.get("prototype", "")

@@ -14,7 +14,8 @@ from .build import check_arch, compile_check_build, configure, outside_slots, re
 from .judge import FAIL_FAST_NOT_RUN, FailFast, Judge
 from .kernel import judge_kernel
 from .riscv import check_riscv
-from .verdict import Verdict
+from .verdict import Verdict, json_path
+
 
 def check_outside(a):
     family, budget = a.family, a.budget
@@ -47,7 +48,7 @@ def check_outside(a):
         words += [x for d in a.baseline_include for x in ("--baseline-include",
                                                           os.path.abspath(d))]
     again = " ".join(words)
-    v = Verdict()
+    v = Verdict(json_path(a))
     judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, again)
     if len(slots) > 1:
         judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
@@ -83,7 +84,8 @@ def check_outside(a):
             for where, g, other in bad[:10]:
                 print(f"   {where}: the CPU reads {g}; the source says {other}")
             v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "FAIL",
-                  f"{os.path.basename(sl['kernel'])}: {encoding.describe(bad)}")
+                  f"{os.path.basename(sl['kernel'])}: {encoding.describe(bad)}",
+                  kernel=sl["name"] or sl["symbol"])
             miscoded = True
             continue
         incs = sl["includes"]
@@ -93,7 +95,8 @@ def check_outside(a):
         renamed = f"; renamed in its object (defined twice): {', '.join(renamed[:2])}" + \
             (f" and {len(renamed) - 2} more" if len(renamed) > 2 else "") if renamed else ""
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
-              f"{os.path.basename(sl['kernel'])} with {shim}{renamed}{unchecked}")
+              f"{os.path.basename(sl['kernel'])} with {shim}{renamed}{unchecked}",
+              kernel=sl["name"] or sl["symbol"])
     if miscoded:
         return v.print(title)
     tool = os.path.join(bdir, f"asmdiff-{family}-outside")
