@@ -18,12 +18,12 @@ from .builds import die
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
                "[--include DIR]... [--needs FEATURES]... [--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
-               "[--budget SECONDS] [--fail-fast] [--sarif FILE] [--baseline OLD.S "
+               "[--budget SECONDS] [--fail-fast] [--sarif FILE] [--json FILE] [--baseline OLD.S "
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
                "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
                "[FILE...]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
-               "[--budget SECONDS] [--sarif FILE]")
+               "[--budget SECONDS] [--sarif FILE] [--json FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
 # what an option that lacks its value needed, by its metavar
 NEEDS = {"FILE": "a file name", "SECONDS": "a number of seconds", "N": "a number",
@@ -177,6 +177,10 @@ def parsers():
     c.add_argument("--libgcrypt", metavar="PREFIX")
     c.add_argument("--openssl", metavar="PREFIX")
     c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
+    c.add_argument("--json", metavar="FILE",
+                   help="the verdict as JSON lines: a check-row record per row, then the "
+                        "check-verdict record (docs/results.md); ASMDIFF_CHECK_JSON=FILE in the "
+                        "environment does the same")
     c.add_argument("args", nargs="*", metavar="FAMILY | FILE")
 
     p["coverage"] = v = add("coverage", "which instructions, blocks and branch directions of "

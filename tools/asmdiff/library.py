@@ -7,7 +7,7 @@ import subprocess
 
 from . import builds, fuzzing, results, sarif, stage
 from .builds import TOP, die
-from .check import Verdict, distinct
+from .check import Verdict, distinct, json_path
 
 # OpenSSL's own levels: OPENSSL_ia32cap masks (word 0: CPUID.1 EDX, then ECX in the upper half;
 # word 1: CPUID.7 EBX, then ECX), each clearing what the paths it selects depend on.
@@ -87,21 +87,21 @@ def walk_levels(v, tool, fam, lib, version, levels, env0, prefix_env, found):
                 break
         for f in distinct(findings):
             found.append(f)
-            v.add(name, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}")
+            v.add_finding(name, f, cases=cases, calls=calls)
         if findings:
             continue
         if failed:
-            v.add(name, "FAIL", failed)
+            v.add(name, "FAIL", failed, cases=cases, calls=calls)
         else:
             v.add(name, "pass", f"{cases} cases, {calls} checked calls (kat, seeds, 1500 random) "
-                                f"on {version}")
+                                f"on {version}", cases=cases, calls=calls)
 
 
 def check_library(a):
     bdir, prefixes = builds.lib_build(a.libgcrypt, a.openssl)
     fams = builds.load_families(bdir)
     chosen, budget = a.files, a.budget
-    v, found = Verdict(), []
+    v, found = Verdict(json_path(a)), []
     candidates = chosen or [n for n in fams if not fams[n]["riscv64"]]
     for n in candidates:
         builds.check_family(n, fams)
@@ -145,7 +145,7 @@ def check_library(a):
                 for f in distinct(st.findings):
                     r = f"{fuzzer} {unit}" if unit else f.get("reproduce") or ""
                     found.append(dict(f, reproduce=r))
-                    v.add(name, "FINDING", f"{stage.heading(f)}; reproduce: {r}")
+                    v.add_finding(name, dict(f, reproduce=r))
             elif st.rc:
                 v.add(name, "FAIL", f"exit {st.rc}")
             else:

@@ -13,6 +13,10 @@ import time
 import xml.sax.saxutils as sx
 
 from . import bench, builds, coverage, fuzzing, sarif, stage, testsets
+from .table import Table
+
+COVERAGE_COLUMNS = ("family", "kernel", "coverage: instructions", "blocks",
+                    "branches both ways", "one way by design")
 
 
 def fuzz_row(name, budget, st):
@@ -37,19 +41,19 @@ def fuzz_row(name, budget, st):
     return (name, what, "FAIL", f"exit {st.rc}"), []
 
 
+def summary_table(rows):
+    """The summary: (family, check, result, detail) per row."""
+    return Table(("family", "check", "result", "detail"), rows, widths=(10, 34, 8, None))
+
+
 def write_markdown(path, rows, bad, cov=()):
     with open(path, "w") as f:
         f.write(f"## asmdiff premerge: {'clean' if not bad else 'FINDINGS'}\n\n")
-        f.write("| family | check | result | detail |\n|---|---|---|---|\n")
-        for r in rows:
-            f.write("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |\n")
+        f.write("".join(line + "\n" for line in summary_table(rows).markdown()))
         if cov:
             f.write("\n### Kernel coverage (seeds and this run's fuzz corpus, observed in the "
-                    "emulator; listings: findings/coverage/)\n\n"
-                    "| family | kernel | coverage: instructions | blocks | branches both ways | "
-                    "one way by design |\n|---|---|---|---|---|---|\n")
-            for r in cov:
-                f.write("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |\n")
+                    "emulator; listings: findings/coverage/)\n\n")
+            f.write("".join(line + "\n" for line in Table(COVERAGE_COLUMNS, cov).markdown()))
 
 
 def coverage_rows(name, fam):
@@ -146,9 +150,7 @@ def premerge(args):
     bench.bench(list(chosen), fams=fams)
 
     print("\n== premerge summary")
-    print(f"{'family':<10} {'check':<34} {'result':<8} detail")
-    for r in rows:
-        print(f"{r[0]:<10} {r[1]:<34} {r[2]:<8} {r[3]}")
+    summary_table(rows).print()
     print("premerge: clean" if not bad else "premerge: FINDINGS (see above)")
     if args.markdown:
         write_markdown(args.markdown, rows, bad, cov)

@@ -22,6 +22,7 @@ import time
 
 from . import builds, fuzzing, results
 from .builds import die
+from .table import Table
 
 # libFuzzer's status line: "#4096\tpulse  cov: 83 ft: 241 corp: 100/2783b lim: 1232 exec/s: ..."
 STATUS = re.compile(r"^#(\d+)\s+(INITED|NEW|REDUCE|pulse|DONE|RELOAD)\s+(.*)$")
@@ -312,10 +313,7 @@ def windows(r):
 
 
 def print_table(report):
-    rows = [COLUMNS] + [row(r) for r in report["families"]]
-    widths = [max(len(x[i]) for x in rows) for i in range(len(COLUMNS))]
-    for x in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(x, widths)).rstrip())
+    Table(COLUMNS, [row(r) for r in report["families"]], sep="  ", rstrip=True).print()
     for r in report["families"]:
         if r.get("reason"):
             print(f"{r['label']}: {r['reason']}")
@@ -335,9 +333,9 @@ def write_markdown(path, report):
                 + (f", each minute {m['load_each_minute']['min']} to "
                    f"{m['load_each_minute']['max']} (mean {m['load_each_minute']['mean']})"
                    if m.get("load_each_minute") else "") + "."
-                f"\n\n| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
-        for r in report["families"]:
-            f.write("| " + " | ".join(c.replace("|", "\\|") for c in row(r)) + " |\n")
+                "\n\n")
+        f.write("".join(line + "\n" for line in
+                        Table(COLUMNS, [row(r) for r in report["families"]]).markdown()))
         f.write("\nexec/s is wall-clock, execs/CPU s per second of the process's own user+system "
                 "time (wait4); peak RSS from wait4 (ru_maxrss).  The first/last-minute speeds "
                 "run between libFuzzer's status lines closest to the minute's ends:\n\n")

@@ -18,7 +18,7 @@ import unittest
 import unittest.mock
 
 from asmdiff import (bench, check, cli, fuzz_options, fuzzing, library, premerge, results, sarif,
-                     soak, stage, testsets)
+                     soak, stage, table, testsets)
 
 
 def rec(type_, **kw):
@@ -187,7 +187,7 @@ class CheckVerdict(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def verdict(self, stage_recs, exits=None, fuzzer=None):
+    def verdict(self, stage_recs, exits=None, fuzzer=None, json_out=None):
         impl = rec("impl", name="_gcry_mpih_add_n", kind="outside", available=True,
                    covers=["add_n"], not_covered=["sub_n"])
         env = dict(os.environ, RECORDS_LIST=json.dumps([rec("start", env=""), impl]),
@@ -203,7 +203,7 @@ class CheckVerdict(unittest.TestCase):
                                    calls=s.get("calls", 7)))
             env["RECORDS_" + mode.upper()] = json.dumps(recs)
             env["EXIT_" + mode.upper()] = str((exits or {}).get(mode, 0))
-        v = check.Verdict()
+        v = check.Verdict(json_out)
         judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()},
                             "./asmdiff check mpi --kernel K --symbol S")
         with contextlib.redirect_stdout(io.StringIO()):
@@ -407,6 +407,158 @@ class CheckVerdict(unittest.TestCase):
                                            "random": [ran]}, exits={"replay": 77})
         self.assertEqual(rc, 0, table)
         self.assertIn(("replay (seeds)", "n/a"), rows, table)
+
+
+class Tables(unittest.TestCase):
+    """table.py: one set of rows as aligned text, Markdown and JSON records; the three tables
+    that print through it (check's verdict, premerge's summary, soak's) keep their lines."""
+
+    ROWS = [("kat", "pass", "40 cases, 120 calls of f"),
+            ("vector leftovers", "FINDING", "REGISTER RESIDUE in mpi: f | xmm5")]
+
+    def test_same_rows_three_ways(self):
+        t = table.Table(("check", "result", "detail"), self.ROWS, widths=(None, 8, None), pad=2)
+        self.assertEqual(t.lines(), [
+            "check              result   detail",
+            "kat                pass     40 cases, 120 calls of f",
+            "vector leftovers   FINDING  REGISTER RESIDUE in mpi: f | xmm5"])
+        self.assertEqual(t.markdown(), [
+            "| check | result | detail |", "|---|---|---|",
+            "| kat | pass | 40 cases, 120 calls of f |",
+            "| vector leftovers | FINDING | REGISTER RESIDUE in mpi: f \\| xmm5 |"])
+        self.assertEqual(t.records(type="row")[1],
+                         {"type": "row", "check": "vector leftovers", "result": "FINDING",
+                          "detail": "REGISTER RESIDUE in mpi: f | xmm5"})
+        self.assertEqual([json.loads(x) for x in t.json_lines(keys=("a", "b", "c"))][0],
+                         {"a": "kat", "b": "pass", "c": "40 cases, 120 calls of f"})
+        # auto widths, two spaces between, line ends stripped (soak's layout)
+        s = table.Table(("family", "verdict", "execs"), [("nh", "pass", ""), ("aria", "x", "1")],
+                        sep="  ", rstrip=True)
+        self.assertEqual(s.lines(),
+                         ["family  verdict  execs", "nh      pass", "aria    x        1"])
+
+    def test_the_three_printers_keep_their_lines(self):
+        # check's verdict: the check column as wide as its longest name plus two
+        v = check.Verdict()
+        for r in self.ROWS:
+            v.add(*r)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(v.print("check mpi"), 1)
+        self.assertEqual(out.getvalue().splitlines(), [
+            "", "== check mpi",
+            "check              result   detail",
+            "kat                pass     40 cases, 120 calls of f",
+            "vector leftovers   FINDING  REGISTER RESIDUE in mpi: f | xmm5",
+            "check: FINDINGS or failures (each finding reproduces with the command in its row)"])
+        # premerge's summary: fixed widths 10, 34, 8
+        rows = [("nh", "fuzz 5s", "pass", "9 execs"), ("all", "test suites (fast)", "FAIL", "x")]
+        self.assertEqual(premerge.summary_table(rows).lines(), [
+            f"{'family':<10} {'check':<34} {'result':<8} detail"] +
+            [f"{r[0]:<10} {r[1]:<34} {r[2]:<8} {r[3]}" for r in rows])
+        with tempfile.NamedTemporaryFile("r", suffix=".md") as f:
+            premerge.write_markdown(f.name, rows, True, [("nh", "nh_avx2", "9/9 (100%)", "2/2",
+                                                          "1/1", "0")])
+            md = f.read()
+        self.assertIn("| family | check | result | detail |\n|---|---|---|---|\n"
+                      "| nh | fuzz 5s | pass | 9 execs |\n", md)
+        self.assertIn("| family | kernel | coverage: instructions | blocks | branches both ways "
+                      "| one way by design |\n|---|---|---|---|---|---|\n"
+                      "| nh | nh_avx2 | 9/9 (100%) | 2/2 | 1/1 | 0 |\n", md)
+        # soak's: every column as wide as its longest cell, two spaces, ends stripped
+        fail = {"label": "nh", "verdict": "FAIL", "findings": [], "reason": "no fuzzer"}
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            soak.print_table({"families": [fail], "verdict": "FAIL", "summary": "1 failed"})
+        head = "  ".join(c.ljust(max(len(c), len(x))) for c, x in
+                         zip(soak.COLUMNS, soak.row(fail))).rstrip()
+        self.assertEqual(out.getvalue().splitlines()[0], head)
+        self.assertEqual(out.getvalue().splitlines()[1], "nh      FAIL     0")
+
+
+class CheckJson(unittest.TestCase):
+    """check's verdict as JSON records (--json FILE, ASMDIFF_CHECK_JSON): a check-row per row
+    with its kernel, counts and finding, then the check-verdict (docs/results.md)."""
+
+    def records(self, v, title="check mpi"):
+        with tempfile.NamedTemporaryFile("r", suffix=".jsonl") as f:
+            v.json_out = f.name
+            with contextlib.redirect_stdout(io.StringIO()):
+                rc = v.print(title)
+            recs = [json.loads(line) for line in f]
+        self.assertEqual(recs[-1]["exit"], rc)
+        return recs[:-1], recs[-1]
+
+    def test_finding_na_and_not_established(self):
+        v = check.Verdict()
+        judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, "c")
+        judge.slots = [{"name": "_gcry_mpih_add_n", "role": "new", "pair": None},
+                       {"name": "_gcry_mpih_sub_n", "role": "new", "pair": None}]
+        recs = [rec("impl", name=n, kind="outside", cases=40, calls=c, skipped_cases=0)
+                for n, c in (("_gcry_mpih_add_n", 80), ("_gcry_mpih_sub_n", 70))]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            judge.stage(stage.Stage(1, "", recs + [
+                MISMATCH, rec("summary", cases=40, calls=150, verdict="finding")]),
+                "kat", stage.Stage.counts)
+        v.add("emu-diff", "n/a", "the CPU cannot run the kernel")
+        v.not_established("valgrind ct", "0 calls of f: valgrind not installed")
+        rows, verdict = self.records(v)
+        by = {r["check"]: r for r in rows}
+        self.assertEqual(by["kat: _gcry_mpih_add_n"], {
+            "type": "check-row", "check": "kat: _gcry_mpih_add_n", "stage": "kat",
+            "kernel": "_gcry_mpih_add_n", "result": "FINDING",
+            "detail": by["kat: _gcry_mpih_add_n"]["detail"], "cases": 40, "calls": 80,
+            "finding": {"kind": "MISMATCH", "check": "mismatch",
+                        "implementation": "_gcry_mpih_add_n",
+                        "reproduce": "asmdiff-mpi-outside kat /src"},
+            "not_established": False})
+        self.assertTrue(by["kat: _gcry_mpih_add_n"]["detail"].startswith("MISMATCH in mpi"))
+        self.assertEqual((by["kat: _gcry_mpih_sub_n"]["result"],
+                          by["kat: _gcry_mpih_sub_n"]["calls"],
+                          by["kat: _gcry_mpih_sub_n"]["finding"]), ("pass", 70, None))
+        self.assertEqual(by["emu-diff"], {
+            "type": "check-row", "check": "emu-diff", "stage": "emu-diff", "kernel": None,
+            "result": "n/a", "detail": "the CPU cannot run the kernel", "cases": None,
+            "calls": None, "finding": None, "not_established": False})
+        self.assertEqual((by["valgrind ct"]["result"], by["valgrind ct"]["not_established"]),
+                         ("-", True))
+        self.assertEqual(verdict, {"type": "check-verdict", "verdict": "findings", "exit": 1,
+                                   "rows": 4, "unestablished": ["valgrind ct"],
+                                   "title": "check mpi"})
+
+    def test_verdicts(self):
+        # clean; not established; nothing ran: the verdict and exit the table's line says
+        v = check.Verdict()
+        v.add("build", "pass", "f.S")
+        v.add("kat", "pass", "1 cases, 1 calls of f", kernel="f", cases=1, calls=1)
+        self.assertEqual(self.records(v)[1]["verdict"], "clean")
+        self.assertEqual(self.records(v)[1]["exit"], 0)
+        v.not_established("  not run", "why")
+        _, verdict = self.records(v, "t")
+        self.assertEqual((verdict["verdict"], verdict["exit"], verdict["unestablished"],
+                          verdict["title"]), ("not-clean", 1, ["  not run"], "t"))
+        rows, _ = self.records(v)
+        self.assertEqual(rows[-1]["stage"], "not run")  # the indentation is the table's
+        v = check.Verdict()
+        v.add("build", "pass", "f.S")
+        self.assertEqual(self.records(v)[1]["verdict"], "not-clean")
+
+    def test_where_the_records_go(self):
+        a = cli.parse(["check", "mpi", "--kernel", "k.S", "--symbol", "f", "--json", "x.jsonl"])[1]
+        self.assertEqual(check.json_path(a), "x.jsonl")
+        with mock_env(ASMDIFF_CHECK_JSON="env.jsonl"):
+            self.assertEqual(check.json_path(a), "x.jsonl")
+            a.json = None
+            self.assertEqual(check.json_path(a), "env.jsonl")
+        with mock_env(ASMDIFF_CHECK_JSON=""):
+            self.assertIsNone(check.json_path(a))
+        # no file asked: print writes none
+        v = check.Verdict()
+        v.add("kat", "pass", "x")
+        with contextlib.redirect_stdout(io.StringIO()), \
+                unittest.mock.patch.object(check.Verdict, "write_json") as w:
+            v.print("t")
+        w.assert_not_called()
 
 
 class Stages(unittest.TestCase):

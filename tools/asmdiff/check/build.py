@@ -1,0 +1,195 @@
+"""build.py — the check build: the outside kernels of a command (their slots, conventions and
+needs), the architecture they are for, meson setup and compile of the build folder."""
+import os
+import re
+import subprocess
+
+from ..builds import TOP, die
+
+
+def guess_convention(path, depth=0):
+    """The convention a source is written in, from the headers it (or a neighbour it includes
+    by a quoted name) includes."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    if depth < 3:
+        for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
+            near = os.path.join(os.path.dirname(path), inc)
+            if os.path.isfile(near):
+                conv, why = guess_convention(near, depth + 1)
+                if conv != "asmdiff":
+                    return conv, why
+    if re.search(r"#\s*include\s*<linux/", text):
+        return "linux", "it includes <linux/...>"
+    if re.search(r'#\s*include\s*[<"](asm-common-amd64\.h|sysdep\.h)', text):
+        return "libgcrypt", "it includes libgcrypt's assembly headers"
+    return "asmdiff", "no Linux or libgcrypt header is included"
+
+
+def compile_check_build(v, bdir, targets):
+    """Compile the check build's targets (niced: a check runs beside the user's work); on failure
+    the compiler's errors are printed and the build row fails.  True when it built."""
+    p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + targets,
+                       capture_output=True, text=True)
+    if not p.returncode:
+        return True
+    errs = compiler_errors(p.stdout + p.stderr)
+    print("\n".join(errs[:30]))
+    v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
+          f" (full log: meson compile -C {bdir} {' '.join(targets)})")
+    return False
+
+
+def compiler_errors(text):
+    """The compiler's or linker's own words first (file:line: error, undefined reference)."""
+    lines = text.splitlines()
+    return [l for l in lines if any(s in l for s in ("undefined reference", ": error:", "Error:"))
+            and not l.startswith(("clang", "gcc", "cc:", "FAILED"))] or \
+        [l for l in lines if "error" in l or "Error" in l]
+
+
+def configure(bdir, family, slots, cross=None):
+    """meson setup of a check build of these kernels: the outside_* options, one element each
+    (meson.build); with cross, a cross build (riscv64) without fuzzers."""
+    def arr(key):
+        # meson reads a [...] value as a literal; "i|VALUE": equal values made distinct
+        return repr([f"{i}|{sl[key]}" for i, sl in enumerate(slots)])
+    incs = [f"{i}|{d}" for i, sl in enumerate(slots) for d in sl["includes"]]
+    opts = [f"-Doutside_family={family}", "-Doutside_source=" + arr("kernel"),
+            "-Doutside_symbol=" + arr("symbol"), "-Doutside_convention=" + arr("conv"),
+            "-Doutside_needs=" + arr("needs"), "-Doutside_op=" + arr("op"),
+            "-Doutside_name=" + arr("name"),
+            "-Doutside_include=" + repr(incs)]
+    env = dict(os.environ, CC=os.environ.get("CC", "clang-19"))
+    kind = ["--cross-file", cross, "-Dfuzzing=disabled"] if cross else ["-Dfuzzing=auto"]
+    p = subprocess.run(["meson", "setup"] + kind + opts + [bdir, TOP], env=env,
+                       capture_output=True, text=True)
+    if p.returncode:
+        print(p.stdout[-3000:] + p.stderr[-2000:])
+    return p.returncode == 0
+
+
+def per_kernel(values, n, what):
+    """An option given once (for every kernel) or once per kernel, as a list of n."""
+    if len(values) <= 1:
+        return (values or [""]) * n
+    if len(values) != n:
+        die(f"check: {len(values)} {what} for {n} kernels: give one for all, or one per "
+            "--symbol, in the same order")
+    return values
+
+
+def outside_slots(a):
+    """The outside kernels of the command, in order: each --kernel with its --symbol (or one
+    --kernel with every --symbol), then with --baseline the old file's same entry points.
+    Each a dict: kernel, symbol, includes, conv (and why), needs (and whether scanned), op,
+    name (in rows and findings), role ("new", or "old": the --baseline file's), pair (the new
+    kernel an old one is compared with)."""
+    kernels, symbols = a.kernel, a.symbol
+    if len(kernels) == 1 and len(symbols) > 1:
+        kernels = kernels * len(symbols)
+    if len(kernels) != len(symbols):
+        die(f"check: {len(a.kernel)} --kernel and {len(symbols)} --symbol: give one --symbol "
+            "per --kernel (paired in order), or one --kernel with several --symbol")
+    for k in dict.fromkeys(kernels):
+        if not os.path.isfile(k):
+            die(f"--kernel: no file {k}")
+    includes = [os.path.abspath(d) for d in a.include]
+    for d in includes:
+        if not os.path.isdir(d):
+            die(f"--include: no folder {d}")
+    if a.baseline and not os.path.isfile(a.baseline):
+        die(f"--baseline: no file {a.baseline}")
+    for d in a.baseline_include:
+        if not os.path.isdir(d):
+            die(f"--baseline-include: no folder {d}")
+    if (a.baseline_symbol or a.baseline_include) and not a.baseline:
+        die("--baseline-symbol and --baseline-include name the old file's parts: give --baseline")
+    n = len(symbols)
+    convs = per_kernel(a.convention, n, "--convention")
+    needs = per_kernel(a.needs, n, "--needs")
+    ops = per_kernel(a.op, n, "--op")
+    slots = []
+    for k, sym, conv, need, op in zip(kernels, symbols, convs, needs, ops):
+        slots.append({"kernel": os.path.abspath(k), "symbol": sym, "includes": includes,
+                      "conv": conv, "needs": need, "op": op, "role": "new", "pair": None})
+    if a.baseline:
+        olds = per_kernel(a.baseline_symbol, n, "--baseline-symbol")
+        oinc = [os.path.abspath(d) for d in a.baseline_include] or includes
+        for new, osym in zip(list(slots), olds):
+            # its convention and needs its own (guessed and scanned), its operation the new one's
+            slots.append(dict(new, kernel=os.path.abspath(a.baseline), symbol=osym or
+                              new["symbol"], includes=oinc, role="old", pair=None, conv="",
+                              needs=""))
+    if len(slots) > OUTSIDE_MAX:
+        die(f"check: {len(slots)} kernels (with the old file's): at most {OUTSIDE_MAX} in one "
+            "check build")
+    for sl in slots:
+        sl["why"] = "--convention"
+        if not sl["conv"]:
+            sl["conv"], sl["why"] = guess_convention(sl["kernel"])
+            if sl["role"] == "old" and sl["conv"] == "asmdiff":
+                # no upstream header seen: the old file is taken to be written as the new one
+                new_sl = slots[slots.index(sl) - n]
+                sl["conv"], sl["why"] = new_sl["conv"], "the new file's: " + sl["why"]
+        sl["scanned"] = ""
+        if not sl["needs"] and scan_needs(sl["kernel"]):
+            # run it where the CPU has them, emulated elsewhere (and the emulated set): never a
+            # SIGILL on a CPU without them
+            sl["needs"] = ",".join(scan_needs(sl["kernel"]))
+            sl["scanned"] = f"; needs {sl['needs']} (its instructions: give --needs to say " \
+                            "otherwise)"
+    # names: the symbol; a symbol two new kernels share, with its file; the old file's "old:"
+    new_syms = [sl["symbol"] for sl in slots if sl["role"] == "new"]
+    for i, sl in enumerate(slots):
+        sl["name"] = sl["symbol"]
+        if sl["role"] == "new" and new_syms.count(sl["symbol"]) > 1:
+            sl["name"] = f"{sl['symbol']}@{os.path.basename(sl['kernel'])}"
+        if sl["role"] == "old":
+            sl["name"] = f"old:{sl['symbol']}"
+            sl["pair"] = slots[i - len(new_syms)]["name"]
+    if len(slots) == 1:
+        slots[0]["name"] = ""  # the symbol, as before
+    return slots
+
+
+OUTSIDE_MAX = 4  # driver.h: a check build's outside kernels
+
+
+def renamed_symbols(bdir, i, symbol):
+    """The symbols rename_syms.py renamed in kernel i's object because the family's own kernels or
+    an earlier outside kernel define them too, as "old -> new" (the entry point itself, renamed
+    in every check build so the slot can only call this file's, is left out)."""
+    try:
+        with open(os.path.join(bdir, f"liboutside-kernel-{i}-renamed.a.syms")) as f:
+            return [" -> ".join(line.split()) for line in f
+                    if line.strip() and line.split()[0] != symbol]
+    except OSError:
+        return []
+
+
+def check_arch(a, slots):
+    """riscv64 when asked (--arch) or when a kernel is C with RVV intrinsics; else the host."""
+    if a.arch:
+        return a.arch
+    for sl in slots:
+        if sl["kernel"].endswith(".c"):
+            with open(sl["kernel"], errors="replace") as f:
+                # the intrinsics' header, or a call of one (not a test of __riscv_vector)
+                if re.search(r"<riscv_vector\.h>|\b__riscv_v\w+\s*\(", f.read()):
+                    return "riscv64"
+    return "x86_64"
+
+
+def scan_needs(path):
+    """The AVX-512 and GFNI features a source's instructions use (zmm or opmask registers,
+    EVEX-only instructions, gf2p8*), as --needs spells them; [] for none."""
+    with open(path, errors="replace") as f:
+        text = re.sub(r"(/\*.*?\*/|//[^\n]*)", " ", f.read(), flags=re.S)
+    found = []
+    if re.search(r"%?\bzmm\d|%k[1-7]\b|\{%?k[1-7]\}|vpternlog|\bkmov|vpermt2|vpermi2", text,
+                 re.I):
+        found += ["avx512f", "avx512bw", "avx512vl"]
+    if re.search(r"gf2p8", text, re.I):
+        found.append("gfni")
+    return found

@@ -1,0 +1,165 @@
+"""riscv.py — an outside kernel for riscv64 (RVV intrinsics in C), under qemu-riscv64: the same
+check build made as a riscv64 cross build, each stage a row per VLEN."""
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+from .. import builds, results, sarif, stage
+from ..builds import TOP, die
+from .baseline import compare_with_old
+from .build import compile_check_build, configure
+from .judge import FailFast, Judge
+from .verdict import Verdict, json_path
+
+RISCV_VLENS = (128, 256, 512, 1024)
+# what the riscv64 check does not run, and why (each an n/a row)
+RISCV_NOT_RUN = (
+    ("fuzz", "no libFuzzer riscv64 build in a check build (the fuzzing runtime for riscv64 is "
+             "the default build's, tools/fetch_riscv_fuzzer_runtime)"),
+    ("unicorn bounds", "the Unicorn modes emulate x86-64 only"),
+    ("unicorn ct-trace", "the Unicorn modes emulate x86-64 only"),
+    ("emu-diff", "the Unicorn modes emulate x86-64 only"),
+    ("emulated set", "AVX-512/GFNI masking is x86-64's; the VLEN sweep is this kernel's"),
+    ("valgrind ct", "Valgrind does not run under qemu-riscv64"),
+)
+
+
+def check_riscv(a, family, slots):
+    """The riscv64 check: the same check build (the outside_* options) made as a riscv64 cross
+    build, run under qemu-riscv64 at every VLEN our kernels run at (--vlen to choose), each
+    stage a row per VLEN with its calls of each kernel; the stages riscv64 cannot have are n/a
+    rows that say why.  --beside copies files next to the kernel first (a header it includes
+    with quotes, as its tree would give it)."""
+    vlens = [int(x) for x in a.vlen] or list(RISCV_VLENS)
+    for x in vlens:
+        if x not in RISCV_VLENS:
+            die(f"--vlen: {x} is not one of {', '.join(map(str, RISCV_VLENS))}")
+    for f in a.beside:
+        if not os.path.isfile(f):
+            die(f"--beside: no file {f}")
+    v = Verdict(json_path(a))
+    for tool_ in ("qemu-riscv64", "clang-19"):
+        if not shutil.which(tool_):
+            v.not_established("build", f"{tool_} not found: a riscv64 check needs it")
+            return v.print(f"check {family} (riscv64)")
+    new = [sl for sl in slots if sl["role"] == "new"]
+    label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
+    key = hashlib.sha1(json.dumps([2, family, slots, [os.path.abspath(f) for f in a.beside]])
+                       .encode()).hexdigest()[:10]
+    bdir = os.path.join(builds.BUILD, "check-riscv64", f"{family}-{label[:80]}-{key}")
+    if a.beside:
+        # each kernel beside the files given, in a folder of its own
+        src = bdir + ".src"
+        for i, sl in enumerate(slots):
+            d = os.path.join(src, str(i))
+            os.makedirs(d, exist_ok=True)
+            for f in a.beside:
+                shutil.copyfile(f, os.path.join(d, os.path.basename(f)))
+            copy = os.path.join(d, os.path.basename(sl["kernel"]))
+            shutil.copyfile(sl["kernel"], copy)
+            sl["kernel"] = copy
+    words = ["./asmdiff", "check", family, "--arch", "riscv64"]
+    for sl in new:
+        words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
+    words += [x for d in new[0]["includes"] for x in ("--include", d)]
+    words += [x for sl in new[:1] for k, o in (("conv", "--convention"), ("needs", "--needs"))
+              if sl[k] for x in (o, sl[k])]
+    judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, " ".join(words))
+    if len(slots) > 1:
+        judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
+                       for sl in slots]
+    title = f"check {family}: {label} ({slots[0]['conv']} convention, riscv64)"
+    for sl in slots:
+        print(f"== check {family} (riscv64, qemu-riscv64 at VLEN "
+              f"{', '.join(map(str, vlens))}): {sl['symbol']} from {sl['kernel']}\n"
+              f"   convention {sl['conv']} ({sl['why']})", flush=True)
+    print(f"   build folder {bdir}", flush=True)
+    target = f"asmdiff-{family}-outside"
+    if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
+            not configure(bdir, family, slots, cross=os.path.join(TOP, "cross",
+                                                               "riscv64-linux.ini")):
+        v.add("build", "FAIL", f"meson setup of the riscv64 check build failed in {bdir}")
+        return v.print(title)
+    if not compile_check_build(v, bdir, [target]):
+        return v.print(title)
+    for sl in slots:
+        v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
+              f"{os.path.basename(sl['kernel'])} for riscv64 (rv64gcv)",
+              kernel=sl["name"] or sl["symbol"])
+    tool = os.path.join(bdir, target)
+    env = dict(os.environ, ASMDIFF_FINDINGS=os.path.join(builds.FINDINGS, "check-riscv64",
+                                                         os.path.basename(bdir)))
+    seeds = os.path.join(TOP, "corpus", family, "seeds")
+
+    def qemu(vlen):
+        return ["qemu-riscv64", "-cpu", f"rv64,v=true,vlen={vlen},zvkg=true"]
+
+    if a.files:
+        # reproduce: each file through the check build at each VLEN, the report as it prints
+        rc = 0
+        for vlen in vlens:
+            st = stage.run(qemu(vlen) + [tool, "replay"] + a.files, env)
+            print(f"-- VLEN {vlen}")
+            sys.stdout.write(st.text)
+            rc = max(rc, st.rc)
+        return rc
+    judge.symbol = slots[0]["symbol"] if len(slots) == 1 else f"the {len(slots)} kernels"
+    st = stage.run(qemu(vlens[0]) + [tool, "list"], env)
+    mine = {r.get("name"): r for r in results.impls(st.recs).values()
+            if r.get("kind") == "outside"}
+    for sl in slots:
+        r = mine.get(sl["name"] or sl["symbol"])
+        row = f"operations: {sl['name']}" if len(slots) > 1 else "operations"
+        if st.rc or not r or not r.get("available"):
+            v.add(row, "FAIL", st.reason() if st.rc or not r else r.get("reason") or "?",
+                  kernel=sl["name"] or sl["symbol"])
+            return v.print(title)
+        role = (f" (the file before the patch, compared with {sl['pair']})"
+                if sl["role"] == "old" else "")
+        v.add(row, "pass", f"covers {', '.join(r.get('covers') or []) or 'nothing'}{role}",
+              kernel=sl["name"] or sl["symbol"])
+        for c in results.of_type(st.recs, "convention"):
+            if c.get("name") == sl["conv"]:
+                judge.precondition = c.get("prototype", "")
+
+    def fixed_reproduce(st, vlen):
+        # a saved input reproduces through the check itself at that VLEN; a mode's own line
+        # under qemu at that VLEN
+        for f in st.findings:
+            if not f.get("input") and f.get("reproduce"):
+                f["reproduce"] = " ".join(qemu(vlen)) + " " + f["reproduce"]
+            elif f.get("input"):
+                f["reproduce"] = f"{judge.again} --vlen {vlen} {f['input']}"
+
+    judge.fail_fast = a.fail_fast
+    stopped = None
+    try:
+        for vlen in vlens:
+            stages = [("kat", ["kat", TOP]), ("exhaustive", ["exhaustive"]),
+                      ("replay (seeds)", ["replay", seeds]), ("random", ["random", "3000", "1"])]
+            for name, args in stages:
+                if name == "replay (seeds)" and not os.path.isdir(seeds):
+                    continue
+                print(f"-- vlen{vlen} {name}", flush=True)
+                st = stage.run(qemu(vlen) + [tool] + args, env)
+                fixed_reproduce(st, vlen)
+                if name == "exhaustive" and st.rc == 77 and not (st.summary or {}).get("calls"):
+                    v.add(f"vlen{vlen} {name}", "n/a", st.reason())
+                    continue
+                judge.stage(st, f"vlen{vlen} {name}", stage.Stage.counts, checked=True)
+    except FailFast as e:
+        stopped = e.stage_name
+        v.add("stopped", "n/a", f"--fail-fast: at '{stopped}', the first stage with a finding; "
+                                "the stages after it did not run")
+    for name, why in RISCV_NOT_RUN:
+        v.add(name, "n/a", why)
+    judge.properties(slots[0]["conv"], "riscv64")
+    if a.baseline:
+        compare_with_old(judge)
+        v.add("bench", "n/a", "under qemu-riscv64 a time is the emulator's, not the kernel's: "
+                              "bench both on riscv64 hardware")
+    if a.sarif:
+        sarif.write(a.sarif, judge.findings, kernel=slots[0]["kernel"])
+    return v.print(title)

@@ -1,0 +1,109 @@
+"""verdict.py — the verdict table of a check: its rows, the exit status from them, and the same
+rows as JSON records (`check --json FILE`, or ASMDIFF_CHECK_JSON=FILE; docs/results.md)."""
+import json
+import os
+
+from .. import stage
+from ..table import Table
+
+COLUMNS = ("check", "result", "detail")
+
+
+def json_path(a=None):
+    """Where a check writes its JSON records: --json FILE, else ASMDIFF_CHECK_JSON, else
+    nowhere (None)."""
+    return getattr(a, "json", None) or os.environ.get("ASMDIFF_CHECK_JSON") or None
+
+
+def finding_record(f):
+    """The part of a finding record the verdict's row record carries."""
+    return {"kind": f.get("heading"), "check": f.get("check"),
+            "implementation": f.get("implementation"), "reproduce": f.get("reproduce")}
+
+
+class Verdict:
+    """The verdict table: rows of (check, result, detail); the exit status from them.  Each row
+    may also say which kernel it is about and its counts (the JSON records carry them)."""
+
+    def __init__(self, json_out=None):
+        self.rows, self.bad, self.ran = [], False, False
+        self.unestablished = []  # rows that made no call of the outside kernel
+        self.meta = {}           # row index -> kernel, cases, calls, finding, not_established
+        self.json_out = json_out  # a file for the JSON records, or None
+
+    def add(self, check, result, detail, kernel=None, cases=None, calls=None, finding=None):
+        self.meta[len(self.rows)] = {"kernel": kernel, "cases": cases, "calls": calls,
+                                     "finding": finding_record(finding) if finding else None,
+                                     "not_established": False}
+        self.rows.append((check, result, detail))
+        self.bad |= result in ("FINDING", "FAIL")
+        # building and naming what is covered is not testing it
+        self.ran |= result in ("pass", "FINDING") and check not in ("build", "operations")
+
+    def add_finding(self, check, f, **kw):
+        """A FINDING row: the finding's heading and the command that reproduces it."""
+        self.add(check, "FINDING", f"{stage.heading(f)}; reproduce: {f['reproduce']}",
+                 finding=f, **kw)
+
+    def not_established(self, check, why, kernel=None, cases=None, calls=None):
+        """A row that made no call of the outside kernel: nothing is known of it."""
+        self.add(check, "-", f"not established: {why}", kernel=kernel, cases=cases, calls=calls)
+        self.meta[len(self.rows) - 1]["not_established"] = True
+        self.unestablished.append(check)
+
+    def table(self):
+        return Table(COLUMNS, self.rows, widths=(None, 8, None), pad=2)
+
+    def outcome(self):
+        """(verdict, exit status, the verdict's line)."""
+        if self.bad:
+            return ("findings", 1, "check: FINDINGS or failures (each finding reproduces with "
+                                   "the command in its row)")
+        if not self.ran:
+            # nothing of the kernel ran: no verdict on it is possible, which is not a pass and
+            # not a skip (docs/check-your-patch.md: NOT CLEAN, exit 1)
+            return ("not-clean", 1, "check: NOT CLEAN: no stage could call the kernel here "
+                                    "(see the rows)")
+        if self.unestablished:
+            return ("not-clean", 1, f"check: NOT CLEAN: {len(self.unestablished)} rows not "
+                                    f"established (no call of the kernel: "
+                                    f"{', '.join(self.unestablished)}); see their rows")
+        return "clean", 0, "check: clean"
+
+    def records(self, title):
+        """Every row as a check-row record, then the check-verdict record (docs/results.md)."""
+        out = []
+        for i, r in enumerate(self.table().records()):
+            m = self.meta.get(i) or {}
+            kernel = m.get("kernel")
+            name = r["check"].strip()
+            if kernel is None and ": " in name:
+                name, kernel = name.split(": ", 1)
+            elif kernel and name.endswith(f": {kernel}"):
+                name = name[:-len(f": {kernel}")]
+            out.append({"type": "check-row", "check": r["check"], "stage": name,
+                        "kernel": kernel or None, "result": r["result"], "detail": r["detail"],
+                        "cases": m.get("cases"), "calls": m.get("calls"),
+                        "finding": m.get("finding") if r["result"] == "FINDING" else None,
+                        "not_established": bool(m.get("not_established"))})
+        verdict, rc, _ = self.outcome()
+        out.append({"type": "check-verdict", "verdict": verdict, "exit": rc,
+                    "rows": len(self.rows), "unestablished": list(self.unestablished),
+                    "title": title})
+        return out
+
+    def write_json(self, path, title):
+        with open(path, "w") as f:
+            for r in self.records(title):
+                f.write(json.dumps(r) + "\n")
+
+    def print(self, title):
+        """The table and the verdict's line (and the JSON records when asked); the exit
+        status."""
+        print(f"\n== {title}")
+        self.table().print()
+        _, rc, line = self.outcome()
+        print(line)
+        if self.json_out:
+            self.write_json(self.json_out, title)
+        return rc
