@@ -24,9 +24,10 @@
  *         loaded, the comparison and its message, and the stack check's "a value the caller
  *         passed in"; in emu/emu_call.c the executor's registers in and out; in emu/ucheck.c the
  *         Unicorn ids and names; in fuzz/harness/backend_emu_diff.c the CPU-emulator comparison
- *         and the seed; in verify/unicorn/emu_call_test.c the same.  The checked call's
- *         self-test (verify/abi_selftest*) is not generated: it is the independent statement of
- *         what SysV requires, and fails when the list loses a register.
+ *         and the seed; in verify/unicorn/emu_call_test.c the same.  The cases of the checked
+ *         call's self-test (verify/abi_selftest*: one clobbering function per register, the
+ *         message each must give) are not generated: they are the independent statement of
+ *         what SysV requires, and fail when the list loses a register.
  *   Win64 struct abi_win64_saved, its names (ABI_REG_NAMES) and a compile-time check of its
  *         layout, for the Win64 convention to build on.
  * A new ABI is one more list here, then its convention's uses of it.
@@ -130,6 +131,9 @@ _Static_assert(sizeof(struct abi_win64_saved) == ABI_REGS_SIZE(ABI_X86_64_WIN64_
                "a register list packs without padding");
 _Static_assert(ABI_REGS_COUNT(ABI_X86_64_WIN64_SAVED) == 18,
                "Win64 saves 8 GPRs and xmm6-15 besides rsp");
+_Static_assert(sizeof((const char *const[])ABI_REG_NAMES(ABI_X86_64_WIN64_SAVED)) ==
+               ABI_REGS_COUNT(ABI_X86_64_WIN64_SAVED) * sizeof(const char *),
+               "one name per register");
 #endif
 
 #endif

@@ -1,13 +1,13 @@
 /* abi.h — the checked call: every kernel call in a fuzz target goes through it.
  *
  * In the spirit of BoringSSL's CHECK_ABI and dav1d's checkasm: before the call the trampoline
- * loads random values into the callee-saved registers (x86-64 SysV: rbx, rbp, r12-r15), clears
- * the direction flag, calls with a 16-byte aligned stack, and puts junk (0xaa bytes) into the
- * unused upper bits of arguments declared 8, 16 or 32 bits wide; after the call it records the
- * callee-saved registers, rsp, the direction flag, MXCSR, the x87 control and tag words, and
- * (when asked) a snapshot of every vector and opmask register, so that a kernel that leaves
- * key-derived state in zmm/k registers is caught.  abi_check() compares and names the first
- * broken property.
+ * loads random values into the callee-saved registers (x86-64 SysV: rbx, rbp, r12-r15, the list
+ * ABI_X86_64_SYSV_SAVED in emu/regstate.h), clears the direction flag, calls with a 16-byte
+ * aligned stack, and puts junk (0xaa bytes) into the unused upper bits of arguments declared 8,
+ * 16 or 32 bits wide; after the call it records the callee-saved registers, rsp, the direction
+ * flag, MXCSR, the x87 control and tag words, and (when asked) a snapshot of every vector and
+ * opmask register, so that a kernel that leaves key-derived state in zmm/k registers is caught.
+ * abi_check() compares and names the first broken property.
  */
 #ifndef ASMDIFF_ABI_H
 #define ASMDIFF_ABI_H
