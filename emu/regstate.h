@@ -1,6 +1,7 @@
-/* regstate.h — the x86-64 register state around one call, as the checked-call trampoline
- * (fuzz/harness/abi_x86_64.S) and the emulator (emu_call.h) both record it, so that one
- * comparison (the harness's abi_check) judges a native and an emulated call alike.
+/* regstate.h — the callee-saved register list of each ABI, and the x86-64 register state
+ * around one call, as the checked-call trampoline (fuzz/harness/abi_x86_64.S) and the emulator
+ * (emu_call.h) both record it, so that one comparison (the harness's abi_check) judges a native
+ * and an emulated call alike.
  *
  * It lives here, below both: the engines in emu/ include nothing of the harness, and the
  * harness's abi.h includes this file.  The trampoline includes it too (a .S file goes through
@@ -30,6 +31,10 @@
  *         what SysV requires, and fail when the list loses a register.
  *   Win64 struct abi_win64_saved, its names (ABI_REG_NAMES) and a compile-time check of its
  *         layout, for the Win64 convention to build on.
+ *   RISC-V LP64  (kind FPR: a 64-bit floating-point register, as its raw bit pattern) the first
+ *         fields of the RISC-V struct abi_state (fuzz/harness/abi.h) and their offsets; in
+ *         fuzz/harness/abi_riscv64.S ST_<NAME>, the loads and the stores; in abi.c the random
+ *         values, the comparison and its message; the values verify/riscv's self-test loads.
  * A new ABI is one more list here, then its convention's uses of it.
  */
 #ifndef ASMDIFF_EMU_REGSTATE_H
@@ -48,9 +53,20 @@
     X(XMM, xmm10, XMM10) X(XMM, xmm11, XMM11) X(XMM, xmm12, XMM12) X(XMM, xmm13, XMM13)      \
     X(XMM, xmm14, XMM14) X(XMM, xmm15, XMM15)
 
+/* RISC-V LP64 (psABI, integer and LP64D calling conventions): s0-s11 and fs0-fs11 (and sp). */
+#define ABI_RISCV64_LP64_SAVED(X)                                                             \
+    X(GPR, s0, S0) X(GPR, s1, S1) X(GPR, s2, S2) X(GPR, s3, S3) X(GPR, s4, S4) X(GPR, s5, S5) \
+    X(GPR, s6, S6) X(GPR, s7, S7) X(GPR, s8, S8) X(GPR, s9, S9) X(GPR, s10, S10)             \
+    X(GPR, s11, S11)                                                                          \
+    X(FPR, fs0, FS0) X(FPR, fs1, FS1) X(FPR, fs2, FS2) X(FPR, fs3, FS3) X(FPR, fs4, FS4)     \
+    X(FPR, fs5, FS5) X(FPR, fs6, FS6) X(FPR, fs7, FS7) X(FPR, fs8, FS8) X(FPR, fs9, FS9)     \
+    X(FPR, fs10, FS10) X(FPR, fs11, FS11)
+
 #define ABI_REG_SIZE_GPR 8
+#define ABI_REG_SIZE_FPR 8
 #define ABI_REG_SIZE_XMM 16
 #define ABI_REG_TYPE_GPR uint64_t
+#define ABI_REG_TYPE_FPR uint64_t
 #define ABI_REG_TYPE_XMM struct abi_xmm
 
 /* Generators, for LIST(generator): */
@@ -84,9 +100,33 @@
 #define ABI_ST_K (ABI_ST_VEC + 32 * ABI_ST_VEC_ROW) /* 8 x 8 bytes */
 #define ABI_ST_STACK_TOP (ABI_ST_K + 8 * 8)
 
+/* The RISC-V struct abi_state's offsets (fuzz/harness/abi.h), as abi_riscv64.S addresses it
+ * (the registers of the list come first, ST_<NAME> there); abi.c checks each. */
+#define ABI_RV_ST_SP_DELTA ABI_REGS_SIZE(ABI_RISCV64_LP64_SAVED)
+#define ABI_RV_ST_GP (ABI_RV_ST_SP_DELTA + 8)
+#define ABI_RV_ST_TP (ABI_RV_ST_GP + 8)
+#define ABI_RV_ST_FRM (ABI_RV_ST_TP + 8)
+#define ABI_RV_ST_VSTART (ABI_RV_ST_FRM + 8)
+#define ABI_RV_ST_VTYPE (ABI_RV_ST_VSTART + 8)
+#define ABI_RV_ST_AVL (ABI_RV_ST_VTYPE + 8)
+#define ABI_RV_ST_VXRM (ABI_RV_ST_AVL + 8)
+#define ABI_RV_ST_VXSAT (ABI_RV_ST_VXRM + 8)
+#define ABI_RV_ST_HAS_V (ABI_RV_ST_VXSAT + 8)
+#define ABI_RV_ST_VEC_MODE (ABI_RV_ST_HAS_V + 4)
+#define ABI_RV_ST_VEC_FILL (ABI_RV_ST_VEC_MODE + 4)
+#define ABI_RV_ST_VLENB (ABI_RV_ST_VEC_FILL + 8)
+#define ABI_RV_ST_VEC ((ABI_RV_ST_VLENB + 8 + 63) & ~63) /* 32 rows of ABI_RV_VLENB_MAX bytes */
+
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
+/* The low 128 bits of a vector register, low quadword first; 8-aligned like a GPR, so a list
+ * of both packs without padding. */
+struct abi_xmm {
+    uint64_t q[2];
+};
+
+#if defined(__x86_64__)
 enum abi_vec_mode {
     ABI_VEC_NONE = 0, /* no snapshot */
     ABI_VEC_SSE = ABI_VEC_SSE_,
@@ -94,11 +134,6 @@ enum abi_vec_mode {
     ABI_VEC_AVX512 = ABI_VEC_AVX512_,
 };
 
-/* The low 128 bits of a vector register, low quadword first; 8-aligned like a GPR, so a list
- * of both packs without padding. */
-struct abi_xmm {
-    uint64_t q[2];
-};
 
 /* Register state around one call.  Layout is shared with the harness's trampoline
  * (fuzz/harness/abi_x86_64.S): its offsets are the ABI_ST_* above (static asserts in
@@ -122,6 +157,7 @@ struct abi_state {
     uint64_t stack_top;                    /* in: 0, or the callee's rsp on a separate
                                             *      stack (abi.c checks what is left below it) */
 };
+#endif
 
 /* The Win64 callee-saved registers, as a Win64 checked call will load and observe them. */
 struct abi_win64_saved {

@@ -559,22 +559,26 @@ void abi_abandon_call(void)
 {
 }
 
-_Static_assert(offsetof(struct abi_state, s) == 0, "ST_S");
-_Static_assert(offsetof(struct abi_state, fs) == 96, "ST_FS");
-_Static_assert(offsetof(struct abi_state, sp_delta) == 192, "ST_SP_DELTA");
-_Static_assert(offsetof(struct abi_state, gp) == 200, "ST_GP");
-_Static_assert(offsetof(struct abi_state, tp) == 208, "ST_TP");
-_Static_assert(offsetof(struct abi_state, frm) == 216, "ST_FRM");
-_Static_assert(offsetof(struct abi_state, vstart) == 224, "ST_VSTART");
-_Static_assert(offsetof(struct abi_state, vtype) == 232, "ST_VTYPE");
-_Static_assert(offsetof(struct abi_state, avl) == 240, "ST_AVL");
-_Static_assert(offsetof(struct abi_state, vxrm) == 248, "ST_VXRM");
-_Static_assert(offsetof(struct abi_state, vxsat) == 256, "ST_VXSAT");
-_Static_assert(offsetof(struct abi_state, has_v) == 264, "ST_HAS_V");
-_Static_assert(offsetof(struct abi_state, vec_mode) == 268, "ST_VEC_MODE");
-_Static_assert(offsetof(struct abi_state, vec_fill) == 272, "ST_VEC_FILL");
-_Static_assert(offsetof(struct abi_state, vlenb) == 280, "ST_VLENB");
-_Static_assert(offsetof(struct abi_state, vec) == 320, "ST_VEC");
+/* abi_riscv64.S addresses struct abi_state by the ABI_RV_ST_* numbers (emu/regstate.h); the
+ * callee-saved registers come first, packed in list order (ST_<NAME> there). */
+#define SAVED_IS_64_(kind, r, R) _Static_assert(ABI_REG_SIZE_##kind == 8, #r ": the checks "  \
+                                                "here compare 64-bit registers");
+ABI_RISCV64_LP64_SAVED(SAVED_IS_64_)
+#undef SAVED_IS_64_
+_Static_assert(offsetof(struct abi_state, sp_delta) == ABI_RV_ST_SP_DELTA, "ST_SP_DELTA");
+_Static_assert(offsetof(struct abi_state, gp) == ABI_RV_ST_GP, "ST_GP");
+_Static_assert(offsetof(struct abi_state, tp) == ABI_RV_ST_TP, "ST_TP");
+_Static_assert(offsetof(struct abi_state, frm) == ABI_RV_ST_FRM, "ST_FRM");
+_Static_assert(offsetof(struct abi_state, vstart) == ABI_RV_ST_VSTART, "ST_VSTART");
+_Static_assert(offsetof(struct abi_state, vtype) == ABI_RV_ST_VTYPE, "ST_VTYPE");
+_Static_assert(offsetof(struct abi_state, avl) == ABI_RV_ST_AVL, "ST_AVL");
+_Static_assert(offsetof(struct abi_state, vxrm) == ABI_RV_ST_VXRM, "ST_VXRM");
+_Static_assert(offsetof(struct abi_state, vxsat) == ABI_RV_ST_VXSAT, "ST_VXSAT");
+_Static_assert(offsetof(struct abi_state, has_v) == ABI_RV_ST_HAS_V, "ST_HAS_V");
+_Static_assert(offsetof(struct abi_state, vec_mode) == ABI_RV_ST_VEC_MODE, "ST_VEC_MODE");
+_Static_assert(offsetof(struct abi_state, vec_fill) == ABI_RV_ST_VEC_FILL, "ST_VEC_FILL");
+_Static_assert(offsetof(struct abi_state, vlenb) == ABI_RV_ST_VLENB, "ST_VLENB");
+_Static_assert(offsetof(struct abi_state, vec) == ABI_RV_ST_VEC, "ST_VEC");
 _Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == 256, "VLENB_MAX in the .S");
 _Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
 
@@ -618,9 +622,6 @@ static void rv_scramble_vtype(uint64_t *vtype, uint64_t *avl)
     *avl = (r >> 16) & 0x3ff;
 }
 
-static const char *const rv_saved_names[12] = {"s0", "s1", "s2", "s3", "s4",  "s5",
-                                               "s6", "s7", "s8", "s9", "s10", "s11"};
-
 static int rv_lane_holds_data(const uint8_t *lane, uint64_t fill)
 {
     uint64_t lo, hi;
@@ -632,22 +633,15 @@ static int rv_lane_holds_data(const uint8_t *lane, uint64_t fill)
 SCAN const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors)
 {
-    for (int i = 0; i < 12; i++)
-        if (before->s[i] != after->s[i]) {
-            snprintf(message, sizeof message,
-                     "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",
-                     rv_saved_names[i], (unsigned long long)before->s[i],
-                     (unsigned long long)after->s[i]);
-            return message;
-        }
-    for (int i = 0; i < 12; i++)
-        if (before->fs[i] != after->fs[i]) {
-            snprintf(message, sizeof message,
-                     "callee-saved register f%s modified (before 0x%016llx, after 0x%016llx)",
-                     rv_saved_names[i], (unsigned long long)before->fs[i],
-                     (unsigned long long)after->fs[i]);
-            return message;
-        }
+#define CHECK_SAVED_(kind, r, R)                                                             \
+    if (before->r != after->r) {                                                             \
+        snprintf(message, sizeof message,                                                    \
+                 "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",   \
+                 #r, (unsigned long long)before->r, (unsigned long long)after->r);          \
+        return message;                                                                      \
+    }
+    ABI_RISCV64_LP64_SAVED(CHECK_SAVED_)
+#undef CHECK_SAVED_
     if (after->sp_delta != 0) {
         snprintf(message, sizeof message, "sp not restored (off by %lld bytes)",
                  (long long)after->sp_delta);
@@ -699,8 +693,9 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
         return 0;
     }
     memset(&before, 0, offsetof(struct abi_state, vec));
-    for (int i = 0; i < 12; i++) before.s[i] = prng_next();
-    for (int i = 0; i < 12; i++) before.fs[i] = prng_next();
+#define RANDOM_SAVED_(kind, r, R) before.r = prng_next();
+    ABI_RISCV64_LP64_SAVED(RANDOM_SAVED_)
+#undef RANDOM_SAVED_
     __asm__ volatile("mv %0, gp" : "=r"(before.gp));
     __asm__ volatile("mv %0, tp" : "=r"(before.tp));
     before.frm = RV_FRM_RNE;
