@@ -11,12 +11,14 @@
  *
  * Each list is an X-macro: LIST(X) expands to X(kind, name, NAME) once per callee-saved register
  * the checked call loads with a random value and compares after the call, in struct order.
- *   kind  GPR (64 bits) or XMM (the low 128 bits of a vector register); ABI_REG_TYPE_<kind> and
+ *   kind  GPR (a 64-bit integer register), FPR (a 64-bit floating-point register, as its raw
+ *         bit pattern) or XMM (the low 128 bits of a vector register); ABI_REG_TYPE_<kind> and
  *         ABI_REG_SIZE_<kind> give its C type and its size in bytes
  *   name  the field of the state struct and the register's name in messages ("rbx")
- *   NAME  the suffix of the engines' ids: UC_X86_REG_<NAME> (Unicorn), VX_<NAME> (emu/vexec.h)
- * rsp is callee-saved in both ABIs but not in a list: it cannot be loaded with a random value,
- * so it is checked as rsp_delta (0 after the call).
+ *   NAME  the suffix of ids and offsets: UC_X86_REG_<NAME> (Unicorn), VX_<NAME> (emu/vexec.h),
+ *         ST_<NAME> (the trampolines)
+ * The stack pointer is callee-saved in every ABI but in no list: it cannot be loaded with a
+ * random value, so it is checked as rsp_delta (sp_delta) instead.
  *
  * What each list generates (grep for the list's name):
  *   SysV  struct abi_state's first fields (below) and their offsets, checked against the ABI_ST_*
@@ -31,10 +33,10 @@
  *         what SysV requires, and fail when the list loses a register.
  *   Win64 struct abi_win64_saved, its names (ABI_REG_NAMES) and a compile-time check of its
  *         layout, for the Win64 convention to build on.
- *   RISC-V LP64  (kind FPR: a 64-bit floating-point register, as its raw bit pattern) the first
- *         fields of the RISC-V struct abi_state (fuzz/harness/abi.h) and their offsets; in
- *         fuzz/harness/abi_riscv64.S ST_<NAME>, the loads and the stores; in abi.c the random
- *         values, the comparison and its message; the values verify/riscv's self-test loads.
+ *   RISC-V LP64  the first fields of the RISC-V struct abi_state (fuzz/harness/abi.h) and
+ *         their offsets (ABI_RV_ST_*); in fuzz/harness/abi_riscv64.S ST_<NAME>, the loads and
+ *         the stores; in abi.c the random values, the comparison and its message; the values
+ *         verify/riscv's self-test loads (its cases are written out, as on x86-64).
  * A new ABI is one more list here, then its convention's uses of it.
  */
 #ifndef ASMDIFF_EMU_REGSTATE_H
