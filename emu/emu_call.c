@@ -606,12 +606,9 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     static const int argreg[6] = {VX_RDI, VX_RSI, VX_RDX, VX_RCX, VX_R8, VX_R9};
     for (size_t i = 0; i < 6; i++) c->gpr[argreg[i]] = i < argc ? argv[i] : JUNK_UNUSED_ARG;
     c->gpr[VX_RAX] = c->gpr[VX_R10] = c->gpr[VX_R11] = JUNK_SCRATCH;
-    c->gpr[VX_RBX] = before->rbx;
-    c->gpr[VX_RBP] = before->rbp;
-    c->gpr[VX_R12] = before->r12;
-    c->gpr[VX_R13] = before->r13;
-    c->gpr[VX_R14] = before->r14;
-    c->gpr[VX_R15] = before->r15;
+#define LOAD_SAVED_(kind, r, R) c->gpr[VX_##R] = before->r;
+    ABI_X86_64_SYSV_SAVED(LOAD_SAVED_)
+#undef LOAD_SAVED_
     c->gpr[VX_RSP] = E.entry_rsp;
     c->rip = (uint64_t)(uintptr_t)fn;
     c->rflags = 0x202; /* IF, DF clear */
@@ -645,12 +642,9 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     }
 
     *after = *before;
-    after->rbx = c->gpr[VX_RBX];
-    after->rbp = c->gpr[VX_RBP];
-    after->r12 = c->gpr[VX_R12];
-    after->r13 = c->gpr[VX_R13];
-    after->r14 = c->gpr[VX_R14];
-    after->r15 = c->gpr[VX_R15];
+#define STORE_SAVED_(kind, r, R) after->r = c->gpr[VX_##R];
+    ABI_X86_64_SYSV_SAVED(STORE_SAVED_)
+#undef STORE_SAVED_
     after->rsp_delta = c->gpr[VX_RSP] - (E.entry_rsp + 8);
     after->rflags = c->rflags;
     uint64_t v = 0;

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "emu/ucheck.h"
+#include "emu/regstate.h"
 #include "emu/ucheck_elf.h"
 #include "emu/vx_uc.h"
 
@@ -667,9 +668,12 @@ static uint64_t translate(const struct uc_call *call, uint64_t arg)
 
 static const int arg_regs[UC_MAX_ARGS] = {UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
                                           UC_X86_REG_RCX, UC_X86_REG_R8, UC_X86_REG_R9};
-static const int saved_regs[6] = {UC_X86_REG_RBX, UC_X86_REG_RBP, UC_X86_REG_R12,
-                                  UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15};
-static const char *const saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
+/* the callee-saved registers (emu/regstate.h's SysV list): Unicorn's ids and their names */
+#define UC_SAVED_ID_(kind, r, R) UC_X86_REG_##R,
+static const int saved_regs[] = {ABI_X86_64_SYSV_SAVED(UC_SAVED_ID_)};
+#undef UC_SAVED_ID_
+static const char *const saved_names[] = ABI_REG_NAMES(ABI_X86_64_SYSV_SAVED);
+#define NSAVED (sizeof saved_regs / sizeof saved_regs[0])
 static const int scratch_regs[3] = {UC_X86_REG_RAX, UC_X86_REG_R10, UC_X86_REG_R11};
 
 static uint64_t hash_trace(const struct uc_result *res)
@@ -713,12 +717,12 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
 
     /* Registers: arguments, random callee-saved values (the ABI check), random junk elsewhere
      * (a kernel that reads a register it never set then misbehaves visibly). */
-    uint64_t saved[6], v;
+    uint64_t saved[NSAVED], v;
     for (size_t i = 0; i < UC_MAX_ARGS; i++) {
         v = i < call->nargs ? translate(call, call->args[i]) : splitmix(&eng.rng);
         uc_reg_write(eng.uc, arg_regs[i], &v);
     }
-    for (size_t i = 0; i < 6; i++) {
+    for (size_t i = 0; i < NSAVED; i++) {
         saved[i] = splitmix(&eng.rng);
         uc_reg_write(eng.uc, saved_regs[i], &saved[i]);
     }
@@ -812,7 +816,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
             }
     }
     if (res->completed) {
-        for (size_t i = 0; i < 6; i++) {
+        for (size_t i = 0; i < NSAVED; i++) {
             uc_reg_read(eng.uc, saved_regs[i], &v);
             if (v != saved[i] && !res->abi_violation++)
                 snprintf(res->abi_msg, sizeof res->abi_msg, "callee-saved register %s modified "

@@ -277,9 +277,12 @@ static const char *run_in_mode(enum abi_vec_mode mode, uint64_t (*fn)(uint64_t))
 {
     struct abi_state before, after;
     memset(&before, 0, sizeof before);
-    before.rbx = 0x1111111111111111ull, before.rbp = 0x2222222222222222ull;
-    before.r12 = 0x3333333333333333ull, before.r13 = 0x4444444444444444ull;
-    before.r14 = 0x5555555555555555ull, before.r15 = 0x6666666666666666ull;
+    /* 0x1111..., 0x2222..., ... in the list's order (emu/regstate.h): the registers the
+     * trampoline loads are the list's; what must be caught is stated by the cases above */
+    uint64_t v = 0;
+#define DISTINCT_SAVED_(kind, r, R) before.r = v += 0x1111111111111111ull;
+    ABI_X86_64_SYSV_SAVED(DISTINCT_SAVED_)
+#undef DISTINCT_SAVED_
     before.mxcsr = 0x1f80, before.x87cw = 0x037f, before.x87tw = 0xffff;
     before.vec_mode = mode;
     before.vec_fill = 0x7e57f111a7e57f11ull;

@@ -29,25 +29,23 @@ const char *volatile abi_current_impl;
 #endif
 
 #if defined(__x86_64__)
-/* The trampoline addresses struct abi_state by these numbers (.equ ST_* in abi_x86_64.S). */
-_Static_assert(offsetof(struct abi_state, rbx) == 0, "ST_RBX");
-_Static_assert(offsetof(struct abi_state, rbp) == 8, "ST_RBP");
-_Static_assert(offsetof(struct abi_state, r12) == 16, "ST_R12");
-_Static_assert(offsetof(struct abi_state, r13) == 24, "ST_R13");
-_Static_assert(offsetof(struct abi_state, r14) == 32, "ST_R14");
-_Static_assert(offsetof(struct abi_state, r15) == 40, "ST_R15");
-_Static_assert(offsetof(struct abi_state, rsp_delta) == 48, "ST_RSP_DELTA");
-_Static_assert(offsetof(struct abi_state, rflags) == 56, "ST_RFLAGS");
-_Static_assert(offsetof(struct abi_state, mxcsr) == 64, "ST_MXCSR");
-_Static_assert(offsetof(struct abi_state, x87cw) == 68, "ST_X87CW");
-_Static_assert(offsetof(struct abi_state, x87tw) == 70, "ST_X87TW");
-_Static_assert(offsetof(struct abi_state, vec_mode) == 72, "ST_VEC_MODE");
-_Static_assert(offsetof(struct abi_state, vec_fill) == 80, "ST_VEC_FILL");
-_Static_assert(offsetof(struct abi_state, vec) == 128, "ST_VEC");
-_Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == 64, "ST_VEC row stride");
-_Static_assert(offsetof(struct abi_state, k) == 2176, "ST_K");
-_Static_assert(offsetof(struct abi_state, stack_top) == 2240, "ST_STACK_TOP");
-_Static_assert(ABI_VEC_SSE == 1 && ABI_VEC_AVX == 2 && ABI_VEC_AVX512 == 3, "VEC_* in the .S");
+/* The trampoline addresses struct abi_state by the ABI_ST_* numbers (emu/regstate.h); the
+ * callee-saved registers come first, packed in list order (ST_<NAME> in abi_x86_64.S). */
+#define SAVED_IS_GPR_(kind, r, R) _Static_assert(ABI_REG_SIZE_##kind == 8, #r ": the SysV "   \
+                                                 "checks here compare 64-bit registers");
+ABI_X86_64_SYSV_SAVED(SAVED_IS_GPR_)
+#undef SAVED_IS_GPR_
+_Static_assert(offsetof(struct abi_state, rsp_delta) == ABI_ST_RSP_DELTA, "ST_RSP_DELTA");
+_Static_assert(offsetof(struct abi_state, rflags) == ABI_ST_RFLAGS, "ST_RFLAGS");
+_Static_assert(offsetof(struct abi_state, mxcsr) == ABI_ST_MXCSR, "ST_MXCSR");
+_Static_assert(offsetof(struct abi_state, x87cw) == ABI_ST_X87CW, "ST_X87CW");
+_Static_assert(offsetof(struct abi_state, x87tw) == ABI_ST_X87TW, "ST_X87TW");
+_Static_assert(offsetof(struct abi_state, vec_mode) == ABI_ST_VEC_MODE, "ST_VEC_MODE");
+_Static_assert(offsetof(struct abi_state, vec_fill) == ABI_ST_VEC_FILL, "ST_VEC_FILL");
+_Static_assert(offsetof(struct abi_state, vec) == ABI_ST_VEC, "ST_VEC");
+_Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == ABI_ST_VEC_ROW, "ST_VEC row stride");
+_Static_assert(offsetof(struct abi_state, k) == ABI_ST_K, "ST_K");
+_Static_assert(offsetof(struct abi_state, stack_top) == ABI_ST_STACK_TOP, "ST_STACK_TOP");
 _Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
 
 #define MXCSR_DEFAULT 0x1f80u     /* all exceptions masked, round to nearest */
@@ -58,7 +56,6 @@ _Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
 /* A fill no kernel computes by accident; neither 0 (the "cleared" value) nor all-ones. */
 #define VEC_MARKER 0x5ac1ea4d5ac1ea4dull
 
-static const char *const callee_saved_names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 #endif
 
 /* xorshift64*: cheap, and its output is never 0 (nonzero state times an odd constant), so a
@@ -155,20 +152,17 @@ SCAN static int lane_holds_data(const uint8_t *lane, uint64_t fill)
 SCAN const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors)
 {
-    const uint64_t in[6] = {before->rbx, before->rbp, before->r12,
-                            before->r13, before->r14, before->r15};
-    const uint64_t out[6] = {after->rbx, after->rbp, after->r12,
-                             after->r13, after->r14, after->r15};
     last_kind = FINDING_ABI;
 
-    for (int i = 0; i < 6; i++)
-        if (in[i] != out[i]) {
-            snprintf(message, sizeof message,
-                     "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",
-                     callee_saved_names[i], (unsigned long long)in[i],
-                     (unsigned long long)out[i]);
-            return message;
-        }
+#define CHECK_SAVED_(kind, r, R)                                                             \
+    if (before->r != after->r) {                                                             \
+        snprintf(message, sizeof message,                                                    \
+                 "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",   \
+                 #r, (unsigned long long)before->r, (unsigned long long)after->r);          \
+        return message;                                                                      \
+    }
+    ABI_X86_64_SYSV_SAVED(CHECK_SAVED_)
+#undef CHECK_SAVED_
     if (after->rsp_delta != 0) {
         snprintf(message, sizeof message, "rsp not restored (off by %lld bytes)",
                  (long long)after->rsp_delta);
@@ -299,10 +293,9 @@ SCAN static int not_data(uint64_t w, const struct abi_state *before, const void 
 {
     if (w == 0 || w == STACK_MARKER || w < NOT_DATA_SPAN) return 1;
     if (w == (uint64_t)(uintptr_t)abi_trampoline_return_separate) return 1;
-    const uint64_t saved[6] = {before->rbx, before->rbp, before->r12,
-                               before->r13, before->r14, before->r15};
-    for (int i = 0; i < 6; i++)
-        if (w == saved[i]) return 1;
+#define SAVED_VALUE_(kind, r, R) if (w == before->r) return 1;
+    ABI_X86_64_SYSV_SAVED(SAVED_VALUE_)
+#undef SAVED_VALUE_
     if (w >= (uint64_t)(uintptr_t)lo && w <= (uint64_t)(uintptr_t)(top + STACK_ABOVE))
         return 1;
     if (near(w, (uint64_t)(uintptr_t)fn, 16ull << 20)) return 1;
@@ -487,12 +480,9 @@ SCAN static uint64_t checked_call(const char *name, const void *fn, const uint64
     if (seed) {
         before = *seed;
     } else {
-        before.rbx = prng_next();
-        before.rbp = prng_next();
-        before.r12 = prng_next();
-        before.r13 = prng_next();
-        before.r14 = prng_next();
-        before.r15 = prng_next();
+#define RANDOM_SAVED_(kind, r, R) before.r = prng_next();
+        ABI_X86_64_SYSV_SAVED(RANDOM_SAVED_)
+#undef RANDOM_SAVED_
     }
     before.rsp_delta = 0;
     before.rflags = 0;
@@ -569,22 +559,26 @@ void abi_abandon_call(void)
 {
 }
 
-_Static_assert(offsetof(struct abi_state, s) == 0, "ST_S");
-_Static_assert(offsetof(struct abi_state, fs) == 96, "ST_FS");
-_Static_assert(offsetof(struct abi_state, sp_delta) == 192, "ST_SP_DELTA");
-_Static_assert(offsetof(struct abi_state, gp) == 200, "ST_GP");
-_Static_assert(offsetof(struct abi_state, tp) == 208, "ST_TP");
-_Static_assert(offsetof(struct abi_state, frm) == 216, "ST_FRM");
-_Static_assert(offsetof(struct abi_state, vstart) == 224, "ST_VSTART");
-_Static_assert(offsetof(struct abi_state, vtype) == 232, "ST_VTYPE");
-_Static_assert(offsetof(struct abi_state, avl) == 240, "ST_AVL");
-_Static_assert(offsetof(struct abi_state, vxrm) == 248, "ST_VXRM");
-_Static_assert(offsetof(struct abi_state, vxsat) == 256, "ST_VXSAT");
-_Static_assert(offsetof(struct abi_state, has_v) == 264, "ST_HAS_V");
-_Static_assert(offsetof(struct abi_state, vec_mode) == 268, "ST_VEC_MODE");
-_Static_assert(offsetof(struct abi_state, vec_fill) == 272, "ST_VEC_FILL");
-_Static_assert(offsetof(struct abi_state, vlenb) == 280, "ST_VLENB");
-_Static_assert(offsetof(struct abi_state, vec) == 320, "ST_VEC");
+/* abi_riscv64.S addresses struct abi_state by the ABI_RV_ST_* numbers (emu/regstate.h); the
+ * callee-saved registers come first, packed in list order (ST_<NAME> there). */
+#define SAVED_IS_64_(kind, r, R) _Static_assert(ABI_REG_SIZE_##kind == 8, #r ": the checks "  \
+                                                "here compare 64-bit registers");
+ABI_RISCV64_LP64_SAVED(SAVED_IS_64_)
+#undef SAVED_IS_64_
+_Static_assert(offsetof(struct abi_state, sp_delta) == ABI_RV_ST_SP_DELTA, "ST_SP_DELTA");
+_Static_assert(offsetof(struct abi_state, gp) == ABI_RV_ST_GP, "ST_GP");
+_Static_assert(offsetof(struct abi_state, tp) == ABI_RV_ST_TP, "ST_TP");
+_Static_assert(offsetof(struct abi_state, frm) == ABI_RV_ST_FRM, "ST_FRM");
+_Static_assert(offsetof(struct abi_state, vstart) == ABI_RV_ST_VSTART, "ST_VSTART");
+_Static_assert(offsetof(struct abi_state, vtype) == ABI_RV_ST_VTYPE, "ST_VTYPE");
+_Static_assert(offsetof(struct abi_state, avl) == ABI_RV_ST_AVL, "ST_AVL");
+_Static_assert(offsetof(struct abi_state, vxrm) == ABI_RV_ST_VXRM, "ST_VXRM");
+_Static_assert(offsetof(struct abi_state, vxsat) == ABI_RV_ST_VXSAT, "ST_VXSAT");
+_Static_assert(offsetof(struct abi_state, has_v) == ABI_RV_ST_HAS_V, "ST_HAS_V");
+_Static_assert(offsetof(struct abi_state, vec_mode) == ABI_RV_ST_VEC_MODE, "ST_VEC_MODE");
+_Static_assert(offsetof(struct abi_state, vec_fill) == ABI_RV_ST_VEC_FILL, "ST_VEC_FILL");
+_Static_assert(offsetof(struct abi_state, vlenb) == ABI_RV_ST_VLENB, "ST_VLENB");
+_Static_assert(offsetof(struct abi_state, vec) == ABI_RV_ST_VEC, "ST_VEC");
 _Static_assert(sizeof(((struct abi_state *)0)->vec[0]) == 256, "VLENB_MAX in the .S");
 _Static_assert(ABI_MAX_ARGS == 10, "MAX_ARGS in the .S");
 
@@ -628,9 +622,6 @@ static void rv_scramble_vtype(uint64_t *vtype, uint64_t *avl)
     *avl = (r >> 16) & 0x3ff;
 }
 
-static const char *const rv_saved_names[12] = {"s0", "s1", "s2", "s3", "s4",  "s5",
-                                               "s6", "s7", "s8", "s9", "s10", "s11"};
-
 static int rv_lane_holds_data(const uint8_t *lane, uint64_t fill)
 {
     uint64_t lo, hi;
@@ -642,22 +633,15 @@ static int rv_lane_holds_data(const uint8_t *lane, uint64_t fill)
 SCAN const char *abi_check(const struct abi_state *before, const struct abi_state *after,
                       int check_vectors)
 {
-    for (int i = 0; i < 12; i++)
-        if (before->s[i] != after->s[i]) {
-            snprintf(message, sizeof message,
-                     "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",
-                     rv_saved_names[i], (unsigned long long)before->s[i],
-                     (unsigned long long)after->s[i]);
-            return message;
-        }
-    for (int i = 0; i < 12; i++)
-        if (before->fs[i] != after->fs[i]) {
-            snprintf(message, sizeof message,
-                     "callee-saved register f%s modified (before 0x%016llx, after 0x%016llx)",
-                     rv_saved_names[i], (unsigned long long)before->fs[i],
-                     (unsigned long long)after->fs[i]);
-            return message;
-        }
+#define CHECK_SAVED_(kind, r, R)                                                             \
+    if (before->r != after->r) {                                                             \
+        snprintf(message, sizeof message,                                                    \
+                 "callee-saved register %s modified (before 0x%016llx, after 0x%016llx)",   \
+                 #r, (unsigned long long)before->r, (unsigned long long)after->r);          \
+        return message;                                                                      \
+    }
+    ABI_RISCV64_LP64_SAVED(CHECK_SAVED_)
+#undef CHECK_SAVED_
     if (after->sp_delta != 0) {
         snprintf(message, sizeof message, "sp not restored (off by %lld bytes)",
                  (long long)after->sp_delta);
@@ -709,8 +693,9 @@ static uint64_t checked_call(const char *name, const void *fn, const uint64_t *a
         return 0;
     }
     memset(&before, 0, offsetof(struct abi_state, vec));
-    for (int i = 0; i < 12; i++) before.s[i] = prng_next();
-    for (int i = 0; i < 12; i++) before.fs[i] = prng_next();
+#define RANDOM_SAVED_(kind, r, R) before.r = prng_next();
+    ABI_RISCV64_LP64_SAVED(RANDOM_SAVED_)
+#undef RANDOM_SAVED_
     __asm__ volatile("mv %0, gp" : "=r"(before.gp));
     __asm__ volatile("mv %0, tp" : "=r"(before.tp));
     before.frm = RV_FRM_RNE;

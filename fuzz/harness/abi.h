@@ -1,13 +1,13 @@
 /* abi.h — the checked call: every kernel call in a fuzz target goes through it.
  *
  * In the spirit of BoringSSL's CHECK_ABI and dav1d's checkasm: before the call the trampoline
- * loads random values into the callee-saved registers (x86-64 SysV: rbx, rbp, r12-r15), clears
- * the direction flag, calls with a 16-byte aligned stack, and puts junk (0xaa bytes) into the
- * unused upper bits of arguments declared 8, 16 or 32 bits wide; after the call it records the
- * callee-saved registers, rsp, the direction flag, MXCSR, the x87 control and tag words, and
- * (when asked) a snapshot of every vector and opmask register, so that a kernel that leaves
- * key-derived state in zmm/k registers is caught.  abi_check() compares and names the first
- * broken property.
+ * loads random values into the callee-saved registers (x86-64 SysV: rbx, rbp, r12-r15, the list
+ * ABI_X86_64_SYSV_SAVED in emu/regstate.h), clears the direction flag, calls with a 16-byte
+ * aligned stack, and puts junk (0xaa bytes) into the unused upper bits of arguments declared 8,
+ * 16 or 32 bits wide; after the call it records the callee-saved registers, rsp, the direction
+ * flag, MXCSR, the x87 control and tag words, and (when asked) a snapshot of every vector and
+ * opmask register, so that a kernel that leaves key-derived state in zmm/k registers is caught.
+ * abi_check() compares and names the first broken property.
  */
 #ifndef ASMDIFF_ABI_H
 #define ASMDIFF_ABI_H
@@ -19,9 +19,9 @@
 
 #define ABI_MAX_ARGS 10
 
-#if defined(__x86_64__)
-#include "emu/regstate.h" /* struct abi_state: shared with the engines below the harness */
-#endif
+/* the callee-saved register lists; on x86-64 struct abi_state too, shared with the engines below
+ * the harness */
+#include "emu/regstate.h"
 
 #if defined(__riscv)
 /* RISC-V LP64 (psABI): the trampoline (abi_riscv64.S) loads random values into s0-s11 and
@@ -42,11 +42,11 @@ enum abi_vec_mode {
     ABI_VEC_RVV = 1,  /* v0-v31, whole registers (vlenb bytes each) */
 };
 
-/* Register state around one call.  Layout is shared with abi_riscv64.S (static asserts in
- * abi.c pin the offsets). */
+/* Register state around one call.  Layout is shared with abi_riscv64.S: its offsets are the
+ * ABI_RV_ST_* of emu/regstate.h (static asserts in abi.c). */
 struct abi_state {
-    uint64_t s[12];     /* 0: s0-s11; in: loaded; out: observed */
-    uint64_t fs[12];    /* 96: fs0-fs11 as raw 64-bit patterns; in: loaded; out: observed */
+    ABI_RISCV64_LP64_SAVED(ABI_REG_FIELD_) /* 0: s0-s11, fs0-fs11 (raw 64-bit patterns); in:
+                         * loaded; out: observed */
     uint64_t sp_delta;  /* 192: out: sp after - sp before (must be 0) */
     uint64_t gp, tp;    /* 200, 208: in: the caller's; out: observed after the call */
     uint64_t frm;       /* 216: in: rounding mode loaded; out: observed */

@@ -5,9 +5,9 @@
  *                           const uint64_t *argv, size_t argc);
  *
  * Calls fn(argv[0], ..., argv[argc-1]) (argc clamped to 10: a0-a7, then two on the stack) in a
- * register state chosen by *st: s0-s11 and fs0-fs11 from st, frm from st; when st->has_v,
- * vxrm and vxsat from st and vtype/vl from vsetvl(st->avl, st->vtype), and when
- * st->vec_mode != ABI_VEC_NONE every vector register filled with st->vec_fill first.  Argument
+ * register state chosen by *st: s0-s11 and fs0-fs11 (the list in emu/regstate.h) from st, frm
+ * from st; when st->has_v, vxrm and vxsat from st and vtype/vl from vsetvl(st->avl, st->vtype),
+ * and when st->vec_mode != ABI_VEC_NONE every vector register filled with st->vec_fill first.  Argument
  * registers beyond argc and t0-t5 hold junk.  After the call it records s0-s11, fs0-fs11, gp,
  * tp, frm, vstart (has_v), sp - (sp before) and, in vector mode, v0-v31 into *st; then it gives
  * the caller back its own registers and CSRs, whatever fn did to them.  Returns fn's a0.
@@ -19,7 +19,8 @@
  * checked calls from several threads run one after the other.
  *
  * Calling convention of the trampoline itself: an ordinary LP64D function: it saves and
- * restores s0-s11, fs0-fs11, ra, gp, tp, frm and (has_v) vcsr.  Needs the D extension; vector
+ * restores s0-s11, fs0-fs11, ra, gp, tp, frm and (has_v) vcsr (written out, not generated from
+ * the list: its duty to its C caller holds whatever the list under test says).  Needs the D extension; vector
  * instructions only run when st->has_v says the CPU has V.
  *
  * Frame (FRAME bytes, 16-aligned; the bottom of it is the callee's stack-argument area):
@@ -34,23 +35,37 @@
         .option arch, +v
         .option norelax
 
-/* struct abi_state offsets: pinned by static asserts in abi.c */
-        .equ    ST_S, 0                 /* 12 x 8 */
-        .equ    ST_FS, 96               /* 12 x 8 */
-        .equ    ST_SP_DELTA, 192
-        .equ    ST_GP, 200
-        .equ    ST_TP, 208
-        .equ    ST_FRM, 216
-        .equ    ST_VSTART, 224
-        .equ    ST_VTYPE, 232
-        .equ    ST_AVL, 240
-        .equ    ST_VXRM, 248
-        .equ    ST_VXSAT, 256
-        .equ    ST_HAS_V, 264
-        .equ    ST_VEC_MODE, 268
-        .equ    ST_VEC_FILL, 272
-        .equ    ST_VLENB, 280
-        .equ    ST_VEC, 320             /* 32 rows of ABI_RV_VLENB_MAX bytes */
+#include "emu/regstate.h"
+
+/* struct abi_state offsets (emu/regstate.h, checked against offsetof in abi.c).  The
+ * callee-saved registers come first, ST_<NAME> for each register of the RISC-V list, packed in
+ * list order. */
+        .set    ST_SAVED_END, 0
+#define ST_SAVED_(kind, r, R)                                                                 \
+        .equ    ST_##R, ST_SAVED_END; .set ST_SAVED_END, ST_SAVED_END + ABI_REG_SIZE_##kind;
+        ABI_RISCV64_LP64_SAVED(ST_SAVED_)
+        .equ    ST_SP_DELTA, ABI_RV_ST_SP_DELTA
+        .equ    ST_GP, ABI_RV_ST_GP
+        .equ    ST_TP, ABI_RV_ST_TP
+        .equ    ST_FRM, ABI_RV_ST_FRM
+        .equ    ST_VSTART, ABI_RV_ST_VSTART
+        .equ    ST_VTYPE, ABI_RV_ST_VTYPE
+        .equ    ST_AVL, ABI_RV_ST_AVL
+        .equ    ST_VXRM, ABI_RV_ST_VXRM
+        .equ    ST_VXSAT, ABI_RV_ST_VXSAT
+        .equ    ST_HAS_V, ABI_RV_ST_HAS_V
+        .equ    ST_VEC_MODE, ABI_RV_ST_VEC_MODE
+        .equ    ST_VEC_FILL, ABI_RV_ST_VEC_FILL
+        .equ    ST_VLENB, ABI_RV_ST_VLENB
+        .equ    ST_VEC, ABI_RV_ST_VEC           /* 32 rows of ABI_RV_VLENB_MAX bytes */
+        .if     ST_SAVED_END != ST_SP_DELTA
+        .error  "the callee-saved registers do not end where sp_delta starts"
+        .endif
+/* how a register of each kind of the list is loaded and stored */
+#define LD_GPR ld
+#define LD_FPR fld
+#define SD_GPR sd
+#define SD_FPR fsd
         .equ    VLENB_MAX, 256
 
         .equ    MAX_ARGS, 10
@@ -170,10 +185,9 @@ abi_trampoline:
         vsetvl  zero, t0, t1
 .Lvector_done:
 
-        .irp    r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
-        ld      s\r, ST_S + 8*\r(a1)
-        fld     fs\r, ST_FS + 8*\r(a1)
-        .endr
+        /* the callee-saved registers of the list, from st */
+#define LOAD_SAVED_(kind, r, R) LD_##kind r, ST_##R(a1);
+        ABI_RISCV64_LP64_SAVED(LOAD_SAVED_)
 
         ld      t6, F_FN(sp)
         li      t0, JUNK_SCRATCH
@@ -202,10 +216,8 @@ abi_trampoline:
         sd      t2, ST_SP_DELTA(t0)
         sd      gp, ST_GP(t0)
         sd      tp, ST_TP(t0)
-        .irp    r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
-        sd      s\r, ST_S + 8*\r(t0)
-        fsd     fs\r, ST_FS + 8*\r(t0)
-        .endr
+#define STORE_SAVED_(kind, r, R) SD_##kind r, ST_##R(t0);
+        ABI_RISCV64_LP64_SAVED(STORE_SAVED_)
         frrm    t1
         sd      t1, ST_FRM(t0)
         /* the caller's gp and tp before anything else could need them */

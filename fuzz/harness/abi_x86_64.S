@@ -5,7 +5,8 @@
  *                           const uint64_t *argv, size_t argc);
  *
  * Calls fn(argv[0], ..., argv[argc-1]) (argc clamped to 10) in a register state chosen by *st:
- * rbx, rbp, r12-r15, MXCSR and the x87 control word are loaded from st, DF is cleared, and when
+ * the callee-saved registers of the SysV list (emu/regstate.h: rbx, rbp, r12-r15), MXCSR and the
+ * x87 control word are loaded from st, DF is cleared, and when
  * st->vec_mode != ABI_VEC_NONE every vector register of that mode (and for AVX-512 every
  * opmask register) holds st->vec_fill.  Argument registers beyond argc, rax, r10 and r11 hold
  * junk, so a kernel that reads a register it was not given reads garbage, not a lucky value.
@@ -14,7 +15,9 @@
  * and the caller's own state is restored.  Returns fn's rax.
  *
  * Calling convention: SysV; preserves rbx, rbp, r12-r15, rsp, MXCSR control bits, x87 control
- * word, DF = 0 for its caller, whatever fn did.  Clobbers every caller-saved register; the
+ * word, DF = 0 for its caller, whatever fn did.  Its own pushes and pops of rbx..r15 are written
+ * out, not generated from the list: they are its duty as a SysV function to its C caller, and
+ * must hold even when the list under test is changed or wrong.  Clobbers every caller-saved register; the
  * vector-register fill of AVX modes is followed by vzeroupper.  Uses AVX / AVX-512 instructions
  * only in the mode st->vec_mode names, so it runs on any x86-64 when the mode fits the CPU.
  *
@@ -37,28 +40,33 @@
  *   168         return address
  */
 
-/* struct abi_state offsets: pinned by static asserts in abi.c */
-        .equ    ST_RBX, 0
-        .equ    ST_RBP, 8
-        .equ    ST_R12, 16
-        .equ    ST_R13, 24
-        .equ    ST_R14, 32
-        .equ    ST_R15, 40
-        .equ    ST_RSP_DELTA, 48
-        .equ    ST_RFLAGS, 56
-        .equ    ST_MXCSR, 64
-        .equ    ST_X87CW, 68
-        .equ    ST_X87TW, 70
-        .equ    ST_VEC_MODE, 72
-        .equ    ST_VEC_FILL, 80
-        .equ    ST_VEC, 128             /* 32 rows of 64 bytes */
-        .equ    ST_K, 2176              /* 8 x 8 bytes */
-        .equ    ST_STACK_TOP, 2240      /* 0: call on this stack; else the callee's rsp */
+#include "emu/regstate.h"
 
-/* enum abi_vec_mode (abi.h) */
-        .equ    VEC_SSE, 1
-        .equ    VEC_AVX, 2
-        .equ    VEC_AVX512, 3
+/* struct abi_state offsets (emu/regstate.h, checked against offsetof in abi.c).  The
+ * callee-saved registers come first, ST_<NAME> for each register of the SysV list, packed in
+ * list order. */
+        .set    ST_SAVED_END, 0
+#define ST_SAVED_(kind, r, R)                                                                 \
+        .equ    ST_##R, ST_SAVED_END; .set ST_SAVED_END, ST_SAVED_END + ABI_REG_SIZE_##kind;
+        ABI_X86_64_SYSV_SAVED(ST_SAVED_)
+        .equ    ST_RSP_DELTA, ABI_ST_RSP_DELTA
+        .equ    ST_RFLAGS, ABI_ST_RFLAGS
+        .equ    ST_MXCSR, ABI_ST_MXCSR
+        .equ    ST_X87CW, ABI_ST_X87CW
+        .equ    ST_X87TW, ABI_ST_X87TW
+        .equ    ST_VEC_MODE, ABI_ST_VEC_MODE
+        .equ    ST_VEC_FILL, ABI_ST_VEC_FILL
+        .equ    ST_VEC, ABI_ST_VEC              /* 32 rows of 64 bytes */
+        .equ    ST_K, ABI_ST_K                  /* 8 x 8 bytes */
+        .equ    ST_STACK_TOP, ABI_ST_STACK_TOP  /* 0: call on this stack; else the callee's rsp */
+        .if     ST_SAVED_END != ST_RSP_DELTA
+        .error  "the callee-saved registers do not end where rsp_delta starts"
+        .endif
+
+/* enum abi_vec_mode (emu/regstate.h) */
+        .equ    VEC_SSE, ABI_VEC_SSE_
+        .equ    VEC_AVX, ABI_VEC_AVX_
+        .equ    VEC_AVX512, ABI_VEC_AVX512_
 
         .equ    MAX_ARGS, 10
 
@@ -186,12 +194,9 @@ abi_trampoline:
         .endr
 .Lfilled:
 
-        movq    ST_RBX(%r11), %rbx
-        movq    ST_RBP(%r11), %rbp
-        movq    ST_R12(%r11), %r12
-        movq    ST_R13(%r11), %r13
-        movq    ST_R14(%r11), %r14
-        movq    ST_R15(%r11), %r15
+        /* the callee-saved registers of the list, from st */
+#define LOAD_SAVED_(kind, r, R) movq ST_##R(%r11), %r;
+        ABI_X86_64_SYSV_SAVED(LOAD_SAVED_)
 
         /* A separate stack (st->stack_top, prepared by abi.c): the callee's rsp is stack_top,
          * its stack arguments sit at stack_top + 0..31 and fn at stack_top + 32; what it leaves
@@ -276,12 +281,8 @@ abi_trampoline_return_separate:
         vzeroupper
 .Lstored:
 
-        movq    %rbx, ST_RBX(%rdi)
-        movq    %rbp, ST_RBP(%rdi)
-        movq    %r12, ST_R12(%rdi)
-        movq    %r13, ST_R13(%rdi)
-        movq    %r14, ST_R14(%rdi)
-        movq    %r15, ST_R15(%rdi)
+#define STORE_SAVED_(kind, r, R) movq %r, ST_##R(%rdi);
+        ABI_X86_64_SYSV_SAVED(STORE_SAVED_)
         movq    %r10, ST_RSP_DELTA(%rdi)
         movq    %r11, ST_RFLAGS(%rdi)
         stmxcsr ST_MXCSR(%rdi)

@@ -32,13 +32,12 @@ unsigned long long drv_emu_compared(void)
 static const char *same_state(const struct abi_state *n, const struct abi_state *e)
 {
     static char m[300];
-    static const char *const names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
-    const uint64_t a[6] = {n->rbx, n->rbp, n->r12, n->r13, n->r14, n->r15};
-    const uint64_t b[6] = {e->rbx, e->rbp, e->r12, e->r13, e->r14, e->r15};
-    for (int i = 0; i < 6; i++)
-        if (a[i] != b[i])
-            return snprintf(m, sizeof m, "%s is 0x%llx on the CPU, 0x%llx emulated", names[i],
-                            (unsigned long long)a[i], (unsigned long long)b[i]), m;
+#define SAME_SAVED_(kind, r, R)                                                              \
+    if (n->r != e->r)                                                                        \
+        return snprintf(m, sizeof m, "%s is 0x%llx on the CPU, 0x%llx emulated", #r,          \
+                        (unsigned long long)n->r, (unsigned long long)e->r), m;
+    ABI_X86_64_SYSV_SAVED(SAME_SAVED_)
+#undef SAME_SAVED_
     if (n->rsp_delta != e->rsp_delta) return "rsp after the call differs";
     if ((n->rflags ^ e->rflags) & 0x400) return "the direction flag differs";
     if (n->mxcsr != e->mxcsr)
@@ -116,8 +115,9 @@ static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
     }
     struct abi_state b;
     memset(&b, 0, sizeof b);
-    uint64_t *saved[6] = {&b.rbx, &b.rbp, &b.r12, &b.r13, &b.r14, &b.r15};
-    for (int i = 0; i < 6; i++) *saved[i] = rng_next(&rs);
+#define SEED_SAVED_(kind, r, R) b.r = rng_next(&rs);
+    ABI_X86_64_SYSV_SAVED(SEED_SAVED_)
+#undef SEED_SAVED_
     /* Each side is the checked call, with its verdicts (ABI, and for IMPL_CLEAN kernels data
      * left in registers or on the stack), from the same callee-saved values. */
     const char *name = impl_name(drv.cur);

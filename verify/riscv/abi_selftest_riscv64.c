@@ -221,10 +221,14 @@ static uint64_t run_direct(const void *fn, uint64_t arg, uint64_t vtype, uint64_
 {
     static struct abi_state before, after;
     memset(&before, 0, sizeof before);
-    for (int i = 0; i < 12; i++) {
-        before.s[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
-        before.fs[i] = 0x0101010101010101ull * (uint64_t)(i + 0x20);
-    }
+    /* s0-s11: 0x1111... times 1..12, fs0-fs11: 0x0101... times 0x20..0x2b, in the list's
+     * order (emu/regstate.h); what must be caught is stated by the cases */
+    uint64_t ns = 0, nfs = 0x1f;
+#define DISTINCT_GPR_ 0x1111111111111111ull * ++ns
+#define DISTINCT_FPR_ 0x0101010101010101ull * ++nfs
+#define DISTINCT_SAVED_(kind, r, R) before.r = DISTINCT_##kind##_;
+    ABI_RISCV64_LP64_SAVED(DISTINCT_SAVED_)
+#undef DISTINCT_SAVED_
     __asm__ volatile("mv %0, gp" : "=r"(before.gp));
     __asm__ volatile("mv %0, tp" : "=r"(before.tp));
     before.has_v = 1;

@@ -71,10 +71,10 @@ static int cpu_ok(void)
 static const char *same_state(const struct abi_state *n, const struct abi_state *e)
 {
     static char m[300];
-    const uint64_t *a = &n->rbx, *b = &e->rbx;
-    static const char *const names[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
-    for (int i = 0; i < 6; i++)
-        if (a[i] != b[i]) return snprintf(m, sizeof m, "%s differs", names[i]), m;
+#define SAME_SAVED_(kind, r, R)                                                              \
+    if (n->r != e->r) return snprintf(m, sizeof m, "%s differs", #r), m;
+    ABI_X86_64_SYSV_SAVED(SAME_SAVED_)
+#undef SAME_SAVED_
     if (n->rsp_delta != e->rsp_delta) return "rsp_delta differs";
     /* DF only: the arithmetic flags after return may come from an address computation (ARIA
      * CTR ends with add $24, %rsp: PF is the parity of the stack address), and the emulated
@@ -102,7 +102,9 @@ static struct abi_state st_before(void)
 {
     struct abi_state s;
     memset(&s, 0, sizeof s);
-    s.rbx = rnd(); s.rbp = rnd(); s.r12 = rnd(); s.r13 = rnd(); s.r14 = rnd(); s.r15 = rnd();
+#define RANDOM_SAVED_(kind, r, R) s.r = rnd();
+    ABI_X86_64_SYSV_SAVED(RANDOM_SAVED_)
+#undef RANDOM_SAVED_
     s.mxcsr = 0x1f80;
     s.x87cw = 0x37f;
     s.vec_mode = ABI_VEC_AVX512;
