@@ -189,9 +189,12 @@ def valgrind_ct(judge, tool, env):
             first = next((l for l in lines if "uninitialised value" in l or
                           "Conditional jump" in l), lines[0] if lines else "")
             at = next((l.strip() for l in lines if l.strip().startswith("at ")), "")
-            # the kernel the report's stack names (its first frame that is one of them)
+            # the kernel the report's stack names (its first frame that is one of them; in the
+            # check build each entry point is renamed asmdiff_slot<i>_<name> in its own object:
+            # verify/outside/rename_syms.py)
             who = next((n for l in lines if l.strip().startswith(("at ", "by "))
-                        for n in left if re.search(rf"\b{re.escape(n)}\b", l)), None)
+                        for n in left
+                        if re.search(rf"(?<!\w)(?:asmdiff_slot\d+_)?{re.escape(n)}\b", l)), None)
             who = who or (left[0] if len(left) == 1 else judge.symbol)
             f = {"check": "valgrind-ct", "heading": "SECRET-DEPENDENT (memcheck)",
                  "family": st.start.get("family", "?"), "implementation": who,
