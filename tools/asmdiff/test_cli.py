@@ -1067,5 +1067,90 @@ def mock_env(**kw):
                 os.environ[k] = v
 
 
+class ExpectRecords(unittest.TestCase):
+    """verify/expect_records.py, the check suite's judge: every kind of EXPECT holds on records
+    that meet it and fails on records that violate it (a judge that cannot fail proves
+    nothing); a crash, a missing verdict and an exit its records contradict fail; 77 skips."""
+
+    HELPER = os.path.join(results.TOP, "verify", "expect_records.py")
+    ROWS = [
+        {"type": "check-row", "check": "kat", "stage": "kat", "kernel": "nh_sse2",
+         "result": "FINDING", "detail": "MISMATCH in nh: nh_sse2 ...", "cases": 40, "calls": 80,
+         "finding": {"kind": "MISMATCH", "check": "mismatch", "implementation": "nh_sse2",
+                     "reproduce": "x"}, "not_established": False},
+        {"type": "check-row", "check": "fuzz 5s", "stage": "fuzz 5s", "kernel": "nh_sse2",
+         "result": "pass", "detail": "900 calls of nh_sse2 in 5 s", "cases": None,
+         "calls": 900, "finding": None, "not_established": False},
+        {"type": "check-row", "check": "build", "stage": "build", "kernel": None,
+         "result": "pass", "detail": "", "cases": None, "calls": None, "finding": None,
+         "not_established": False},
+        {"type": "check-verdict", "verdict": "findings", "exit": 1, "rows": 3,
+         "unestablished": [], "title": "check nh"}]
+
+    def judge(self, *specs, recs=None, stream=False):
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl") as f:
+            f.write("".join(json.dumps(r) + "\n" for r in (recs or self.ROWS)))
+            f.flush()
+            p = subprocess.run([sys.executable, self.HELPER] + (["--stream"] if stream else []) +
+                               ["--records", f.name] + list(specs), capture_output=True,
+                               text=True)
+        return p.returncode, p.stdout
+
+    def run_cmd(self, code, *specs):
+        """The helper running a python3 -c CMD that writes the check's records and exits."""
+        p = subprocess.run([sys.executable, self.HELPER] + list(specs) +
+                           ["--", sys.executable, "-c", code], capture_output=True, text=True)
+        return p.returncode, p.stdout
+
+    def test_each_kind_holds_and_fails(self):
+        for good, bad in [
+                ("verdict=findings", "verdict=clean"),
+                ("row:kat result=FINDING finding.kind=MISMATCH finding.implementation=nh_sse2",
+                 "row:kat result=FINDING finding.implementation=nh_avx2"),
+                ("row:\"fuzz 5s\" kernel=nh_sse2 result=pass calls>0", "row:\"fuzz 5s\" calls>900"),
+                ("row:kat calls>=80 cases<41", "row:kat calls<80"),
+                ("row:kat result!=pass", "row:build result!=pass"),
+                ("row:kat \"detail~^MISMATCH in nh\"", "row:kat \"detail~^GUARD\""),
+                ("row:* finding=null", "row:absent"),
+                ("no row:* result=FAIL", "no row:* result=FINDING"),
+                ("every row:* calls>0 where result=pass stage!=build",
+                 "every row:* calls>0 where result=pass"),
+        ]:
+            with self.subTest(good=good):
+                self.assertEqual(self.judge(good)[0], 0, self.judge(good)[1])
+            with self.subTest(bad=bad):
+                rc, out = self.judge(bad)
+                self.assertEqual(rc, 1, out)
+                self.assertIn("NOT: " + bad, out)
+                self.assertIn("-- the records", out)  # what the records said
+        # every: a scope no record is in is not a pass
+        self.assertEqual(self.judge("every row:* calls>0 where result=skip")[0], 1)
+
+    def test_stream_kinds(self):
+        recs = [rec("finding", check="mismatch", implementation="nh_sse2"),
+                rec("summary", exit=1, compared_calls=0), rec("summary", exit=0, compared_calls=7)]
+        self.assertEqual(self.judge("finding check=mismatch implementation=nh_sse2",
+                                    "summary compared_calls>0", recs=recs, stream=True)[0], 0)
+        for bad in ("no finding", "summary compared_calls=0", "finding check=abi", "impl"):
+            with self.subTest(bad=bad):
+                self.assertEqual(self.judge(bad, recs=recs, stream=True)[0], 1)
+
+    def test_exit_status(self):
+        write = ("import json, os, sys; open(os.environ['ASMDIFF_CHECK_JSON'], 'w').write("
+                 "json.dumps({'type': 'check-verdict', 'verdict': %r, 'exit': %d}) + '\\n');"
+                 "print('the table'); sys.exit(%d)")
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 0), "verdict=clean")[0], 0)
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 0), "output \"text~^the table$\"")[0], 0)
+        # the exit a verdict record contradicts, an --exit not met, a crash, no verdict at all
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 1), "verdict=clean")[0], 1)
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 0), "--exit", "1", "verdict=clean")[0], 1)
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 3), "verdict=clean")[0], 1)
+        self.assertEqual(self.run_cmd("print('check: clean')", "verdict=clean")[0], 1)
+        # 77 passed on as a skip
+        self.assertEqual(self.run_cmd("import sys; sys.exit(77)", "verdict=clean")[0], 77)
+        # a malformed EXPECT is a usage error, not a verdict
+        self.assertEqual(self.run_cmd("pass", "row:kat calls")[0], 2)
+
+
 if __name__ == "__main__":
     unittest.main()
