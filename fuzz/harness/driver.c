@@ -411,7 +411,10 @@ int drv_takes(size_t i, const void *c, int count_skip)
 {
     const struct impl *im = drv_impl_at(i);
     if (im->flags & IMPL_REFERENCE) return 0;
-    if (!outside_accepts(im, c)) return 0; /* outside its convention's precondition */
+    if (!outside_accepts(im, c)) { /* outside its convention's precondition */
+        if (count_skip) drv_stats.refused[i]++;
+        return 0;
+    }
     if (impl_unavailable(im)) {
         if (count_skip) drv_stats.skipped[i]++;
         return 0;

@@ -9,6 +9,8 @@ struct drv_stats {
     unsigned long long emulated_calls; /* of them, calls that ran in an emulator */
     unsigned long long ran[64];     /* cases each implementation ran, by table index */
     unsigned long long skipped[64]; /* cases it could not run here */
+    unsigned long long refused[64]; /* cases outside its convention's precondition (an
+                                       outside kernel's: not its contract) */
     unsigned long long impl_calls[64]; /* calls each implementation made (the impl record's
                                           calls: ./asmdiff check counts an outside kernel's) */
     unsigned long long vector_failures; /* the reference itself against published answers */

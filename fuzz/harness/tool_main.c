@@ -121,7 +121,7 @@ static int summary_of(const char *mode, const char *what_checked, int own_failur
                       int reproducing)
 {
     size_t total = 0, ran = 0, kernels = 0, kernels_ran = 0, masked = 0, lacking = 0, emulated = 0;
-    size_t aside = 0, idle = 0;
+    size_t aside = 0, idle = 0, refused = 0;
     char skipped[2048] = "", idle_names[512] = "", what[256], reason[700];
     unsigned long long findings = report_findings();
     if (own_failures)
@@ -145,7 +145,12 @@ static int summary_of(const char *mode, const char *what_checked, int own_failur
         const char *why = impl_unavailable(im);
         int candidate = im->flags & IMPL_KERNEL && !(outside_impl() && !(im->flags & IMPL_OUTSIDE));
         /* (in a check build our own kernels never run, mask or not: not candidates) */
-        if (!why) {
+        if (!why && drv_stats.refused[i]) {
+            /* an outside kernel whose convention's precondition no case met: a stage's n/a,
+             * which ./asmdiff check judges over all its stages (never called: a failure) */
+            why = "none of the cases met its convention's precondition";
+            refused += candidate != 0;
+        } else if (!why) {
             why = "no case reached it";
             if (candidate) {
                 idle++;
@@ -215,6 +220,11 @@ static int summary_of(const char *mode, const char *what_checked, int own_failur
                  "%s set aside by ASMDIFF_SET_ASIDE, nothing of ours was tested", aside,
                  aside == 1 ? "was" : "were");
         verdict = "fail", rc = 1;
+    } else if (kernels && !kernels_ran && refused) {
+        snprintf(reason, sizeof reason, "none of the %llu cases met the convention's "
+                 "precondition of the kernel%s here (see above)", drv_stats.cases,
+                 refused == 1 ? "" : "s");
+        verdict = "skip", rc = 77;
     } else if (kernels && !kernels_ran) {
         snprintf(reason, sizeof reason, "this host runs none of the %zu kernels (see above)",
                  kernels);
