@@ -1,5 +1,7 @@
 """build.py — the check build: the outside kernels of a command (their slots, conventions and
 needs), the architecture they are for, meson setup and compile of the build folder."""
+import contextlib
+import fcntl
 import os
 import re
 import subprocess
@@ -24,6 +26,20 @@ def guess_convention(path, depth=0):
     if re.search(r'#\s*include\s*[<"](asm-common-amd64\.h|sysdep\.h)', text):
         return "libgcrypt", "it includes libgcrypt's assembly headers"
     return "asmdiff", "no Linux or libgcrypt header is included"
+
+
+@contextlib.contextmanager
+def build_lock(bdir):
+    """One process at a time configures and compiles a check build folder: two checks of the
+    same kernels (a test and its emulated twin, run side by side) would otherwise both run
+    meson in it, and one relinks the tool while the other is already running it."""
+    os.makedirs(os.path.dirname(bdir), exist_ok=True)
+    with open(bdir + ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def compile_check_build(v, bdir, targets):

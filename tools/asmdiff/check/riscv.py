@@ -9,7 +9,7 @@ import sys
 from .. import builds, results, sarif, stage
 from ..builds import TOP, die
 from .baseline import compare_with_old
-from .build import compile_check_build, configure
+from .build import build_lock, compile_check_build, configure
 from .judge import FailFast, Judge
 from .verdict import Verdict, json_path
 
@@ -77,13 +77,14 @@ def check_riscv(a, family, slots):
               f"   convention {sl['conv']} ({sl['why']})", flush=True)
     print(f"   build folder {bdir}", flush=True)
     target = f"asmdiff-{family}-outside"
-    if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
-            not configure(bdir, family, slots, cross=os.path.join(TOP, "cross",
-                                                               "riscv64-linux.ini")):
-        v.add("build", "FAIL", f"meson setup of the riscv64 check build failed in {bdir}")
-        return v.print(title)
-    if not compile_check_build(v, bdir, [target]):
-        return v.print(title)
+    with build_lock(bdir):
+        if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
+                not configure(bdir, family, slots, cross=os.path.join(TOP, "cross",
+                                                                   "riscv64-linux.ini")):
+            v.add("build", "FAIL", f"meson setup of the riscv64 check build failed in {bdir}")
+            return v.print(title)
+        if not compile_check_build(v, bdir, [target]):
+            return v.print(title)
     for sl in slots:
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
               f"{os.path.basename(sl['kernel'])} for riscv64 (rv64gcv)",

@@ -10,7 +10,8 @@ import sys
 from .. import builds, coverage, encoding, results, sarif, stage
 from .baseline import compare_with_old
 from .bench_table import bench_table
-from .build import check_arch, compile_check_build, configure, outside_slots, renamed_symbols
+from .build import (build_lock, check_arch, compile_check_build, configure, outside_slots,
+                    renamed_symbols)
 from .judge import FAIL_FAST_NOT_RUN, FailFast, Judge
 from .kernel import judge_kernel
 from .riscv import check_riscv
@@ -59,18 +60,20 @@ def check_outside(a):
               (f" (as {sl['name']})" if sl["name"] and sl["name"] != sl["symbol"] else "") +
               f"\n   convention {sl['conv']} ({sl['why']}){sl['scanned']}", flush=True)
     print(f"   build folder {bdir}", flush=True)
-    if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
-            not configure(bdir, family, slots):
-        v.add("build", "FAIL", f"meson setup failed in {bdir}")
-        return v.print(title)
-    targets = [f"asmdiff-{family}-outside"]
-    fuzzer = os.path.join(bdir, f"fuzz_{family}-outside")
-    p = subprocess.run(["meson", "introspect", bdir, "--targets"], capture_output=True, text=True)
-    has_fuzzer = f'"fuzz_{family}-outside"' in p.stdout
-    if has_fuzzer:
-        targets.append(f"fuzz_{family}-outside")
-    if not compile_check_build(v, bdir, targets):
-        return v.print(title)
+    with build_lock(bdir):
+        if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
+                not configure(bdir, family, slots):
+            v.add("build", "FAIL", f"meson setup failed in {bdir}")
+            return v.print(title)
+        targets = [f"asmdiff-{family}-outside"]
+        fuzzer = os.path.join(bdir, f"fuzz_{family}-outside")
+        p = subprocess.run(["meson", "introspect", bdir, "--targets"], capture_output=True,
+                           text=True)
+        has_fuzzer = f'"fuzz_{family}-outside"' in p.stdout
+        if has_fuzzer:
+            targets.append(f"fuzz_{family}-outside")
+        if not compile_check_build(v, bdir, targets):
+            return v.print(title)
     miscoded = False
     for sl in slots:
         # the object must hold what the file says (encoding.py: clang's own encoder bugs)
