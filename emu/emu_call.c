@@ -1,12 +1,11 @@
 /* emu_call.c — see emu_call.h. */
 #define _GNU_SOURCE
 #include "emu/emu_call.h"
+#include "emu/uc_front.h"
 #include "emu/ucheck_elf.h"
-#include "emu/vx_uc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define PAGE 4096ull
+#define PAGE UCF_PAGE
 #define CHUNK (64 * 1024ull)   /* data mapped per fault: fewer Unicorn map calls */
 #define SENTINEL 0x7ffffffff000ull /* top user page, never mapped by Linux x86-64 */
 #define INSN_LIMIT 200000000ull
@@ -33,13 +32,11 @@ struct range {
 static struct emu {
     int ready; /* 1 ok, -1 failed */
     char why[200];
-    struct vxu vx;
+    struct ucf f; /* the engine, the executor, the image (every segment), the sentinel */
     struct range maps[MAX_MAPS];
     size_t nmaps;
     uint8_t *stack;
     uint64_t entry_rsp;
-    uint64_t image_lo[8], image_hi[8];
-    size_t nimage;
     uint64_t stack_dirty; /* the stack below this address holds only the poison (the
                            * executor's writes and Unicorn's are both seen) */
     char fault[200];  /* the first failed access of this call, in words */
@@ -190,13 +187,6 @@ static int host_vma(uint64_t a, uint64_t *lo, uint64_t *hi, uint32_t *prot)
     return 0;
 }
 
-static int in_image(uint64_t a)
-{
-    for (size_t i = 0; i < E.nimage; i++)
-        if (a >= E.image_lo[i] && a < E.image_hi[i]) return 1;
-    return 0;
-}
-
 /* Maps the host memory around a (a CHUNK-aligned block, clipped to its host mapping and to what
  * is already mapped) into Unicorn at the same address.  0 on success. */
 static int map_host(uint64_t a)
@@ -213,14 +203,15 @@ static int map_host(uint64_t a)
         if (E.maps[i].lo > a && E.maps[i].lo < hi) hi = E.maps[i].lo;
     }
     if (E.nmaps == MAX_MAPS) return -1;
-    if (uc_mem_map_ptr(E.vx.uc, lo, hi - lo, prot, (void *)(uintptr_t)lo)) return -1;
-    E.maps[E.nmaps++] = (struct range){lo, hi, prot, in_image(lo) && in_image(hi - 1)};
+    if (uc_mem_map_ptr(E.f.vx.uc, lo, hi - lo, prot, (void *)(uintptr_t)lo)) return -1;
+    E.maps[E.nmaps++] = (struct range){lo, hi, prot, ucf_in_image(&E.f, lo) &&
+                                                       ucf_in_image(&E.f, hi - 1)};
     return 0;
 }
 
 static void unmap_range(size_t i)
 {
-    uc_mem_unmap(E.vx.uc, E.maps[i].lo, E.maps[i].hi - E.maps[i].lo);
+    uc_mem_unmap(E.f.vx.uc, E.maps[i].lo, E.maps[i].hi - E.maps[i].lo);
     E.maps[i] = E.maps[--E.nmaps];
 }
 
@@ -413,15 +404,7 @@ static size_t ex_fetch(void *ctx, uint64_t a, uint8_t *dst, size_t n)
     return got;
 }
 
-/* ---- Unicorn's hooks ------------------------------------------------------------------------ */
-
-static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
-{
-    (void)uc;
-    (void)size;
-    (void)user;
-    vxu_unicorn_check(&E.vx, addr);
-}
+/* ---- Unicorn's hooks (the executor's handoff is the front-end's) -------------------------- */
 
 static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
                           int64_t value, void *user)
@@ -437,7 +420,7 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
         }
         return true;
     }
-    uc_reg_read(E.vx.uc, UC_X86_REG_RIP, &E.fault_insn);
+    uc_reg_read(E.f.vx.uc, UC_X86_REG_RIP, &E.fault_insn);
     note_fault(type == UC_MEM_WRITE_UNMAPPED ? "write" : type == UC_MEM_FETCH_UNMAPPED ?
                "instruction fetch" : "read", addr, (size_t)size, "no readable host page");
     return false;
@@ -449,7 +432,7 @@ static bool hook_prot(uc_engine *uc, uc_mem_type type, uint64_t addr, int size, 
     (void)uc;
     (void)value;
     (void)user;
-    uc_reg_read(E.vx.uc, UC_X86_REG_RIP, &E.fault_insn);
+    uc_reg_read(E.f.vx.uc, UC_X86_REG_RIP, &E.fault_insn);
     note_fault(type == UC_MEM_WRITE_PROT ? "write" : type == UC_MEM_FETCH_PROT ?
                "instruction fetch" : "read", addr, (size_t)size,
                type == UC_MEM_WRITE_PROT ? "read-only host page" : "page not executable");
@@ -466,59 +449,28 @@ static void hook_stack_write(uc_engine *uc, uc_mem_type type, uint64_t addr, int
     if (addr < E.stack_dirty) E.stack_dirty = addr;
 }
 
-struct image_scan {
-    uint64_t lo[8], hi[8];
-    size_t n;
-};
-
-static int scan_image(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    struct image_scan *sc = data;
-    for (size_t i = 0; i < info->dlpi_phnum && sc->n < 8; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD) continue; /* all segments: .data and .bss too */
-        sc->lo[sc->n] = (info->dlpi_addr + ph->p_vaddr) & ~(PAGE - 1);
-        sc->hi[sc->n] = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + PAGE - 1) & ~(PAGE - 1);
-        sc->n++;
-    }
-    return 1;
-}
-
 static int setup(void)
 {
     if (E.ready) return E.ready > 0 ? 0 : -1;
     E.ready = -1;
     uc_err e;
-    elfsym_load();
-    if ((e = uc_open(UC_ARCH_X86, UC_MODE_64, &E.vx.uc))) {
+    if ((e = ucf_open(&E.f, UCF_IMAGE_ALL, SENTINEL))) {
         snprintf(E.why, sizeof E.why, "uc_open: %s", uc_strerror(e));
         return -1;
     }
-    struct image_scan sc = {0};
-    dl_iterate_phdr(scan_image, &sc);
-    for (size_t i = 0; i < sc.n; i++) {
-        E.image_lo[i] = sc.lo[i];
-        E.image_hi[i] = sc.hi[i];
-    }
-    E.nimage = sc.n;
     /* the stack, with a PROT_NONE page below it: a deeper emulated stack faults there instead
      * of reaching whatever host memory lies below */
     uint8_t *st = mmap(NULL, EMU_STACK_SIZE + PAGE, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     E.stack = st == MAP_FAILED || mprotect(st, PAGE, PROT_NONE) ? MAP_FAILED : st + PAGE;
     E.stack_dirty = (uint64_t)(uintptr_t)E.stack; /* not yet poisoned */
-    static uint8_t hlt[PAGE];
-    memset(hlt, 0xf4, sizeof hlt);
     uc_hook h;
+    const struct ucf_hooks hooks = {.unmapped = hook_unmapped, .prot = hook_prot};
     if (E.stack == MAP_FAILED ||
-        uc_mem_map_ptr(E.vx.uc, (uint64_t)(uintptr_t)E.stack, EMU_STACK_SIZE,
+        uc_mem_map_ptr(E.f.vx.uc, (uint64_t)(uintptr_t)E.stack, EMU_STACK_SIZE,
                        UC_PROT_READ | UC_PROT_WRITE, E.stack) ||
-        uc_mem_map_ptr(E.vx.uc, SENTINEL, PAGE, UC_PROT_READ | UC_PROT_EXEC, hlt) ||
-        uc_hook_add(E.vx.uc, &h, UC_HOOK_CODE, (void *)hook_code, NULL, 1, 0) ||
-        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, NULL, 1, 0) ||
-        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0) ||
-        uc_hook_add(E.vx.uc, &h, UC_HOOK_MEM_WRITE, (void *)hook_stack_write, NULL,
+        ucf_map_sentinel(&E.f) || ucf_add_hooks(&E.f, &hooks) ||
+        uc_hook_add(E.f.vx.uc, &h, UC_HOOK_MEM_WRITE, (void *)hook_stack_write, NULL,
                     (uint64_t)(uintptr_t)E.stack,
                     (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE - 1)) {
         snprintf(E.why, sizeof E.why, "setting up the emulator's stack and hooks failed");
@@ -532,10 +484,10 @@ static int setup(void)
      * at identical addresses */
     uint64_t fs = 0;
     if (syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) == 0)
-        uc_reg_write(E.vx.uc, UC_X86_REG_FS_BASE, &fs);
-    E.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
-    E.vx.limit = INSN_LIMIT;
-    E.vx.final_state_vexec_only = 1; /* the result is read from E.vx.cpu; MXCSR and the x87
+        uc_reg_write(E.f.vx.uc, UC_X86_REG_FS_BASE, &fs);
+    E.f.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
+    E.f.vx.limit = INSN_LIMIT;
+    E.f.vx.final_state_vexec_only = 1; /* the result is read from its cpu; MXCSR and the x87
                                       * control word, which only Unicorn runs, from Unicorn */
     E.ready = 1;
     return 0;
@@ -562,8 +514,8 @@ uint64_t emu_last_pc(void)
 
 void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
 {
-    *vexec_insns = E.vx.vexec_insns;
-    *unicorn_turns = E.vx.unicorn_turns;
+    *vexec_insns = E.f.vx.vexec_insns;
+    *unicorn_turns = E.f.vx.unicorn_turns;
 }
 
 int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
@@ -584,8 +536,8 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     revalidate();
     /* The decode cache is keyed by address: code outside the program's image (a library, a
      * JIT page) may have changed since the last call. */
-    if (!in_image((uint64_t)(uintptr_t)fn)) vx_flush_cache();
-    struct vx_cpu *c = &E.vx.cpu;
+    if (!ucf_in_image(&E.f, (uint64_t)(uintptr_t)fn)) vx_flush_cache();
+    struct vx_cpu *c = &E.f.vx.cpu;
     memset(c, 0, sizeof *c);
 
     /* stack: poisoned; the return address at entry_rsp (16-byte aligned + 8, as after a call),
@@ -603,15 +555,16 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
         memcpy((void *)(uintptr_t)(E.entry_rsp + 8 * (i - 5)), &v, 8);
     }
 
-    static const int argreg[6] = {VX_RDI, VX_RSI, VX_RDX, VX_RCX, VX_R8, VX_R9};
-    for (size_t i = 0; i < 6; i++) c->gpr[argreg[i]] = i < argc ? argv[i] : JUNK_UNUSED_ARG;
-    c->gpr[VX_RAX] = c->gpr[VX_R10] = c->gpr[VX_R11] = JUNK_SCRATCH;
-#define LOAD_SAVED_(kind, r, R) c->gpr[VX_##R] = before->r;
+    /* the trampoline's contract: the caller's callee-saved values, junk in what is unused */
+    uint64_t args[UCF_REG_ARGS], saved[UCF_NSAVED];
+    const uint64_t scratch[UCF_SCRATCH] = {JUNK_SCRATCH, JUNK_SCRATCH, JUNK_SCRATCH};
+    size_t n = 0;
+    for (size_t i = 0; i < UCF_REG_ARGS; i++) args[i] = i < argc ? argv[i] : JUNK_UNUSED_ARG;
+#define LOAD_SAVED_(kind, r, R) saved[n++] = before->r;
     ABI_X86_64_SYSV_SAVED(LOAD_SAVED_)
 #undef LOAD_SAVED_
-    c->gpr[VX_RSP] = E.entry_rsp;
-    c->rip = (uint64_t)(uintptr_t)fn;
-    c->rflags = 0x202; /* IF, DF clear */
+    ucf_load_entry(&E.f, (uint64_t)(uintptr_t)fn, args, saved, scratch, E.entry_rsp,
+                   before->mxcsr, before->x87cw);
     unsigned nvec = before->vec_mode == ABI_VEC_AVX512 ? 32 : before->vec_mode ? 16 : 0;
     unsigned width = before->vec_mode == ABI_VEC_AVX512 ? 64 : before->vec_mode == ABI_VEC_AVX
                      ? 32 : 16;
@@ -619,13 +572,10 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
         for (unsigned j = 0; j < width / 8; j++) c->z[r].q[j] = before->vec_fill;
     if (before->vec_mode == ABI_VEC_AVX512)
         for (int k = 0; k < 8; k++) c->k[k] = before->vec_fill;
-    uint64_t mxcsr = before->mxcsr, fpcw = before->x87cw;
-    uc_reg_write(E.vx.uc, UC_X86_REG_MXCSR, &mxcsr);
-    uc_reg_write(E.vx.uc, UC_X86_REG_FPCW, &fpcw);
 
     char msg[300];
     E.stack_dirty = E.entry_rsp; /* the return address and the stack arguments */
-    enum vxu_status s = vxu_run(&E.vx, SENTINEL, msg, sizeof msg);
+    enum vxu_status s = vxu_run(&E.f.vx, SENTINEL, msg, sizeof msg);
     int rc = 0;
     if (s != VXU_DONE) {
         char where[128];
@@ -637,22 +587,19 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
         else if (msg[0])
             snprintf(err, errlen, "%s", msg);
         else
-            snprintf(err, errlen, "stopped at %s: %s", where, uc_strerror(E.vx.uc_error));
+            snprintf(err, errlen, "stopped at %s: %s", where, uc_strerror(E.f.vx.uc_error));
         rc = -1;
     }
 
     *after = *before;
-#define STORE_SAVED_(kind, r, R) after->r = c->gpr[VX_##R];
+    ucf_read_saved(&E.f, saved);
+    n = 0;
+#define STORE_SAVED_(kind, r, R) after->r = saved[n++];
     ABI_X86_64_SYSV_SAVED(STORE_SAVED_)
 #undef STORE_SAVED_
     after->rsp_delta = c->gpr[VX_RSP] - (E.entry_rsp + 8);
     after->rflags = c->rflags;
-    uint64_t v = 0;
-    uc_reg_read(E.vx.uc, UC_X86_REG_MXCSR, &v);
-    after->mxcsr = (uint32_t)v;
-    v = 0;
-    uc_reg_read(E.vx.uc, UC_X86_REG_FPCW, &v);
-    after->x87cw = (uint16_t)v;
+    ucf_read_fp(&E.f, &after->mxcsr, &after->x87cw);
     /* The executor has no x87, and Unicorn 2.0.1 reports its tag word as 0x5555 even for an
      * empty register stack: the emulated path cannot see a missing emms (the native path
      * does); it reports the ABI's required value. */

@@ -25,8 +25,8 @@
  *         numbers the trampoline uses; in fuzz/harness/abi_x86_64.S the ST_<NAME> offsets, the
  *         loads before the call and the stores after it; in fuzz/harness/abi.c the random values
  *         loaded, the comparison and its message, and the stack check's "a value the caller
- *         passed in"; in emu/emu_call.c the executor's registers in and out; in emu/ucheck.c the
- *         Unicorn ids and names; in fuzz/harness/backend_emu_diff.c the CPU-emulator comparison
+ *         passed in"; in emu/uc_front.c the executor's registers in and out and their names
+ *         (emu_call.c and ucheck.c load and read them there); in fuzz/harness/backend_emu_diff.c the CPU-emulator comparison
  *         and the seed; in verify/unicorn/emu_call_test.c the same.  The cases of the checked
  *         call's self-test (verify/abi_selftest*: one clobbering function per register, the
  *         message each must give) are not generated: they are the independent statement of

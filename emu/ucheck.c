@@ -14,19 +14,16 @@
  */
 #define _GNU_SOURCE
 #include "emu/ucheck.h"
-#include "emu/regstate.h"
+#include "emu/uc_front.h"
 #include "emu/ucheck_elf.h"
-#include "emu/vx_uc.h"
 
-#include <elf.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unicorn/unicorn.h>
 
-#define PAGE 4096ull
+#define PAGE UCF_PAGE
 #define REGION_BASE 0x100000000000ull
 #define SLOT_STRIDE (1ull << 32) /* room for any region; address space is free */
 #define STACK_TOP 0x200000000000ull
@@ -78,11 +75,11 @@ struct echo {
 static uint8_t poison[STACK_SIZE + 2 * PAGE];
 
 static struct engine {
-    uc_engine *uc;
+    struct ucf f; /* the engine, the executor, the image (its read-only segments, mapped as
+                   * copies), the sentinel */
+    uc_engine *uc; /* f.vx.uc */
     int ready; /* 1: set up, -1: failed */
     char why[200];
-    uint64_t image_lo[8], image_hi[8]; /* mapped image ranges */
-    size_t nimage;
     uint64_t stack_dirty; /* bytes below STACK_TOP the last call may have written */
     /* Data pages mapped in each slot, 0 when none.  Slots are kept between calls and only
      * grow: a map and unmap per region and call cost about 80 us in Unicorn 2.0.1 (it
@@ -90,7 +87,6 @@ static struct engine {
      * 1024-byte NH call. */
     uint64_t slot_pages[UC_MAX_REGIONS];
     uint64_t rng;
-    struct vxu vx; /* the vector executor and its register file */
 } eng;
 
 /* State of the call being run; the hooks read and fill it. */
@@ -124,9 +120,7 @@ static uint64_t now_ns(void)
 
 static int in_image(uint64_t a)
 {
-    for (size_t i = 0; i < eng.nimage; i++)
-        if (a >= eng.image_lo[i] && a < eng.image_hi[i]) return 1;
-    return 0;
+    return ucf_in_image(&eng.f, a);
 }
 
 /* ---- messages ---------------------------------------------------------------------------- */
@@ -209,7 +203,7 @@ static void emit(int kind, int region, uint64_t size, int64_t offset)
         if (!t) {
             /* Out of memory: stop, and say so rather than compare a truncated trace. */
             snprintf(res->error, sizeof res->error, "out of memory for the trace");
-            eng.vx.caller_stop = 1;
+            eng.f.vx.caller_stop = 1;
             uc_emu_stop(eng.uc);
             return;
         }
@@ -341,11 +335,9 @@ static void note_access(int kind, uint64_t addr, uint64_t size)
 
 /* ---- hooks -------------------------------------------------------------------------------- */
 
-static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
+/* An instruction Unicorn runs (the front-end has offered it to the executor first). */
+static void hook_insn(uc_engine *uc, uint64_t addr)
 {
-    (void)size;
-    (void)user;
-    if (addr != SENTINEL && vxu_unicorn_check(&eng.vx, addr)) return; /* the executor's */
     flush_pending();
     run.echo.left = 0;
     if (addr == SENTINEL) return;
@@ -353,7 +345,7 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *user)
     if (++run.res->insn_count > INSN_LIMIT) {
         snprintf(run.res->error, sizeof run.res->error,
                  "runaway: more than %llu instructions", (unsigned long long)INSN_LIMIT);
-        eng.vx.caller_stop = 1;
+        eng.f.vx.caller_stop = 1;
         uc_emu_stop(uc);
         return;
     }
@@ -478,36 +470,6 @@ __attribute__((no_sanitize_address)) static void copy_image(uint64_t *dst, uint6
     for (size_t i = 0; i < (hi - lo) / 8; i++) dst[i] = src[i];
 }
 
-struct image_scan {
-    uint64_t lo[8], hi[8], prot[8];
-    size_t n;
-};
-
-/* The main program's read-only PT_LOAD segments, page-rounded and merged where they share a
- * page. */
-static int scan_image(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    struct image_scan *sc = data;
-    for (size_t i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || !(ph->p_flags & PF_R)) continue;
-        uint64_t lo = (info->dlpi_addr + ph->p_vaddr) & ~(PAGE - 1);
-        uint64_t hi = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + PAGE - 1) & ~(PAGE - 1);
-        uint64_t prot = UC_PROT_READ | ((ph->p_flags & PF_X) ? UC_PROT_EXEC : 0);
-        if (sc->n && lo < sc->hi[sc->n - 1]) { /* shares a page with the previous one */
-            if (hi > sc->hi[sc->n - 1]) sc->hi[sc->n - 1] = hi;
-            sc->prot[sc->n - 1] |= prot;
-        } else if (sc->n < 8) {
-            sc->lo[sc->n] = lo;
-            sc->hi[sc->n] = hi;
-            sc->prot[sc->n] = prot;
-            sc->n++;
-        }
-    }
-    return 1; /* the main program only */
-}
-
 static int setup_fail(const char *what, uc_err e)
 {
     snprintf(eng.why, sizeof eng.why, "Unicorn set-up: %s: %s", what,
@@ -520,19 +482,18 @@ static int engine_setup(void)
 {
     if (eng.ready) return eng.ready > 0 ? 0 : -1;
     uc_err e;
-    elfsym_load();
     eng.rng = 0x5eed0f0cafe5ull;
-    if ((e = uc_open(UC_ARCH_X86, UC_MODE_64, &eng.uc))) return setup_fail("uc_open", e);
+    if ((e = ucf_open(&eng.f, UCF_IMAGE_READONLY, SENTINEL))) return setup_fail("uc_open", e);
+    eng.uc = eng.f.vx.uc;
 
-    struct image_scan sc = {0};
-    dl_iterate_phdr(scan_image, &sc);
+    const struct ucf_image sc = eng.f.image; /* the main program's read-only segments */
     if (!sc.n) return setup_fail("no read-only segment found in the program", UC_ERR_OK);
     for (size_t i = 0; i < sc.n; i++) {
         /* Fixed areas must be clear of the program: they are at 16..48 TiB, a program sits
          * near 0x400000 (non-PIE) or 0x55xxxxxxxxxx (PIE). */
         if (sc.hi[i] > REGION_BASE && sc.lo[i] < SENTINEL + PAGE)
             return setup_fail("the program overlaps the emulator's fixed areas", UC_ERR_OK);
-        if ((e = uc_mem_map(eng.uc, sc.lo[i], sc.hi[i] - sc.lo[i], (uint32_t)sc.prot[i])))
+        if ((e = uc_mem_map(eng.uc, sc.lo[i], sc.hi[i] - sc.lo[i], sc.prot[i])))
             return setup_fail("mapping the program image", e);
         /* A copy, not uc_mem_map_ptr: the emulator can then never write to our code. */
         uint64_t *copy = malloc(sc.hi[i] - sc.lo[i]);
@@ -541,32 +502,23 @@ static int engine_setup(void)
         e = uc_mem_write(eng.uc, sc.lo[i], copy, sc.hi[i] - sc.lo[i]);
         free(copy);
         if (e) return setup_fail("copying the program image", e);
-        eng.image_lo[i] = sc.lo[i];
-        eng.image_hi[i] = sc.hi[i];
     }
-    eng.nimage = sc.n;
 
     memset(poison, POISON, sizeof poison);
     if ((e = uc_mem_map(eng.uc, STACK_TOP - STACK_SIZE - PAGE, STACK_SIZE + 2 * PAGE,
                         UC_PROT_READ | UC_PROT_WRITE)) ||
         (e = uc_mem_write(eng.uc, STACK_TOP - STACK_SIZE - PAGE, poison, sizeof poison)))
         return setup_fail("mapping the stack", e);
-    uint8_t hlt[PAGE];
-    memset(hlt, 0xf4, sizeof hlt);
-    if ((e = uc_mem_map(eng.uc, SENTINEL, PAGE, UC_PROT_READ | UC_PROT_EXEC)) ||
-        (e = uc_mem_write(eng.uc, SENTINEL, hlt, sizeof hlt)))
-        return setup_fail("mapping the return sentinel", e);
+    if ((e = ucf_map_sentinel(&eng.f))) return setup_fail("mapping the return sentinel", e);
 
     uc_hook h;
-    if ((e = uc_hook_add(eng.uc, &h, UC_HOOK_CODE, (void *)hook_code, NULL, 1, 0)) ||
+    const struct ucf_hooks hooks = {hook_insn, hook_unmapped, hook_prot};
+    if ((e = ucf_add_hooks(&eng.f, &hooks)) ||
         (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hook_mem,
-                         NULL, 1, 0)) ||
-        (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_UNMAPPED, (void *)hook_unmapped, NULL, 1, 0)) ||
-        (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_PROT, (void *)hook_prot, NULL, 1, 0)))
+                         NULL, 1, 0)))
         return setup_fail("adding hooks", e);
-    eng.vx.uc = eng.uc;
-    eng.vx.env = (struct vx_env){NULL, vx_read, vx_write, vx_fetch, vx_insn};
-    eng.vx.limit = INSN_LIMIT + 1;
+    eng.f.vx.env = (struct vx_env){NULL, vx_read, vx_write, vx_fetch, vx_insn};
+    eng.f.vx.limit = INSN_LIMIT + 1;
     eng.ready = 1;
     return 0;
 }
@@ -666,15 +618,7 @@ static uint64_t translate(const struct uc_call *call, uint64_t arg)
     return run.spans[hit].start + (arg - (uintptr_t)call->regions[hit].host);
 }
 
-static const int arg_regs[UC_MAX_ARGS] = {UC_X86_REG_RDI, UC_X86_REG_RSI, UC_X86_REG_RDX,
-                                          UC_X86_REG_RCX, UC_X86_REG_R8, UC_X86_REG_R9};
-/* the callee-saved registers (emu/regstate.h's SysV list): Unicorn's ids and their names */
-#define UC_SAVED_ID_(kind, r, R) UC_X86_REG_##R,
-static const int saved_regs[] = {ABI_X86_64_SYSV_SAVED(UC_SAVED_ID_)};
-#undef UC_SAVED_ID_
-static const char *const saved_names[] = ABI_REG_NAMES(ABI_X86_64_SYSV_SAVED);
-#define NSAVED (sizeof saved_regs / sizeof saved_regs[0])
-static const int scratch_regs[3] = {UC_X86_REG_RAX, UC_X86_REG_R10, UC_X86_REG_R11};
+_Static_assert(UC_MAX_ARGS == UCF_REG_ARGS, "ucheck passes the register arguments only");
 
 static uint64_t hash_trace(const struct uc_result *res)
 {
@@ -717,49 +661,30 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
 
     /* Registers: arguments, random callee-saved values (the ABI check), random junk elsewhere
      * (a kernel that reads a register it never set then misbehaves visibly). */
-    uint64_t saved[NSAVED], v;
-    for (size_t i = 0; i < UC_MAX_ARGS; i++) {
-        v = i < call->nargs ? translate(call, call->args[i]) : splitmix(&eng.rng);
-        uc_reg_write(eng.uc, arg_regs[i], &v);
-    }
-    for (size_t i = 0; i < NSAVED; i++) {
-        saved[i] = splitmix(&eng.rng);
-        uc_reg_write(eng.uc, saved_regs[i], &saved[i]);
-    }
-    for (size_t i = 0; i < 3; i++) {
-        v = splitmix(&eng.rng);
-        uc_reg_write(eng.uc, scratch_regs[i], &v);
-    }
+    uint64_t args[UCF_REG_ARGS], saved[UCF_NSAVED], scratch[UCF_SCRATCH], v;
+    for (size_t i = 0; i < UCF_REG_ARGS; i++)
+        args[i] = i < call->nargs ? translate(call, call->args[i]) : splitmix(&eng.rng);
+    for (size_t i = 0; i < UCF_NSAVED; i++) saved[i] = splitmix(&eng.rng);
+    for (size_t i = 0; i < UCF_SCRATCH; i++) scratch[i] = splitmix(&eng.rng);
     for (int i = 0; i < 16; i++) {
         uint64_t x[2] = {splitmix(&eng.rng), splitmix(&eng.rng)};
         uc_reg_write(eng.uc, UC_X86_REG_XMM0 + i, x);
     }
-    uint64_t rflags = 0x202; /* IF, and DF clear as the ABI promises at entry */
-    uc_reg_write(eng.uc, UC_X86_REG_EFLAGS, &rflags);
     /* The control bits of MXCSR and the x87 control word are callee-saved too: start from the
      * ABI's initial values, so a changed rounding mode or exception mask shows. */
-    uint64_t mxcsr = 0x1f80, fpcw = 0x37f;
-    uc_reg_write(eng.uc, UC_X86_REG_MXCSR, &mxcsr);
-    uc_reg_write(eng.uc, UC_X86_REG_FPCW, &fpcw);
+    const uint64_t mxcsr = 0x1f80, fpcw = 0x37f;
+    ucf_load_entry(&eng.f, run.fn, args, saved, scratch, run.entry_rsp, mxcsr, fpcw);
     /* Re-poison the part of the stack the previous call dirtied: every call starts alike. */
     if (eng.stack_dirty) {
         uc_mem_write(eng.uc, STACK_TOP - eng.stack_dirty, poison, eng.stack_dirty);
     }
     uint64_t ret = SENTINEL;
     uc_mem_write(eng.uc, run.entry_rsp, &ret, 8);
-    uc_reg_write(eng.uc, UC_X86_REG_RSP, &run.entry_rsp);
 
-    /* The executor's register file: what Unicorn holds, plus zmm upper lanes, zmm16-31 and
-     * k0-7 (random junk, or the marker of the leftover check). */
-    struct vxu *vx = &eng.vx;
+    /* The vector registers: the xmm junk above, plus zmm upper lanes, zmm16-31 and k0-7
+     * (random junk, or the marker of the leftover check). */
+    struct vxu *vx = &eng.f.vx;
     {
-        int ids[18] = {UC_X86_REG_RAX, UC_X86_REG_RCX, UC_X86_REG_RDX, UC_X86_REG_RBX,
-                       UC_X86_REG_RSP, UC_X86_REG_RBP, UC_X86_REG_RSI, UC_X86_REG_RDI,
-                       UC_X86_REG_R8, UC_X86_REG_R9, UC_X86_REG_R10, UC_X86_REG_R11,
-                       UC_X86_REG_R12, UC_X86_REG_R13, UC_X86_REG_R14, UC_X86_REG_R15};
-        for (int i = 0; i < 16; i++) uc_reg_read(eng.uc, ids[i], &vx->cpu.gpr[i]);
-        vx->cpu.rflags = rflags;
-        vx->cpu.rip = run.fn;
         for (int i = 0; i < 32; i++)
             for (int j = 0; j < 8; j++)
                 vx->cpu.z[i].q[j] = call->check_vectors ? UC_VEC_MARKER : splitmix(&eng.rng);
@@ -791,7 +716,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
                      e ? uc_strerror(e) : "did not return to its caller");
     }
 
-    uc_reg_read(eng.uc, UC_X86_REG_RAX, &res->rax);
+    res->rax = vx->cpu.gpr[VX_RAX]; /* Unicorn holds the same (vx_uc.h) */
     if (res->completed && call->check_vectors) {
         static const char *const lane_name[4] = {"xmm", "ymm upper", "zmm lane 2", "zmm lane 3"};
         for (int i = 0; i < 32 && !res->abi_violation; i++)
@@ -816,32 +741,28 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
             }
     }
     if (res->completed) {
-        for (size_t i = 0; i < NSAVED; i++) {
-            uc_reg_read(eng.uc, saved_regs[i], &v);
-            if (v != saved[i] && !res->abi_violation++)
+        uint64_t after[UCF_NSAVED];
+        ucf_read_saved(&eng.f, after);
+        for (size_t i = 0; i < UCF_NSAVED; i++)
+            if (after[i] != saved[i] && !res->abi_violation++)
                 snprintf(res->abi_msg, sizeof res->abi_msg, "callee-saved register %s modified "
-                         "(before 0x%llx, after 0x%llx)", saved_names[i],
-                         (unsigned long long)saved[i], (unsigned long long)v);
-        }
-        uc_reg_read(eng.uc, UC_X86_REG_RSP, &v);
+                         "(before 0x%llx, after 0x%llx)", ucf_saved_names[i],
+                         (unsigned long long)saved[i], (unsigned long long)after[i]);
+        v = vx->cpu.gpr[VX_RSP];
         if (v != run.entry_rsp + 8 && !res->abi_violation++)
             snprintf(res->abi_msg, sizeof res->abi_msg, "rsp not restored (returned with rsp "
                      "%+lld from the caller's)", (long long)(v - (run.entry_rsp + 8)));
-        uc_reg_read(eng.uc, UC_X86_REG_EFLAGS, &v);
-        if ((v & 0x400) && !res->abi_violation++)
+        if ((vx->cpu.rflags & 0x400) && !res->abi_violation++)
             snprintf(res->abi_msg, sizeof res->abi_msg, "direction flag set on return");
-        v = 0; /* MXCSR and FPCW are read as 32 and 16 bits */
-        uc_reg_read(eng.uc, UC_X86_REG_MXCSR, &v);
-        v &= 0xffffffff;
-        if ((v & 0xffc0) != (mxcsr & 0xffc0) && !res->abi_violation++) /* bits 0-5: flags */
+        uint32_t mx;
+        uint16_t cw;
+        ucf_read_fp(&eng.f, &mx, &cw);
+        if ((mx & 0xffc0) != (mxcsr & 0xffc0) && !res->abi_violation++) /* bits 0-5: flags */
             snprintf(res->abi_msg, sizeof res->abi_msg, "MXCSR control bits modified (before "
-                     "0x%llx, after 0x%llx)", (unsigned long long)mxcsr, (unsigned long long)v);
-        v = 0;
-        uc_reg_read(eng.uc, UC_X86_REG_FPCW, &v);
-        if ((v & 0xffff) != fpcw && !res->abi_violation++)
+                     "0x%llx, after 0x%llx)", (unsigned long long)mxcsr, (unsigned long long)mx);
+        if (cw != fpcw && !res->abi_violation++)
             snprintf(res->abi_msg, sizeof res->abi_msg, "x87 control word modified (before "
-                     "0x%llx, after 0x%llx)", (unsigned long long)fpcw,
-                     (unsigned long long)(v & 0xffff));
+                     "0x%llx, after 0x%llx)", (unsigned long long)fpcw, (unsigned long long)cw);
     }
 
     for (size_t i = 0; i < call->nregions; i++) {

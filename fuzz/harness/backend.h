@@ -6,7 +6,7 @@
  *   - setup: whether this build and host can run it at all, and if not, why;
  *   - unavailable: why an implementation does not run in this mode (NULL: the usual reasons
  *     decide — the CPU, the library, a check build);
- *   - call: how one call of the current implementation runs and what is checked around it;
+ *   - call: how one call of the pass it is given runs and what is checked around it;
  *   - check_case: how a case is judged — which implementations, placements and phases.
  * The core (driver.c) holds no mode flags: it asks the current backend.  A new mode is one
  * file backend_<mode>.c and one row of tool_main.c's table of modes.
@@ -28,12 +28,14 @@ struct backend {
     const char *(*unavailable)(const struct impl *im);
     /* 1 when im's calls run in an emulator in this mode. */
     int (*emulated)(const struct impl *im);
-    /* One call of the current implementation (drv.cur), every check of the mode included. */
-    uint64_t (*call)(const void *fn, const uint64_t *argv, size_t argc);
-    /* One case: the implementations the mode runs, in its placements and phases. */
-    void (*check_case)(void *c, const void *want);
-    /* An input buffer of secrets was just placed (ct: undefined for Valgrind).  NULL: none. */
-    void (*secret)(void *p, size_t len);
+    /* One call of pass p's implementation, every check of the mode included; marks p
+     * abandoned when the call did not complete. */
+    uint64_t (*call)(struct drv_pass *p, const void *fn, const uint64_t *argv, size_t argc);
+    /* One case: the implementations the mode runs, in its placements and phases (drv_pass). */
+    void (*check_case)(const struct drv_case *k);
+    /* An input buffer of pass p holding secrets was just placed at buf (ct: undefined for
+     * Valgrind).  NULL: none. */
+    void (*secret)(const struct drv_pass *p, void *buf, size_t len);
     /* The run is over, before its summary: records of the mode's own (coverage).  NULL: none. */
     void (*finish)(void);
 };
@@ -62,7 +64,7 @@ uint64_t emulated_last_pc(void);
 
 /* The default judging of a case (native, emu-diff): every implementation, ours in every
  * placement, a library in the one the input chose (backend_native.c). */
-void drv_check_placements(void *c, const void *want);
+void drv_check_placements(const struct drv_case *k);
 /* For the emulator modes (backend_unicorn.c): 0 when this build has the engine, else -1 and
  * *why; and their unavailable(): a library does not run. */
 int drv_emulator_linked(const char **why);
@@ -72,7 +74,8 @@ const char *drv_kernels_only(const struct impl *im);
  * (backend_unicorn.c; the coverage mode's observer makes its calls the same way). */
 int drv_uc_setup(const char **why);
 struct uc_call;
-void drv_uc_call_fill(struct uc_call *call, const uint64_t *argv, size_t argc);
+void drv_uc_call_fill(const struct drv_pass *p, struct uc_call *call, const uint64_t *argv,
+                      size_t argc);
 /* The Unicorn modes: "" when every read of .rodata fell inside a sized table (bounds per
  * table), else the info line saying it was not established (backend_unicorn.c). */
 const char *drv_bounds_untabled(void);

@@ -264,10 +264,11 @@ static unsigned note_edge(struct cov_entry *e, uint64_t next)
     return COV_NEXT;
 }
 
-static void observe(const void *fn, const uint64_t *argv, size_t argc)
+static void observe(const struct drv_pass *p, const void *fn, const uint64_t *argv,
+                    size_t argc)
 {
     const struct family *F = drv_family;
-    uint32_t impl = (uint32_t)drv.cur_index;
+    uint32_t impl = (uint32_t)p->index;
     if (argc > UC_MAX_ARGS) {
         unfinished[impl]++;
         snprintf(unfinished_why[impl], sizeof unfinished_why[impl], "a call with %zu "
@@ -279,8 +280,8 @@ static void observe(const void *fn, const uint64_t *argv, size_t argc)
     static size_t saved_cap[DRV_MAX_BUFS];
     struct uc_call call = {.fn = fn};
     for (size_t i = 0; i < F->nbufs; i++) {
-        struct gbuf *g = &drv.bufs[i];
-        if (!drv.use[i].placed) continue;
+        const struct gbuf *g = &p->bufs[i];
+        if (!p->use[i].placed) continue;
         if (g->len > saved_cap[i]) {
             free(saved[i]);
             saved[i] = malloc(g->len);
@@ -289,11 +290,11 @@ static void observe(const void *fn, const uint64_t *argv, size_t argc)
         }
         if (g->len) memcpy(saved[i], g->p, g->len);
     }
-    drv_uc_call_fill(&call, argv, argc);
+    drv_uc_call_fill(p, &call, argv, argc);
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
     for (size_t i = 0; i < F->nbufs; i++)
-        if (drv.use[i].placed && drv.bufs[i].len) memcpy(drv.bufs[i].p, saved[i], drv.bufs[i].len);
+        if (p->use[i].placed && p->bufs[i].len) memcpy(p->bufs[i].p, saved[i], p->bufs[i].len);
     observed[impl]++;
     if (rc) {
         /* what ran before the stop did run: it is counted; the rest of the call is not */
@@ -316,24 +317,25 @@ static void observe(const void *fn, const uint64_t *argv, size_t argc)
     }
 }
 
-static uint64_t coverage_call(const void *fn, const uint64_t *argv, size_t argc)
+static uint64_t coverage_call(struct drv_pass *p, const void *fn, const uint64_t *argv,
+                              size_t argc)
 {
-    size_t i = drv.cur_index;
+    size_t i = p->index;
     /* a check build observes the outside kernel alone: ./asmdiff check asks about it */
-    int wanted = !outside_impl() || (drv.cur->flags & IMPL_OUTSIDE);
-    if (!observed_pass[i]) observed_pass[i] = drv.pass_name;
-    if (wanted && observed_pass[i] == drv.pass_name) {
-        observe(fn, argv, argc);
+    int wanted = !outside_impl() || (p->impl->flags & IMPL_OUTSIDE);
+    if (!observed_pass[i]) observed_pass[i] = p->name;
+    if (wanted && observed_pass[i] == p->name) {
+        observe(p, fn, argv, argc);
         case_impl_ran[i] = 1;
     }
-    return backend_native.call(fn, argv, argc);
+    return backend_native.call(p, fn, argv, argc);
 }
 
-static void coverage_check_case(void *c, const void *want)
+static void coverage_check_case(const struct drv_case *k)
 {
     memset(observed_pass, 0, sizeof observed_pass);
-    drv_check_placements(c, want);
-    if (prop_check) case_done(c);
+    drv_check_placements(k);
+    if (prop_check) case_done(k->c);
 }
 
 static int coverage_setup(const char **why)

@@ -65,11 +65,11 @@ static const char *same_state(const struct abi_state *n, const struct abi_state 
 }
 
 
-static void emu_report(enum finding kind, const char *what, const void *cpu, const void *emu,
-                       size_t n, uint64_t pc)
+static void emu_report(const struct drv_pass *p, enum finding kind, const char *what,
+                       const void *cpu, const void *emu, size_t n, uint64_t pc)
 {
     char t[600];
-    drv_title(t, sizeof t, what);
+    drv_title(p, t, sizeof t, what);
     report_begin(kind, t);
     if (pc) report_instruction((uintptr_t)pc);
     if (n) report_diff("cpu", cpu, "emulator", emu, n);
@@ -94,15 +94,16 @@ static int stack_addresses(uint64_t cpu_rax, uint64_t emu_rax)
  * returned, so the family's comparison with the reference judges the emulated call (rax of a
  * function without a result is whatever it left: only the family knows which calls return
  * one; the CPU's rax is judged in every other mode). */
-static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
+static uint64_t emu_diff_call(struct drv_pass *p, const void *fn, const uint64_t *argv,
+                              size_t argc)
 {
     const struct family *F = drv_family;
     static uint8_t *pre[DRV_MAX_BUFS], *cpu[DRV_MAX_BUFS];
     static size_t cap[DRV_MAX_BUFS];
     static uint64_t rs = 0x9e3779b97f4a7c15ull;
     for (size_t i = 0; i < F->nbufs; i++) {
-        struct gbuf *g = &drv.bufs[i];
-        if (!drv.use[i].placed || !g->len) continue;
+        const struct gbuf *g = &p->bufs[i];
+        if (!p->use[i].placed || !g->len) continue;
         if (cap[i] < g->len) {
             free(pre[i]);
             free(cpu[i]);
@@ -120,60 +121,61 @@ static uint64_t emu_diff_call(const void *fn, const uint64_t *argv, size_t argc)
 #undef SEED_SAVED_
     /* Each side is the checked call, with its verdicts (ABI, and for IMPL_CLEAN kernels data
      * left in registers or on the stack), from the same callee-saved values. */
-    const char *name = impl_name(drv.cur);
-    int clean = (drv.cur->flags & IMPL_CLEAN) != 0;
+    const char *name = impl_name(p->impl);
+    int clean = (p->impl->flags & IMPL_CLEAN) != 0;
     struct abi_state sn, se;
     uint64_t rn = abi_call_state(name, fn, argv, argc, clean, &b, &sn);
-    if (abi_call_abandoned() || drv.abandoned) { /* it faulted on the CPU (reported) */
-        drv.abandoned = 1;
+    if (abi_call_abandoned() || p->abandoned) { /* it faulted on the CPU (reported) */
+        p->abandoned = 1;
         drv_stats.calls++;
-        drv_stats.impl_calls[drv.cur_index]++;
+        drv_stats.impl_calls[p->index]++;
         return 0;
     }
     for (size_t i = 0; i < F->nbufs; i++) {
-        struct gbuf *g = &drv.bufs[i];
-        if (drv.use[i].placed && g->len) {
+        const struct gbuf *g = &p->bufs[i];
+        if (p->use[i].placed && g->len) {
             memcpy(cpu[i], g->p, g->len);
             memcpy(g->p, pre[i], g->len);
         }
     }
     char w[500];
     drv_stats.calls++;
-    drv_stats.impl_calls[drv.cur_index]++; /* one call of the kernel's, compared */
+    drv_stats.impl_calls[p->index]++; /* one call of the kernel's, compared */
     drv_stats.emulated_calls++; /* the emulated run of the pair */
     abi_emulate(1);
     uint64_t re = abi_call_state(name, fn, argv, argc, clean, &b, &se);
     abi_emulate(0);
-    if (drv.abandoned) return 0; /* the emulator stopped or faulted (reported) */
+    if (p->abandoned) return 0; /* the emulator stopped or faulted (reported) */
     for (size_t i = 0; i < F->nbufs; i++) {
-        struct gbuf *g = &drv.bufs[i];
-        if (drv.use[i].placed && g->len && memcmp(cpu[i], g->p, g->len)) {
+        const struct gbuf *g = &p->bufs[i];
+        if (p->use[i].placed && g->len && memcmp(cpu[i], g->p, g->len)) {
             snprintf(w, sizeof w, "the emulator disagrees with the CPU: %s differs after the "
                      "call", F->bufs[i].name);
-            emu_report(FINDING_EMU_DIFF, w, cpu[i], g->p, g->len, 0);
+            emu_report(p, FINDING_EMU_DIFF, w, cpu[i], g->p, g->len, 0);
         }
     }
     if (rn != re && !stack_addresses(rn, re)) {
         snprintf(w, sizeof w, "the emulator disagrees with the CPU after the call: rax is "
                  "0x%llx on the CPU, 0x%llx emulated", (unsigned long long)rn,
                  (unsigned long long)re);
-        emu_report(FINDING_EMU_DIFF, w, NULL, NULL, 0, 0);
+        emu_report(p, FINDING_EMU_DIFF, w, NULL, NULL, 0, 0);
     }
     const char *diff = same_state(&sn, &se);
     if (diff) {
         snprintf(w, sizeof w, "the emulator disagrees with the CPU after the call: %s", diff);
-        emu_report(FINDING_EMU_DIFF, w, NULL, NULL, 0, 0);
+        emu_report(p, FINDING_EMU_DIFF, w, NULL, NULL, 0, 0);
     }
     emu_compared++;
-    drv_after_call();
+    drv_after_call(p);
     return re;
 }
 
 /* A kernel this CPU cannot run has nothing to be compared with: the emulated checked call. */
-static uint64_t emu_diff_or_emulated(const void *fn, const uint64_t *argv, size_t argc)
+static uint64_t emu_diff_or_emulated(struct drv_pass *p, const void *fn, const uint64_t *argv,
+                                     size_t argc)
 {
-    if (emulated_runs(drv.cur)) return backend_native.call(fn, argv, argc);
-    return emu_diff_call(fn, argv, argc);
+    if (emulated_runs(p->impl)) return backend_native.call(p, fn, argv, argc);
+    return emu_diff_call(p, fn, argv, argc);
 }
 #endif
 

@@ -44,24 +44,25 @@ static void note(size_t slot, size_t arg, uint64_t v)
     c[GUIDE_MOD + log]++;
 }
 
-static uint64_t guided_call(const void *fn, const uint64_t *argv, size_t argc)
+static uint64_t guided_call(struct drv_pass *p, const void *fn, const uint64_t *argv,
+                            size_t argc)
 {
-    if (!by_properties && (drv.cur->flags & IMPL_KERNEL)) {
+    if (!by_properties && (p->impl->flags & IMPL_KERNEL)) {
         size_t slot = (size_t)(((uintptr_t)fn * 0x9e3779b97f4a7c15ull) >> 59) % GUIDE_FNS;
         for (size_t i = 0; i < argc && i < GUIDE_ARGS; i++) note(slot, i, argv[i]);
     }
-    return backend_native.call(fn, argv, argc);
+    return backend_native.call(p, fn, argv, argc);
 }
 
-static void guided_check_case(void *c, const void *want)
+static void guided_check_case(const struct drv_case *k)
 {
     if (by_properties) {
         struct case_property p[PROP_MAX];
-        size_t n = asmdiff_properties.of(c, p, PROP_MAX);
+        size_t n = asmdiff_properties.of(k->c, p, PROP_MAX);
         for (size_t i = 0; i < n; i++)
             if (p[i].id < PROP_IDS) guide_counters[p[i].id * PROP_VALUES + p[i].value]++;
     }
-    drv_check_placements(c, want);
+    drv_check_placements(k);
 }
 
 static int guided_setup(const char **why)

@@ -62,11 +62,11 @@ static struct kept_trace *find_kept(size_t impl, size_t call)
 
 /* A report of these modes; pc is the instruction it is about (0: none known), region the
  * buffer (NULL: none). */
-static void uc_report_at(enum finding kind, const char *what, uint64_t pc, const char *region,
-                         int64_t offset)
+static void uc_report_at(const struct drv_pass *p, enum finding kind, const char *what,
+                         uint64_t pc, const char *region, int64_t offset)
 {
     char t[700];
-    drv_title(t, sizeof t, what);
+    drv_title(p, t, sizeof t, what);
     report_begin(kind, t);
     if (pc) report_instruction((uintptr_t)pc);
     if (region) report_location(region, (long)offset);
@@ -78,50 +78,52 @@ static void uc_report_at(enum finding kind, const char *what, uint64_t pc, const
     report_end();
 }
 
-static void uc_report(enum finding kind, const char *what, uint64_t pc)
+static void uc_report(const struct drv_pass *p, enum finding kind, const char *what, uint64_t pc)
 {
-    uc_report_at(kind, what, pc, NULL, 0);
+    uc_report_at(p, kind, what, pc, NULL, 0);
 }
 
-void drv_uc_call_fill(struct uc_call *call, const uint64_t *argv, size_t argc)
+void drv_uc_call_fill(const struct drv_pass *p, struct uc_call *call, const uint64_t *argv,
+                      size_t argc)
 {
     const struct family *F = drv_family;
     call->nargs = argc;
     memcpy(call->args, argv, argc * sizeof argv[0]);
     for (size_t i = 0; i < F->nbufs; i++)
-        if (drv.use[i].placed)
+        if (p->use[i].placed)
             call->regions[call->nregions++] = (struct uc_region){
-                F->bufs[i].name, drv.bufs[i].p, drv.bufs[i].len, drv.use[i].orig == NULL};
+                F->bufs[i].name, p->bufs[i].p, p->bufs[i].len, p->use[i].orig == NULL};
     if (rodata.len) call->regions[call->nregions++] = rodata;
 }
 
-static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t argc)
+static uint64_t uc_call_checked(struct drv_pass *p, const void *fn, const uint64_t *argv,
+                                size_t argc)
 {
     struct uc_call call = {.fn = fn, .nargs = argc,
-                           .check_vectors = (drv.cur->flags & IMPL_CLEAN) != 0,
+                           .check_vectors = (p->impl->flags & IMPL_CLEAN) != 0,
                            .per_table = 1};
     if (argc > UC_MAX_ARGS) {
         char w[160];
         snprintf(w, sizeof w, "a call with %zu arguments: the Unicorn modes pass at most %d",
                  argc, UC_MAX_ARGS);
-        uc_report(FINDING_EMULATOR, w, 0);
-        drv.abandoned = 1;
+        uc_report(p, FINDING_EMULATOR, w, 0);
+        p->abandoned = 1;
         return 0;
     }
-    drv_uc_call_fill(&call, argv, argc);
+    drv_uc_call_fill(p, &call, argv, argc);
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
     uint64_t rax = res.rax;
     drv_stats.calls++;
-    drv_stats.impl_calls[drv.cur_index]++;
+    drv_stats.impl_calls[p->index]++;
     drv_stats.emulated_calls++;
     if (res.bounds_violation) {
         char w[700];
         snprintf(w, sizeof w, "%s%s", res.bounds_msg, res.bounds_violation > 1
                  ? " (and more accesses outside its buffers)" : "");
-        uc_report_at(FINDING_BOUNDS, w, res.bounds_pc, res.bounds_region, res.bounds_offset);
+        uc_report_at(p, FINDING_BOUNDS, w, res.bounds_pc, res.bounds_region, res.bounds_offset);
     }
-    if (res.untabled_reads && (drv.cur->flags & IMPL_OUTSIDE)) {
+    if (res.untabled_reads && (p->impl->flags & IMPL_OUTSIDE)) {
         /* an author's file may leave its tables unsized: judged against the whole section,
          * and the summary says so */
         if (!untabled_reads)
@@ -132,22 +134,22 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
         char w[400];
         snprintf(w, sizeof w, "%s: every constant table of our kernels has a .size",
                  res.untabled_msg);
-        uc_report_at(FINDING_BOUNDS, w, res.untabled_pc, "program .rodata", 0);
+        uc_report_at(p, FINDING_BOUNDS, w, res.untabled_pc, "program .rodata", 0);
     }
     unsized_objects = res.unsized_objects;
     if (rc) {
-        uc_report(FINDING_EMULATOR, res.error, res.error_pc);
-        drv.abandoned = 1; /* it did not return: its outputs and trace mean nothing */
+        uc_report(p, FINDING_EMULATOR, res.error, res.error_pc);
+        p->abandoned = 1; /* it did not return: its outputs and trace mean nothing */
         return 0;
     }
     if (res.abi_violation) {
         enum finding kind = res.abi_kind == UC_ABI_RESIDUE ? FINDING_RESIDUE : FINDING_ABI;
         /* leftovers an outside kernel's convention allows: information, as natively */
-        if (!((drv.cur->flags & IMPL_OUTSIDE) && outside_allows(kind, res.abi_msg)))
-            uc_report(kind, res.abi_msg, 0);
+        if (!((p->impl->flags & IMPL_OUTSIDE) && outside_allows(p->impl, kind, res.abi_msg)))
+            uc_report(p, kind, res.abi_msg, 0);
     }
-    if (tracing() && drv.no_ct_claim) {
-        drv_note_unjudged();
+    if (tracing() && p->no_ct_claim) {
+        drv_note_unjudged(p);
         call_no++;
     } else if (tracing()) {
         size_t n = call_no++;
@@ -158,34 +160,36 @@ static uint64_t uc_call_checked(const void *fn, const uint64_t *argv, size_t arg
                 if (!kept) abort();
             }
             struct kept_trace *k = &kept[nkept++];
-            *k = (struct kept_trace){.impl = drv.cur_index, .call = n, .shape = call};
+            *k = (struct kept_trace){.impl = p->index, .call = n, .shape = call};
             k->res = res; /* takes the trace buffer; the next call gets a new one */
             memset(&res, 0, sizeof res);
         } else {
-            struct kept_trace *k = find_kept(drv.cur_index, n);
+            struct kept_trace *k = find_kept(p->index, n);
             char msg[600], w[700];
             if (!k) {
                 snprintf(w, sizeof w, "made call %zu with other secrets, which it did not "
                          "make before: how many calls it makes depends on a secret", n + 1);
-                uc_report(FINDING_TRACE, w, 0);
+                uc_report(p, FINDING_TRACE, w, 0);
             } else {
                 long at = ucheck_trace_diff(&k->shape, &k->res, &res, msg, sizeof msg);
                 if (at >= 0) {
                     snprintf(w, sizeof w, "the trace changed with the secrets: %s", msg);
-                    uc_report(FINDING_TRACE, w, ucheck_event_pc(&call, &res, at));
+                    uc_report(p, FINDING_TRACE, w, ucheck_event_pc(&call, &res, at));
                 }
             }
         }
     }
-    drv_after_call();
+    drv_after_call(p);
     return rax;
 }
 
 /* One case: our kernels only, one placement (ucheck maps each buffer alone, flush against its
  * end, whatever the host placement); for ct-trace twice, the second time with other
  * secrets. */
-static void uc_check_case(void *c, const void *want)
+static void uc_check_case(const struct drv_case *k)
 {
+    void *c = k->c;
+    const void *want = k->want;
     int phases = tracing() ? 2 : 1;
     for (trace_phase = 0; trace_phase < phases; trace_phase++) {
         if (trace_phase) {

@@ -22,8 +22,24 @@
 static const struct family *const F = &asmdiff_family;
 const struct family *const drv_family = &asmdiff_family;
 
+/* Process-wide: the mode, and the counts (stats.h). */
 struct drv_state drv = {.backend = &backend_native};
 struct drv_stats drv_stats;
+
+/* The buffers' mappings, kept between passes (each pass places its buffers in them). */
+static struct gbuf mappings[DRV_MAX_BUFS];
+/* The pass in progress, for what the family's run calls without one (drv_in, drv_call,
+ * drv_expect_*) and for the reports' context.  Between passes, a pass of no implementation:
+ * drv_check's for the C reference, or `idle` outside any case.  The backends are handed the
+ * pass; only this file reads `now`. */
+static struct drv_pass idle = {.bufs = mappings};
+static struct drv_pass *now = &idle;
+/* What the last input chose for the extra pass (drv_one_input), handed to check_case. */
+static struct {
+    enum guard_place side;
+    size_t offset[DRV_MAX_BUFS];
+    int misaligned;
+} input_choice;
 
 /* ASMDIFF_STATS=1: time each part of an exec (off by default: clock reads cost) */
 static int stats_on = -1;
@@ -165,27 +181,29 @@ const char *impl_unavailable(const struct impl *im)
 
 static void context(void)
 {
-    if (drv.cur) {
-        report_param("implementation", "%s%s", impl_name(drv.cur),
-                     drv.cur->flags & IMPL_LIBRARY ? " (library)" : "");
-        if (drv.cur_op) report_param("operation", "%s", drv.cur_op);
+    const struct drv_pass *p = now;
+    if (p->impl) {
+        report_param("implementation", "%s%s", impl_name(p->impl),
+                     p->impl->flags & IMPL_LIBRARY ? " (library)" : "");
+        if (p->op) report_param("operation", "%s", p->op);
     }
-    if (drv.pass_name) report_param("placement", "%s", drv.pass_name);
-    if (drv.cur_case && F->params) F->params(drv.cur_case);
+    if (p->name) report_param("placement", "%s", p->name);
+    if (p->c && F->params) F->params(p->c);
     for (size_t i = 0; i < F->nbufs; i++)
-        if (drv.use[i].placed)
-            report_buffer(F->bufs[i].name, drv.bufs[i].len, drv.bufs[i].p,
-                          guard_place_name(drv.bufs[i].place), drv.bufs[i].offset);
+        if (p->use[i].placed)
+            report_buffer(F->bufs[i].name, p->bufs[i].len, p->bufs[i].p,
+                          guard_place_name(p->bufs[i].place), p->bufs[i].offset);
 }
 
 void drv_on_abi_violation(const char *who, const char *what)
 {
     enum finding kind = abi_last_kind();
     /* leftovers the outside kernel's convention allows: noted once, not reported */
-    if (drv.cur && (drv.cur->flags & IMPL_OUTSIDE) && outside_allows(kind, what)) return;
+    if (now->impl && (now->impl->flags & IMPL_OUTSIDE) && outside_allows(now->impl, kind, what))
+        return;
     /* the call did not complete: what it left in its outputs means nothing */
     if (kind == FINDING_GUARD_PAGE || kind == FINDING_EMULATOR) {
-        drv.abandoned = 1;
+        now->abandoned = 1;
         /* these kinds come only from an emulated call (a native fault is guard.c's) */
         uint64_t pc = emulated_last_pc();
         if (pc) {
@@ -215,10 +233,10 @@ static void setup(void)
     outside_setup();
 }
 
-void drv_title(char *out, size_t len, const char *what)
+void drv_title(const struct drv_pass *p, char *out, size_t len, const char *what)
 {
-    snprintf(out, len, "%s%s%s: %s", drv.cur ? impl_name(drv.cur) : "c-reference",
-             drv.cur_op ? " " : "", drv.cur_op ? drv.cur_op : "", what);
+    snprintf(out, len, "%s%s%s: %s", p->impl ? impl_name(p->impl) : "c-reference",
+             p->op ? " " : "", p->op ? p->op : "", what);
 }
 
 /* ---- buffers ---- */
@@ -229,11 +247,12 @@ static void *place(size_t idx, size_t len, const void *orig)
         fprintf(stderr, "asmdiff: %s uses buffer %zu of %zu\n", F->name, idx, F->nbufs);
         abort();
     }
-    uint8_t *p = gbuf_place(&drv.bufs[idx], len, drv.pass_side, drv.pass_offset[idx]);
-    drv.bufs[idx].name = F->bufs[idx].name;
-    drv.use[idx].placed = 1;
-    drv_stats.placed[drv.pass_offset[idx] ? 2 : drv.pass_side == GUARD_TAIL ? 0 : 1]++;
-    drv.use[idx].orig = orig;
+    struct drv_pass *ps = now;
+    uint8_t *p = gbuf_place(&ps->bufs[idx], len, ps->side, ps->offset[idx]);
+    ps->bufs[idx].name = F->bufs[idx].name;
+    ps->use[idx].placed = 1;
+    drv_stats.placed[ps->offset[idx] ? 2 : ps->side == GUARD_TAIL ? 0 : 1]++;
+    ps->use[idx].orig = orig;
     return p;
 }
 
@@ -241,7 +260,8 @@ void *drv_in(size_t idx, const void *src, size_t len)
 {
     uint8_t *p = place(idx, len, src);
     guard_copy(p, src, len);
-    if (drv.backend->secret && (F->bufs[idx].flags & BUF_SECRET)) drv.backend->secret(p, len);
+    if (drv.backend->secret && (F->bufs[idx].flags & BUF_SECRET))
+        drv.backend->secret(now, p, len);
     return p;
 }
 
@@ -249,7 +269,8 @@ void *drv_inout(size_t idx, const void *src, size_t len)
 {
     uint8_t *p = place(idx, len, NULL);
     guard_copy(p, src, len);
-    if (drv.backend->secret && (F->bufs[idx].flags & BUF_SECRET)) drv.backend->secret(p, len);
+    if (drv.backend->secret && (F->bufs[idx].flags & BUF_SECRET))
+        drv.backend->secret(now, p, len);
     return p;
 }
 
@@ -267,13 +288,13 @@ static size_t nunjudged;
 
 void drv_op(const char *name)
 {
-    drv.cur_op = name;
-    drv.no_ct_claim = NULL;
+    now->op = name;
+    now->no_ct_claim = NULL;
 }
 
 void drv_no_ct_claim(const char *why)
 {
-    drv.no_ct_claim = why;
+    now->no_ct_claim = why;
 }
 
 /* "op1, op2 (why); op3 (why)": operations grouped by their reason. */
@@ -295,57 +316,58 @@ const char *drv_ct_unjudged(void)
 }
 
 /* A call the constant-time modes do not judge: noted once per operation for the summary. */
-void drv_note_unjudged(void)
+void drv_note_unjudged(const struct drv_pass *p)
 {
-    const char *op = drv.cur_op ? drv.cur_op : "a call";
+    const char *op = p->op ? p->op : "a call";
     for (size_t i = 0; i < nunjudged; i++)
-        if (!strcmp(unjudged[i].op, op) && unjudged[i].why == drv.no_ct_claim) return;
+        if (!strcmp(unjudged[i].op, op) && unjudged[i].why == p->no_ct_claim) return;
     if (nunjudged < sizeof unjudged / sizeof unjudged[0])
-        unjudged[nunjudged].op = op, unjudged[nunjudged++].why = drv.no_ct_claim;
+        unjudged[nunjudged].op = op, unjudged[nunjudged++].why = p->no_ct_claim;
 }
 
 /* The reports of drv_after_call and drv_expect_equal, out of line: their message buffers would
  * otherwise make ASan give the hot functions a fake stack frame on every call. */
-__attribute__((noinline, cold)) static void report_canary(size_t i)
+__attribute__((noinline, cold)) static void report_canary(const struct drv_pass *p, size_t i)
 {
     char what[256], t[400];
     long where = 0;
-    gbuf_check_canary(&drv.bufs[i], &where);
+    gbuf_check_canary(&p->bufs[i], &where);
     snprintf(what, sizeof what, "wrote outside %s: byte %ld relative to its start",
              F->bufs[i].name, where);
-    drv_title(t, sizeof t, what);
+    drv_title(p, t, sizeof t, what);
     report_begin(FINDING_CANARY, t);
     report_location(F->bufs[i].name, where);
     report_end();
 }
 
-__attribute__((noinline, cold)) static void report_input_modified(size_t i)
+__attribute__((noinline, cold)) static void report_input_modified(const struct drv_pass *p,
+                                                                size_t i)
 {
     char what[256], t[400];
-    struct gbuf *b = &drv.bufs[i];
+    const struct gbuf *b = &p->bufs[i];
     snprintf(what, sizeof what, "modified its input %s", F->bufs[i].name);
-    drv_title(t, sizeof t, what);
+    drv_title(p, t, sizeof t, what);
     report_begin(FINDING_INPUT_MODIFIED, t);
-    report_diff("original", drv.use[i].orig, impl_name(drv.cur), b->p, b->len);
+    report_diff("original", p->use[i].orig, impl_name(p->impl), b->p, b->len);
     report_end();
 }
 
 /* Canaries next to every placed buffer, and the inputs that must not change. */
-void drv_after_call(void)
+void drv_after_call(const struct drv_pass *p)
 {
     for (size_t i = 0; i < F->nbufs; i++) {
-        if (!drv.use[i].placed) continue;
-        struct gbuf *b = &drv.bufs[i];
-        if (!gbuf_canary_intact(b)) report_canary(i);
-        if (drv.use[i].orig && !guard_equal(b->p, drv.use[i].orig, b->len))
-            report_input_modified(i);
+        if (!p->use[i].placed) continue;
+        const struct gbuf *b = &p->bufs[i];
+        if (!gbuf_canary_intact(b)) report_canary(p, i);
+        if (p->use[i].orig && !guard_equal(b->p, p->use[i].orig, b->len))
+            report_input_modified(p, i);
     }
 }
 
 uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
 {
-    if (drv.abandoned) return 0; /* an earlier call of this pass faulted */
-    return drv.backend->call(fn, argv, argc);
+    if (now->abandoned) return 0; /* an earlier call of this pass faulted */
+    return drv.backend->call(now, fn, argv, argc);
 }
 
 /* ---- compare and report ---- */
@@ -353,11 +375,11 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
 __attribute__((noinline, cold)) static void report_mismatch(const char *what, const void *want,
                                                           const void *got, size_t n)
 {
-    const struct impl *cur = drv.cur;
+    const struct impl *cur = now->impl;
     char msg[200], t[400];
     snprintf(msg, sizeof msg, "%s differs from the C reference%s", what,
              cur && (cur->flags & IMPL_LIBRARY) ? " (the library disagrees)" : "");
-    drv_title(t, sizeof t, msg);
+    drv_title(now, t, sizeof t, msg);
     report_begin(FINDING_MISMATCH, t);
     report_diff("c-reference", want, cur ? impl_name(cur) : "?", got, n);
     report_end();
@@ -365,28 +387,28 @@ __attribute__((noinline, cold)) static void report_mismatch(const char *what, co
 
 void drv_expect_equal(const char *what, const void *want, const void *got, size_t n)
 {
-    if (drv.abandoned || !n || guard_equal(want, got, n)) return;
+    if (now->abandoned || !n || guard_equal(want, got, n)) return;
     report_mismatch(what, want, got, n);
 }
 
 void drv_expect_word(const char *what, uint64_t want, uint64_t got)
 {
-    if (drv.abandoned || want == got) return;
+    if (now->abandoned || want == got) return;
     char msg[200], t[400];
     snprintf(msg, sizeof msg, "%s differs from the C reference", what);
-    drv_title(t, sizeof t, msg);
+    drv_title(now, t, sizeof t, msg);
     report_begin(FINDING_MISMATCH, t);
     report_param("expected", "0x%llx (c-reference)", (unsigned long long)want);
     report_param("actual", "0x%llx (%s)", (unsigned long long)got,
-                 drv.cur ? impl_name(drv.cur) : "?");
+                 now->impl ? impl_name(now->impl) : "?");
     report_end();
 }
 
 void drv_expect_true(int ok, const char *what)
 {
-    if (drv.abandoned || ok) return;
+    if (now->abandoned || ok) return;
     char t[400];
-    drv_title(t, sizeof t, what);
+    drv_title(now, t, sizeof t, what);
     report_begin(FINDING_MISMATCH, t);
     report_end();
 }
@@ -425,37 +447,31 @@ int drv_takes(size_t i, const void *c, int count_skip)
 void drv_pass(size_t i, const void *c, const void *want, enum guard_place side,
               const size_t *offsets, const char *name)
 {
-    drv.cur = drv_impl_at(i);
-    drv.cur_index = i;
-    drv.pass_side = side;
-    if (offsets) memcpy(drv.pass_offset, offsets, sizeof drv.pass_offset);
-    else memset(drv.pass_offset, 0, sizeof drv.pass_offset);
-    drv.pass_name = name;
-    drv.cur_op = NULL;
-    drv.no_ct_claim = NULL;
-    drv.abandoned = 0;
-    for (size_t b = 0; b < F->nbufs; b++) drv.use[b].placed = 0;
-    F->run(drv.cur, c, want);
-    drv.abandoned = 0;
+    struct drv_pass p = {.impl = drv_impl_at(i), .index = i, .c = c, .side = side,
+                         .name = name, .bufs = mappings};
+    if (offsets) memcpy(p.offset, offsets, sizeof p.offset);
+    struct drv_pass *outer = now;
+    now = &p;
+    F->run(p.impl, c, want);
+    now = outer;
 }
 
 void drv_check(const void *c)
 {
     setup();
-    drv.cur = NULL;
-    drv.cur_op = NULL;
-    drv.pass_name = NULL;
-    drv.cur_case = c;
+    /* the C reference's pass: no implementation, the case */
+    struct drv_pass ref = {.c = c, .bufs = mappings};
+    struct drv_pass *outer = now;
+    now = &ref;
     double t0 = drv_timing() ? drv_now_ns() : 0;
     const void *want = F->expect(c);
     if (drv_timing()) drv_stats.ns_reference += drv_now_ns() - t0;
     drv_stats.cases++;
-    drv.backend->check_case((void *)c, want);
-    drv.cur = NULL;
-    drv.cur_op = NULL;
-    drv.pass_name = NULL;
-    drv.cur_case = NULL;
-    drv.input_misaligned = 0;
+    struct drv_case k = {.c = (void *)c, .want = want, .input_side = input_choice.side,
+                         .input_offset = input_choice.misaligned ? input_choice.offset : NULL};
+    drv.backend->check_case(&k);
+    now = outer;
+    input_choice.misaligned = 0;
 }
 
 int drv_one_input(const uint8_t *data, size_t size)
@@ -465,14 +481,14 @@ int drv_one_input(const uint8_t *data, size_t size)
     report_set_input(data, size);
     input_init(&in, data, size);
     /* placement first: the rest of the input cannot shift it */
-    drv.input_side = input_bool(&in) ? GUARD_HEAD : GUARD_TAIL;
-    drv.input_misaligned = 0;
+    input_choice.side = input_bool(&in) ? GUARD_HEAD : GUARD_TAIL;
+    input_choice.misaligned = 0;
     for (size_t i = 0; i < F->nbufs; i++) {
         size_t g = F->bufs[i].granule ? F->bufs[i].granule : 1;
-        drv.input_offset[i] = 0;
+        input_choice.offset[i] = 0;
         if (g < 64 && input_pick(&in, 2) == 0) {
-            drv.input_offset[i] = g * (size_t)input_range(&in, 1, 63 / g);
-            drv.input_misaligned = 1;
+            input_choice.offset[i] = g * (size_t)input_range(&in, 1, 63 / g);
+            input_choice.misaligned = 1;
         }
     }
     double t0 = drv_timing() ? drv_now_ns() : 0;

@@ -1,7 +1,7 @@
-/* drv_core.h — the driver core's state and services that the backends (backend.h) and the
- * driver's other pieces share: the buffers of the current call sequence, the implementation
- * and operation being run, the pass's placement.  Internal to the driver: families see
- * driver.h only. */
+/* drv_core.h — what the backends (backend.h) and the driver's other pieces share of the
+ * driver core: the pass being run (struct drv_pass: the implementation and operation, the
+ * placement, the buffers), the case being judged (struct drv_case), and the services around a
+ * call.  Internal to the driver: families see driver.h only. */
 #ifndef ASMDIFF_DRV_CORE_H
 #define ASMDIFF_DRV_CORE_H
 
@@ -16,40 +16,56 @@
 
 struct backend;
 
-struct drv_state {
-    const struct backend *backend;
-    struct gbuf bufs[DRV_MAX_BUFS];
+/* One pass: one implementation over one case, its buffers placed one way.  drv_pass makes it
+ * and hands it to the backend's call and secret; a backend reads and marks the pass it is
+ * given, never a global.  It lives as long as drv_pass (the family's run calls drv_in, drv_call
+ * and drv_expect_* without it: driver.c alone knows which pass is in progress). */
+struct drv_pass {
+    const struct impl *impl; /* NULL: no implementation runs (the C reference) */
+    size_t index;            /* its index in drv_impl_at */
+    const char *op;          /* drv_op's name for the calls being made; NULL: none */
+    const char *no_ct_claim; /* drv_no_ct_claim's reason for the current operation */
+    const void *c;           /* the case */
+    /* The placement: all buffers on one side, each at its offset. */
+    enum guard_place side;
+    size_t offset[DRV_MAX_BUFS];
+    const char *name; /* "flush against the guard page after each buffer", ... */
+    /* The buffers, placed for this pass in the driver's mappings (kept between passes: only
+     * the placement changes), and what each holds. */
+    struct gbuf *bufs;
     struct {
-        int placed;       /* placed for the current call sequence */
+        int placed;       /* placed in this pass */
         const void *orig; /* what an input held; NULL for outputs and in/out buffers */
     } use[DRV_MAX_BUFS];
-    /* The placement of the current pass: all buffers on one side, each at its offset. */
-    enum guard_place pass_side;
-    size_t pass_offset[DRV_MAX_BUFS];
-    /* What the input chose: a side and a misalignment per buffer for the extra pass. */
-    enum guard_place input_side;
-    size_t input_offset[DRV_MAX_BUFS];
-    int input_misaligned;
-
-    const struct impl *cur;
-    size_t cur_index; /* its index in drv_impl_at */
-    const char *cur_op;
-    const void *cur_case;
-    const char *pass_name;
-    const char *no_ct_claim; /* drv_no_ct_claim's reason for the current operation */
     /* A call of this pass was abandoned (it faulted, or the emulator stopped): its outputs
      * mean nothing, so the rest of the pass (calls and comparisons) does nothing. */
     int abandoned;
+};
+
+/* One case to judge: what drv_check hands the backend's check_case. */
+struct drv_case {
+    void *c;
+    const void *want; /* the C reference's answer */
+    /* What the input chose for the extra pass: a side, and a misalignment per buffer
+     * (offset NULL: none chosen, no misaligned pass). */
+    enum guard_place input_side;
+    const size_t *input_offset;
+};
+
+/* What stays process-wide, not per pass: the mode, chosen once at start (drv_use_backend) and
+ * not changed while a case runs; and the counts of stats.h (drv_stats), which only add up. */
+struct drv_state {
+    const struct backend *backend;
 };
 extern struct drv_state drv;
 extern const struct family *const drv_family;
 
 /* "<impl> <op>: what", the title of every report. */
-void drv_title(char *out, size_t len, const char *what);
-/* Canaries next to every placed buffer and the inputs that must not change. */
-void drv_after_call(void);
-/* The current call makes no constant-time claim: noted once per operation for the summary. */
-void drv_note_unjudged(void);
+void drv_title(const struct drv_pass *p, char *out, size_t len, const char *what);
+/* Canaries next to every buffer p placed and the inputs that must not change. */
+void drv_after_call(const struct drv_pass *p);
+/* p's current call makes no constant-time claim: noted once per operation for the summary. */
+void drv_note_unjudged(const struct drv_pass *p);
 /* Whether implementation i runs case c in this mode; counts it skipped when it cannot. */
 int drv_takes(size_t i, const void *c, int count_skip);
 /* One pass of implementation i over case c: the family's run with the buffers placed on side

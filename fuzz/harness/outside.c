@@ -229,9 +229,9 @@ const char *conv_op_name(const struct convention *cv, size_t op)
     return cv->ops && op < cv->nops ? cv->ops[op] : "?";
 }
 
-int outside_allows(enum finding kind, const char *what)
+int outside_allows(const struct impl *im, enum finding kind, const char *what)
 {
-    const struct outside_slot *sl = drv.cur ? slot_of(drv.cur) : NULL;
+    const struct outside_slot *sl = im ? slot_of(im) : NULL;
     unsigned need = kind == FINDING_RESIDUE ? CONV_CLEAN_VECTORS
                     : kind == FINDING_STACK ? CONV_CLEAN_STACK
                                             : 0;

@@ -20,7 +20,8 @@ int outside_accepts(const struct impl *im, const void *c);
 /* The operations it was checked as, and those it was not ("a, b"; "none"). */
 const char *outside_covers(const struct impl *im);
 const char *outside_not_covered(const struct impl *im);
-/* 1 when the convention allows this leftover (noted as information, not a finding). */
-int outside_allows(enum finding kind, const char *what);
+/* 1 when im is an outside kernel whose convention allows this leftover (noted as
+ * information, not a finding). */
+int outside_allows(const struct impl *im, enum finding kind, const char *what);
 
 #endif
