@@ -28,9 +28,12 @@
 #   mpi-planted: the library with one line of mpi/amd64/mpih-add1.S broken (mpi_plant.sh; the
 #            build compiles it as mpi/mpih-add1-asm.S) must be caught through its API (FAMILY
 #            mpi).
+# Every mode judges the check's JSON records (verify/expect_records.py: the rows, the verdict),
+# the emu-diff run its result stream, never the printed text.
 # Without network or compilers for the library the test skips (77) naming what failed; under
 # ASMDIFF_STRICT=1 that is an error.
 set -u
+expect() { python3 "$top/verify/expect_records.py" "$@"; }
 mode=$1 family=$2 budget=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -75,11 +78,13 @@ case $mode in
          --beside "$src/cipher/simd-common-riscv.h")
     if [ "$mode" = polyval-kernel-fraclmul-planted ]; then
       # mf8 one step too early: wrong at VLEN 512 alone
-      exec "$top/verify/expect_finding.sh" "^vlen512 kat +FINDING +MISMATCH in polyval" \
-        "^vlen256 kat +pass" "^vlen1024 kat +pass" -- "${cmd[@]}"
+      expect verdict=findings 'row:"vlen512 kat" result=FINDING finding.kind=MISMATCH' \
+        'row:"vlen256 kat" result=pass' 'row:"vlen1024 kat" result=pass' -- "${cmd[@]}"
+      exit $?
     fi
-    exec "$here/expect_clean.sh" "vlen128 kat +pass" "vlen1024 random +pass" "check: clean" -- \
-      "${cmd[@]}" ;;
+    expect verdict=clean 'row:"vlen128 kat" result=pass' 'row:"vlen1024 random" result=pass' -- \
+      "${cmd[@]}"
+    exit $? ;;
   camellia-kernel-*|mpi-kernel-*)
     # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
     # fuzz/mpi.c: the libgcrypt conventions); the entry points of one file are the kernels of
@@ -114,25 +119,29 @@ case $mode in
           --include "$src/mpi" --budget "$budget")
     case $mode in
       camellia-kernel-planted)
-        exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in camellia: ${syms[0]}" \
-          "${cmd[@]}" --fail-fast ;;
+        expect verdict=findings \
+          "row:kat result=FINDING finding.kind=MISMATCH finding.implementation=${syms[0]}" -- \
+          "${cmd[@]}" --fail-fast
+        exit $? ;;
       mpi-kernel-*)
         # libgcrypt 1.12.4's latent bug (docs/check-your-patch.md): the int size counted in all
         # of rcx, so the loop runs past the last limb when the caller leaves junk above it; in
         # both files, each kernel's own rows (the fuzz stage too: run again without the kernel
         # whose finding stopped it)
-        exec "$top/verify/expect_finding.sh" \
-          "^kat: _gcry_mpih_add_n +FINDING +GUARD PAGE in mpi: _gcry_mpih_add_n" \
-          "^kat: _gcry_mpih_sub_n +FINDING +GUARD PAGE in mpi: _gcry_mpih_sub_n" \
-          "^fuzz ${budget}s: _gcry_mpih_add_n +FINDING +GUARD PAGE" \
-          "^fuzz ${budget}s: _gcry_mpih_sub_n +FINDING +GUARD PAGE" -- "${cmd[@]}" ;;
+        found=()
+        for s in _gcry_mpih_add_n _gcry_mpih_sub_n; do
+          found+=("row:kat kernel=$s result=FINDING 'finding.kind=GUARD PAGE' finding.implementation=$s"
+                  "row:'fuzz ${budget}s' kernel=$s result=FINDING 'finding.kind=GUARD PAGE'")
+        done
+        expect verdict=findings "${found[@]}" -- "${cmd[@]}"
+        exit $? ;;
     esac
-    patterns=()
+    rows=()
     for s in "${syms[@]}"; do
-      patterns+=("^kat: $s +pass +[0-9]+ cases, [1-9][0-9]* calls of $s" "^exhaustive: $s +pass")
+      rows+=("row:kat kernel=$s result=pass calls>0" "row:exhaustive kernel=$s result=pass")
     done
-    exec "$here/expect_clean.sh" "${patterns[@]}" "^vector leftovers +pass" \
-      "check: clean" -- "${cmd[@]}" ;;
+    expect verdict=clean "${rows[@]}" "row:'vector leftovers' result=pass" -- "${cmd[@]}"
+    exit $? ;;
   kernel-*)
     # the file as the library's tree has it, with that tree's headers and its build's config.h
     clean=$("$top/tools/build_libgcrypt" "$cache" 2>/dev/null)
@@ -151,24 +160,27 @@ case $mode in
     for s in "${syms[@]}"; do cmd+=(--kernel "$file" --symbol "$s"); done
     cmd+=(--include "$clean.build" --include "$src/cipher" --needs avx512f,avx512bw,avx512vl,gfni
           --budget "$budget")
-    # the verdict rows to see: unnamed for one kernel, "ROW: SYMBOL" with its calls for two
+    # the verdict rows to see: one kernel's passed; two kernels' each passed with its calls
     rows=()
     for row in kat exhaustive random; do
-      if [ ${#syms[@]} = 1 ]; then rows+=("^$row +pass")
-      else for s in "${syms[@]}"; do rows+=("^$row: $s +pass +[0-9]+ cases, [1-9][0-9]* calls of $s"); done
+      if [ ${#syms[@]} = 1 ]; then rows+=("row:$row result=pass")
+      else for s in "${syms[@]}"; do rows+=("row:$row kernel=$s result=pass calls>0"); done
       fi
     done
     if [ "$mode" = kernel-ctr-as-ecb ]; then
-      exec "$top/verify/expect_finding.sh" \
-        "^operations +FAIL .*computes ctr on the first known answer, not ecb" "${cmd[@]}" --op ecb
+      expect verdict=findings \
+        "row:operations result=FAIL 'detail~computes ctr on the first known answer, not ecb'" \
+        -- "${cmd[@]}" --op ecb
+      exit $?
     fi
     if [ "$mode" = kernel-planted ]; then
-      exec "$top/verify/expect_finding.sh" "^kat +FINDING +MISMATCH in aria: $sym" "${cmd[@]}" \
-        --fail-fast
+      expect verdict=findings "row:kat result=FINDING finding.kind=MISMATCH finding.implementation=$sym" \
+        -- "${cmd[@]}" --fail-fast
+      exit $?
     fi
     if [ "${mode%-emulated}" != "$mode" ]; then
-      ASMDIFF_CPU_MASK=-avx512f,-gfni "$here/expect_clean.sh" "${rows[@]}" \
-        "^vector leftovers +pass" "check: clean" -- "${cmd[@]}" || exit 1
+      ASMDIFF_CPU_MASK=-avx512f,-gfni expect verdict=clean "${rows[@]}" \
+        "row:'vector leftovers' result=pass" -- "${cmd[@]}" || exit 1
       # the check build's tool for this file without --op (other tests of the suite build the
       # same symbol from the planted copy, or with --op, at the same time: the newest folder
       # may be theirs), on the CPU
@@ -192,28 +204,28 @@ for d in sorted(glob.glob(os.path.join(top, f"aria-{sym}*")), key=os.path.getmti
 PY
 )
       [ -n "$tool" ] || { echo "emu-diff FAILED: no check build of $file found"; exit 1; }
-      out=$("$tool" emu-diff random 3000 1 2>&1); rc=$?
-      printf '%s\n' "$out" | grep -E "emu-diff: [0-9]+ kernel calls|no finding|FINDING" | cut -c1-200
-      n=$(printf '%s\n' "$out" | sed -nE 's/.*emu-diff: ([0-9]+) kernel calls compared.*/\1/p')
-      if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ]; then
-        echo "emulated: clean as native, and emu-diff agrees with the CPU on $n calls"
-        exit 0
-      fi
-      echo "emu-diff FAILED: exit $rc, ${n:-0} kernel calls compared"
-      exit 1
+      # its result stream: exit 0, calls compared, no finding (run natively, as the tool
+      # always was here: no host profile's runner)
+      ASMDIFF_RUNNER= expect --stream --exit 0 "summary exit=0 compared_calls>0" "no finding" \
+        -- "$tool" emu-diff random 3000 1 || { echo "emu-diff FAILED"; exit 1; }
+      echo "emulated: clean as native, and emu-diff agrees with the CPU"
+      exit 0
     fi
-    exec "$here/expect_clean.sh" "${rows[@]}" "^vector leftovers +pass" "check: clean" -- \
-      "${cmd[@]}" ;;
+    expect verdict=clean "${rows[@]}" "row:'vector leftovers' result=pass" -- "${cmd[@]}"
+    exit $? ;;
 esac
 cmd=(python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" --budget "$budget")
+# the library's levels are rows of their own ("FAMILY libgcrypt every feature"), no kernel's
 if [ "$mode" = mpi-planted ]; then
-  exec "$top/verify/expect_finding.sh" \
-    "^mpi libgcrypt every feature +FINDING +MISMATCH in mpi: libgcrypt" "${cmd[@]}"
+  exec python3 "$top/verify/expect_records.py" verdict=findings \
+    "row:'mpi libgcrypt every feature' result=FINDING finding.kind=MISMATCH finding.implementation~^libgcrypt" \
+    -- "${cmd[@]}"
 fi
 if [ "$mode" = planted ]; then
-  exec "$top/verify/expect_finding.sh" \
-    "^$family libgcrypt every feature +FINDING +MISMATCH in $family: libgcrypt-full" "${cmd[@]}"
+  exec python3 "$top/verify/expect_records.py" verdict=findings \
+    "row:'$family libgcrypt every feature' result=FINDING finding.kind=MISMATCH finding.implementation~^libgcrypt-full" \
+    -- "${cmd[@]}"
 fi
-exec "$here/expect_clean.sh" "libgcrypt every feature +pass .*libgcrypt 1\.12" \
-  "libgcrypt without any +pass" \
-  "check: clean" -- "${cmd[@]}"
+exec python3 "$top/verify/expect_records.py" verdict=clean \
+  "row:'$family libgcrypt every feature' result=pass 'detail~libgcrypt 1\.12'" \
+  "row:'$family libgcrypt without any' result=pass" -- "${cmd[@]}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# linux_suite.sh [--plant AFTER FIND REPLACE PATTERN] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]...
+# linux_suite.sh [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]...
 # — Linux's own crypto assembly as
 # outside kernels (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in
 # the linux convention, with our stand-in for the generated asm/asm-offsets.h in
@@ -7,23 +7,25 @@
 # entry points of a file, or two files of one family, share the build, the cases and the fuzz
 # run instead of repeating them per entry point).  The family is the first file's name up to its
 # first '-' or '_' (aria, camellia, nh).  The check must come out clean with the known answers
-# passed for every kernel, each counting its own calls.
+# passed for every kernel, each counting its own calls (judged on the check's JSON records,
+# verify/expect_records.py).
 # --plant: a positive control instead: the first FILE copied with one line changed (the first
 # line after the one containing AFTER whose text, stripped, is FIND, made REPLACE; the run fails
 # if no such line exists, so a changed upstream file cannot turn the plant into a no-op), and
-# the check (with --fail-fast) must report PATTERN.
+# the check (with --fail-fast) must report the finding EXPECT says (a row of its records:
+# verify/expect_records.py).
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
 plant=()
 if [ "${1:-}" = --plant ]; then
-  [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE PATTERN BUDGET ..." >&2; exit 2; }
+  [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE EXPECT BUDGET ..." >&2; exit 2; }
   plant=("$2" "$3" "$4" "$5")
   shift 5
 fi
 if [ $# -lt 4 ] || [ $(( ($# - 1) % 3 )) != 0 ]; then
-  echo "usage: linux_suite.sh [--plant AFTER FIND REPLACE PATTERN] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
+  echo "usage: linux_suite.sh [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
   exit 2
 fi
 budget=$1
@@ -64,18 +66,18 @@ open(dst, "w").write("\n".join(lines))
 print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
 PY
   for i in "${!args[@]}"; do [ "${args[$i]}" = "$orig" ] && args[$i]=$copy; done
-  "$top/verify/expect_finding.sh" "${plant[3]}" -- \
+  python3 "$top/verify/expect_records.py" verdict=findings "${plant[3]}" -- \
     python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
     --include "$here/linux-compat" --budget "$budget" --fail-fast
   exit $?
 fi
-# one kernel: rows without a name; several: a row per kernel, "kat: SYMBOL", each with its calls
-patterns=()
+# every kernel's known answers passed, with its calls counted (one kernel: the row is that one's)
+expect=()
 if [ ${#symbols[@]} = 1 ]; then
-  patterns=("^kat +pass +[0-9]+ cases, [1-9][0-9]* calls")
+  expect=("row:kat result=pass calls>0")
 else
-  for s in "${symbols[@]}"; do patterns+=("^kat: $s +pass +[0-9]+ cases, [1-9][0-9]* calls of $s"); done
+  for s in "${symbols[@]}"; do expect+=("row:kat kernel=$s result=pass calls>0"); done
 fi
-exec "$here/expect_clean.sh" "${patterns[@]}" "check: clean" -- \
+exec python3 "$top/verify/expect_records.py" verdict=clean "${expect[@]}" -- \
   python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
   --include "$here/linux-compat" --budget "$budget"
