@@ -63,14 +63,14 @@ static void ecb(const void *ks, uint8_t *out, const uint8_t *in, size_t n)
     for (size_t i = 0; i < n; i++) block(ks, out + 16 * i, in + 16 * i);
 }
 
-static void block_fn(const void *ks, uint8_t out[16], const uint8_t in[16])
+static void one_block(const void *ks, uint8_t out[16], const uint8_t in[16])
 {
     block(ks, out, in);
 }
 
 static void ctr(const void *ks, uint8_t *out, const uint8_t *in, size_t n, uint8_t c[16])
 {
-    mode_ctr(block_fn, ks, out, in, n, c);
+    mode_ctr(one_block, ks, out, in, n, c);
 }
 
 /* ---- the reference from a raw key, for bench rows beside the libraries ---- */
@@ -95,9 +95,9 @@ static int ref_chained(int op, const uint8_t *key, size_t keylen, uint8_t *out, 
     size_t bytes;
     if (keylen != 16 && keylen != 24 && keylen != 32) return -1;
     schedule(&s, key, keylen, op == BC_OP_CBC_DEC, &rounds, &bytes);
-    if (op == BC_OP_CTR) mode_ctr(block_fn, &s, out, in, n, c);
-    else if (op == BC_OP_CBC_DEC) mode_cbc_decrypt(block_fn, &s, out, in, n, c);
-    else mode_ctr32le(block_fn, &s, out, in, n, c);
+    if (op == BC_OP_CTR) mode_ctr(one_block, &s, out, in, n, c);
+    else if (op == BC_OP_CBC_DEC) mode_cbc_decrypt(one_block, &s, out, in, n, c);
+    else mode_ctr32le(one_block, &s, out, in, n, c);
     return 0;
 }
 
@@ -130,7 +130,7 @@ static int ref_xts(int encrypt, const uint8_t *keys, size_t keylen, uint8_t *out
     schedule(&data, keys, keylen, !encrypt, &rounds, &bytes);
     schedule(&tweak, keys + keylen, keylen, 0, &rounds, &bytes);
     block(&tweak, t, iv);
-    mode_xts(block_fn, &data, !encrypt, out, in, len, t);
+    mode_xts(one_block, &data, !encrypt, out, in, len, t);
     return 0;
 }
 

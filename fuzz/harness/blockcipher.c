@@ -60,11 +60,17 @@ static size_t op_bytes(const struct bc_case *c, enum op op)
     return 16 * c->nblocks + (is_xts(op) && c->nblocks ? c->tail : 0);
 }
 
+size_t bc_op_bytes(const struct bc_case *c, int op)
+{
+    return op_bytes(c, (enum op)op);
+}
+
 /* The blocks of call i of a chained operation, done blocks before it: the case's splits, the
  * rest in the last call.  XTS leaves its last call at least one whole block when there is a
  * tail to steal from. */
-static size_t call_blocks(const struct bc_case *c, enum op op, size_t i, size_t done)
+size_t bc_call_blocks(const struct bc_case *c, int o, size_t i, size_t done)
 {
+    enum op op = (enum op)o;
     size_t left = c->nblocks - done;
     if (i == c->nsplits) return left;
     size_t keep = is_xts(op) && c->tail && left ? 1 : 0;
@@ -323,7 +329,7 @@ static void kernel_chained_calls(const struct bc_kernel_ops *ops, const struct b
     }
     size_t done = 0;
     for (size_t i = 0; i <= c->nsplits; i++) {
-        size_t n = call_blocks(c, op, i, done);
+        size_t n = bc_call_blocks(c, op, i, done);
         size_t arg = is_xts(op) ? 16 * n + (i == c->nsplits && n ? c->tail : 0) : n;
         DRV_CALL(fn, ks, s->rounds, dst + 16 * done, (const uint8_t *)src + 16 * done, arg,
                  chain);
@@ -373,6 +379,7 @@ static uint8_t *one_op(const struct impl *im, const struct bc_case *c, enum op o
                      : op == OP_CTR                       ? drv_inout(BC_BUF_CTR, first, 16)
                                                           : drv_inout(BC_BUF_IV, first, 16);
     if ((im->flags & IMPL_OUTSIDE) && !own_of(im)) {
+        if (is_xts(op)) memcpy(chain, want_.tweak0, 16); /* the caller encrypts the tweak */
         bc_upstream_call(im, c, (int)op, dst, src, chain);
     } else if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *ops = im->ops;

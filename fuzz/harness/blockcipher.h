@@ -125,6 +125,11 @@ int bc_own_identify(const struct convention *cv, const void *fn, const char *sym
 #define BC_OWN_CONVENTION_ALL(family_, prototype_)                                           \
     BC_OWN_CONVENTION_OPS(family_, prototype_, bc_own_ops_all, BC_NOPS)
 
+/* For the upstream tables (bc_upstream.c): the blocks of call i of chained operation op
+ * (enum bc_op), done blocks before it, and the bytes the operation takes (XTS's tail too). */
+size_t bc_call_blocks(const struct bc_case *c, int op, size_t i, size_t done);
+size_t bc_op_bytes(const struct bc_case *c, int op);
+
 /* The reference's schedule of the current case (for extra_run): enc or dec. */
 const void *bc_reference_schedule(int decrypt, unsigned *rounds, size_t *kernel_bytes);
 

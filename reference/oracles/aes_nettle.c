@@ -84,7 +84,7 @@ int oracle_nettle_aes_xts(int encrypt, const uint8_t *keys, size_t keylen, uint8
     nettle_cipher_func *crypt = setup(&data, encrypt, keys, keylen);
     nettle_cipher_func *tcrypt = setup(&tweak, 1, keys + keylen, keylen);
     if (!crypt || !tcrypt) return -1;
-    if (encrypt) xts_encrypt_message(&data, &tweak, crypt, tcrypt, iv, len, out, in);
+    if (encrypt) xts_encrypt_message(&data, &tweak, crypt, iv, len, out, in);
     else xts_decrypt_message(&data, &tweak, crypt, tcrypt, iv, len, out, in);
     memset(&data, 0, sizeof data), memset(&tweak, 0, sizeof tweak);
     return 0;
