@@ -26,7 +26,7 @@
  *             ymm15 round key; rcx in, rdx out, r8 blocks left, r10 last round key
  *   CTR       ymm0-7 data, ymm11 carry mask, ymm12 byte reversal, ymm13 counter pair
  *             [c, c+1], ymm14 whitening key, ymm15 round key; eax low word of c (fast path)
- *   XTS       ymm0-5 data, ymm6-11 tweak pairs, ymm12-13 scratch, ymm14 .Lxts_const,
+ *   XTS       ymm0-5 data, ymm6-11 tweak pairs, ymm12-13 scratch, ymm14 aes2_xts_const,
  *             ymm15 round key; rax whole blocks left, r11 len % 16
  *
  * What this form does differently from aes-x86_64-vaes-avx2-shift.S, and why each choice is
@@ -65,8 +65,10 @@
 
         .section .rodata
         .p2align 5
-.Lxts_const:                    /* x^7 + x^2 + x + 1: what x^128 reduces to */
+        .type aes2_xts_const, @object
+aes2_xts_const:                    /* x^7 + x^2 + x + 1: what x^128 reduces to */
         .quad 0x87, 0, 0x87, 0
+        .size aes2_xts_const, . - aes2_xts_const
 
 /* XTS_NEXT k, v, t1, t2, c:  v *= x^k per 128-bit lane.  Shifting each qword left by k loses
  * the top k bits of both: those of the low qword belong at the bottom of the high qword, those

@@ -4,9 +4,9 @@
  * Included by aes-x86_64-vaes-avx2-clmul.S and aes-x86_64-vaes-avx2-shift.S, each once.
  * Before including it a form defines
  *   XTS_NEXT k, v, t1, t2, c   v = v * x^k in GF(2^128) in each 128-bit lane (0 < k < 57),
- *                              t1, t2 scratch, c the register holding .Lxts_const
+ *                              t1, t2 scratch, c the register holding aes2_xts_const
  *   XTS_NEXT8 s, d, t1, t2, c  d = s * x^8, the same way by whole bytes (d != s)
- *   .Lxts_const                the 32-byte constant XTS_NEXT needs
+ *   aes2_xts_const                the 32-byte constant XTS_NEXT needs
  *   AES_CTR_FAST               1: CTR takes the 32-bit lane path while it cannot carry
  *                              0: CTR always carries through all 128 bits
  * and then expands AES_VAES_AVX2_ENTRY_POINTS <form>, which emits aes_<mode>_<form> for the
@@ -22,31 +22,43 @@
 
         .section .rodata
         .p2align 5
-.Lbswap128:                     /* vpshufb: each lane's 16 bytes reversed (BE <-> LE counter) */
+        .type aes2_bswap128, @object
+aes2_bswap128:                     /* vpshufb: each lane's 16 bytes reversed (BE <-> LE counter) */
         .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
         .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+        .size aes2_bswap128, . - aes2_bswap128
 /* What register j of a 16-block pass adds to the counter pair [c, c+1], lane by lane: a
  * table, so that every register comes from the running pair directly and no add waits for
  * another.  As qwords [2j, 0]; the same bytes serve vpaddd (dword 0 gets 2j). */
-.Lctr_step:
+        .type aes2_ctr_step, @object
+aes2_ctr_step:
         .irp j, 0, 1, 2, 3, 4, 5, 6, 7
         .quad 2 * \j, 0, 2 * \j, 0
         .endr
-.Lctr_lane1:    .quad 0, 0, 1, 0        /* [c, c] -> [c, c+1] */
-/* .Lctr_add + 32n: what a step of n ymm (2n blocks; n = 0: one xmm block) adds to the pair */
-.Lctr_add:
+        .size aes2_ctr_step, . - aes2_ctr_step
+        .type aes2_ctr_lane1, @object
+aes2_ctr_lane1:    .quad 0, 0, 1, 0        /* [c, c] -> [c, c+1] */
+        .size aes2_ctr_lane1, . - aes2_ctr_lane1
+/* aes2_ctr_add + 32n: what a step of n ymm (2n blocks; n = 0: one xmm block) adds to the pair */
+        .type aes2_ctr_add, @object
+aes2_ctr_add:
         .quad 1, 0, 1, 0
         .irp n, 1, 2, 3, 4, 5, 6, 7, 8
         .quad 2 * \n, 0, 2 * \n, 0
         .endr
+        .size aes2_ctr_add, . - aes2_ctr_add
 /* The BE counter runs as a little-endian integer whose low qword has its top bit flipped, so
  * that vpcmpgtq (signed) orders the low qwords as unsigned numbers with no per-compare flip.
  * The flip is undone for free inside the whitening key: byte 7 of the LE form (the flipped
  * bit's byte) is byte 8 of the byte-reversed block. */
-.Lflip_le:      .quad 0x8000000000000000, 0, 0x8000000000000000, 0
-.Lflip_be:      .quad 0, 0x80, 0, 0x80
+        .type aes2_flip_le, @object
+aes2_flip_le:      .quad 0x8000000000000000, 0, 0x8000000000000000, 0
+        .size aes2_flip_le, . - aes2_flip_le
+        .type aes2_flip_be, @object
+aes2_flip_be:      .quad 0, 0x80, 0, 0x80
+        .size aes2_flip_be, . - aes2_flip_be
 
-        .text
+.text
 
 /* ---- Round loop ---- */
 
@@ -258,7 +270,7 @@ FUNC \name
 /* ---- CTR ---- */
 
 /* CTR_ADD128 add, w, t, m:  w += add (qword [a, 0] per lane) as 128-bit integers in the
- * flipped form (see .Lflip_le).  In that form a low qword wrapped iff it is now signed-less
+ * flipped form (see aes2_flip_le).  In that form a low qword wrapped iff it is now signed-less
  * than before, and vpcmpgtq of old over new says so with no flip per compare; the all-ones
  * result, moved up one qword, is -1 in the high qword, which vpsubq turns into +1. */
 .macro CTR_ADD128 add, w, t, m
@@ -274,7 +286,7 @@ FUNC \name
 .macro CTR_GEN_CARRY n
         .irp j, 0, 1, 2, 3, 4, 5, 6, 7
         .if \j < \n
-        vpaddq .Lctr_step+32*\j(%rip), %ymm13, %ymm\j
+        vpaddq aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
         vpcmpgtq %ymm\j, %ymm13, %ymm11
         vpslldq $8, %ymm11, %ymm11
         vpsubq %ymm11, %ymm\j, %ymm\j   /* CTR: carry from the low into the high qword */
@@ -298,7 +310,7 @@ FUNC \name
         cmp $0xfffffff0, %eax           /* CTR fast path: c+15 stays below 2^32 in the low word */
         ja 7f
         .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-        vpaddd .Lctr_step+32*\j(%rip), %ymm13, %ymm\j
+        vpaddd aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
         vpshufb %ymm12, %ymm\j, %ymm\j
         .endr
         jmp 8f
@@ -308,11 +320,11 @@ FUNC \name
 .else
         CTR_GEN_CARRY \n
 .endif
-        CTR_ADD128 .Lctr_add+32*\n(%rip), %ymm13, %ymm8, %ymm11
+        CTR_ADD128 aes2_ctr_add+32*\n(%rip), %ymm13, %ymm8, %ymm11
         CTR_XOR_STORE \n
 .else
         vpshufb %xmm12, %xmm13, %xmm0
-        CTR_ADD128 .Lctr_add(%rip), %ymm13, %ymm8, %ymm11
+        CTR_ADD128 aes2_ctr_add(%rip), %ymm13, %ymm8, %ymm11
         CTR_XOR_STORE 0
 .endif
 .endm
@@ -321,13 +333,13 @@ FUNC \name
 .if \n
         .irp j, 0, 1, 2, 3, 4, 5, 6, 7
         .if \j < \n
-        vpaddd .Lctr_step+32*\j(%rip), %ymm13, %ymm\j
+        vpaddd aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
         .endif
         .endr
-        vpaddd .Lctr_add+32*\n(%rip), %ymm13, %ymm13
+        vpaddd aes2_ctr_add+32*\n(%rip), %ymm13, %ymm13
 .else
         vmovdqa %xmm13, %xmm0
-        vpaddd .Lctr_add(%rip), %ymm13, %ymm13
+        vpaddd aes2_ctr_add(%rip), %ymm13, %ymm13
 .endif
         CTR_XOR_STORE \n
 .endm
@@ -361,19 +373,19 @@ FUNC \name
         vbroadcasti128 (%rdi), %ymm14
 .if \le32
         vinserti128 $1, %xmm13, %ymm13, %ymm13
-        vpaddd .Lctr_lane1(%rip), %ymm13, %ymm13
+        vpaddd aes2_ctr_lane1(%rip), %ymm13, %ymm13
         BLOCKS16 CTR32LE_STEP
         vmovdqu %xmm13, (%r9)
 .else
-        vmovdqa .Lbswap128(%rip), %ymm12
+        vmovdqa aes2_bswap128(%rip), %ymm12
         vpshufb %xmm12, %xmm13, %xmm13
-        vpxor .Lflip_le(%rip), %xmm13, %xmm13
+        vpxor aes2_flip_le(%rip), %xmm13, %xmm13
         vinserti128 $1, %xmm13, %ymm13, %ymm13
-        CTR_ADD128 .Lctr_lane1(%rip), %ymm13, %ymm0, %ymm11
-        vpxor .Lflip_be(%rip), %ymm14, %ymm14
+        CTR_ADD128 aes2_ctr_lane1(%rip), %ymm13, %ymm0, %ymm11
+        vpxor aes2_flip_be(%rip), %ymm14, %ymm14
         BLOCKS16 CTR_STEP
         vpshufb %xmm12, %xmm13, %xmm13  /* CTR: back to big-endian, then unflip */
-        vpxor .Lflip_be(%rip), %xmm13, %xmm13
+        vpxor aes2_flip_be(%rip), %xmm13, %xmm13
         vmovdqu %xmm13, (%r9)
 .endif
 9:
@@ -434,7 +446,7 @@ FUNC \name
  * with no stack frame.  (8 chains would put the tweaks on the stack; 6 already cover Intel's
  * latency 3 and leave AMD's latency 4 at three quarters.)
  *   ymm0-5 data   ymm6-11 tweak pairs [T_i, T_i+1], [T_i+2, T_i+3], ..   ymm12-13 scratch
- *   ymm14 .Lxts_const   ymm15 round key
+ *   ymm14 aes2_xts_const   ymm15 round key
  *   rax whole blocks left for the bulk   r11 len % 16 (the stolen part)
  * With a partial block the last whole block is left out of the bulk: stealing needs it.
  * The tail (rax < 12 after the passes) goes by binary digits like BLOCKS16, 8, 4, 2 and 1
@@ -445,7 +457,7 @@ FUNC \name
         cmp $16, %r8                    /* 0 (or, outside the contract, 1..15): nothing */
         jb 9f
         ENTER
-        vmovdqa .Lxts_const(%rip), %ymm14
+        vmovdqa aes2_xts_const(%rip), %ymm14
         vmovdqu (%r9), %xmm6
         vmovdqa %xmm6, %xmm7
         XTS_NEXT 1, %xmm7, %xmm12, %xmm13, %xmm14

@@ -26,7 +26,7 @@
  *             ymm15 round key; rcx in, rdx out, r8 blocks left, r10 last round key
  *   CTR       ymm0-7 data, ymm11 carry mask, ymm12 byte reversal, ymm13 counter pair
  *             [c, c+1], ymm14 whitening key, ymm15 round key
- *   XTS       ymm0-5 data, ymm6-11 tweak pairs, ymm12-13 scratch, ymm14 .Lxts_const (low
+ *   XTS       ymm0-5 data, ymm6-11 tweak pairs, ymm12-13 scratch, ymm14 aes2_xts_const (low
  *             qword mask), ymm15 round key; rax whole blocks left, r11 len % 16
  *
  * What this form does differently from aes-x86_64-vaes-avx2-clmul.S, and why each choice is
@@ -65,8 +65,10 @@
 
         .section .rodata
         .p2align 5
-.Lxts_const:                    /* keeps the low qword of each lane */
+        .type aes2_xts_const, @object
+aes2_xts_const:                    /* keeps the low qword of each lane */
         .quad -1, 0, -1, 0
+        .size aes2_xts_const, . - aes2_xts_const
 
 /* XTS_NEXT k, v, t1, t2, c:  v *= x^k per 128-bit lane, for k <= 56.  The top k bits of each
  * qword (t1) are swapped across the lane: the low qword's go to the bottom of the high qword,

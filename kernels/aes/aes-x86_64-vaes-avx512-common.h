@@ -27,31 +27,43 @@
 /* Lane offsets of the counter blocks of one pass: the 16-byte lane b of vector j adds 4j + b
  * to the counter's low 32 (CTR32LE: vpaddd) or 64 bits (CTR, after its byte reversal: vpaddq),
  * the rest of the lane adding 0. */
-.Laes512_ctr_offsets:
+        .type aes512_ctr_offsets, @object
+aes512_ctr_offsets:
         .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         .quad \i, 0
         .endr
+        .size aes512_ctr_offsets, . - aes512_ctr_offsets
 /* XTS: the power of x by which each lane's tweak is multiplied at the start of a call, as the
  * shift count of both of its qwords: lane b of vector j holds T * x^(4j + b). */
-.Laes512_xts_powers:
+        .type aes512_xts_powers, @object
+aes512_xts_powers:
         .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
         .quad \i, \i
         .endr
+        .size aes512_xts_powers, . - aes512_xts_powers
 /* Reverses the 16 bytes of each lane: a big-endian 128-bit counter to a little-endian integer
  * (low qword first) that vpaddq can count, and back. */
-.Laes512_bswap128:
+        .type aes512_bswap128, @object
+aes512_bswap128:
         .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+        .size aes512_bswap128, . - aes512_bswap128
 /* One pass's advance of the counter (16 blocks), in the lane's low element. */
-.Laes512_inc16:
+        .type aes512_inc16, @object
+aes512_inc16:
         .quad 16, 0
+        .size aes512_inc16, . - aes512_inc16
 /* x^128 = x^7 + x^2 + x + 1 in GF(2^128) (IEEE 1619's reduction), for vpclmulqdq. */
-.Laes512_gf128_poly:
+        .type aes512_gf128_poly, @object
+aes512_gf128_poly:
         .quad 0x87, 0
+        .size aes512_gf128_poly, . - aes512_gf128_poly
 /* The carry into a high qword (embedded broadcast). */
-.Laes512_one:
+        .type aes512_one, @object
+aes512_one:
         .quad 1
+        .size aes512_one, . - aes512_one
 
-        .text
+.text
 
 /* ---- Round keys and rounds ---- */
 
@@ -324,17 +336,17 @@
 /* The counter state of CTR and CTR32LE: zmm8 = the pass's first counter block in all four
  * lanes (CTR: byte-reversed, so that each lane is a little-endian 128-bit integer, low qword
  * first; CTR32LE: as in memory, its low 32 bits already the lane's first dword), zmm13 =
- * .Laes512_inc16 in every lane.  A counter step leaves the pass's 16 counter blocks in
+ * aes512_inc16 in every lane.  A counter step leaves the pass's 16 counter blocks in
  * zmm0-3 and advances zmm8 by 16. */
 
 /* AES512_CTR_ADD32:  the counter blocks by 32-bit additions: right for CTR32LE always (its
  * counter wraps modulo 2^32 by definition), and for CTR while the low 32 bits cannot carry
  * in the pass. */
 .macro AES512_CTR_ADD32
-        vpaddd .Laes512_ctr_offsets+0(%rip), %zmm8, %zmm0
-        vpaddd .Laes512_ctr_offsets+64(%rip), %zmm8, %zmm1
-        vpaddd .Laes512_ctr_offsets+128(%rip), %zmm8, %zmm2
-        vpaddd .Laes512_ctr_offsets+192(%rip), %zmm8, %zmm3
+        vpaddd aes512_ctr_offsets+0(%rip), %zmm8, %zmm0
+        vpaddd aes512_ctr_offsets+64(%rip), %zmm8, %zmm1
+        vpaddd aes512_ctr_offsets+128(%rip), %zmm8, %zmm2
+        vpaddd aes512_ctr_offsets+192(%rip), %zmm8, %zmm3
         vpaddd %zmm13, %zmm8, %zmm8     /* CTR32LE: wraps modulo 2^32 */
 .endm
 
@@ -347,20 +359,20 @@
         vpaddq \addend, \src, \dst
         vpcmpuq $1, \addend, \dst, %k5
         kshiftlw $1, %k5, %k5
-        vpaddq .Laes512_one(%rip){1to8}, \dst, \dst{%k5}    /* CTR: carry into the high qword */
+        vpaddq aes512_one(%rip){1to8}, \dst, \dst{%k5}    /* CTR: carry into the high qword */
 .endm
 
 /* AES512_CTR_ADD128:  the counter blocks by full 128-bit additions, for any counter. */
 .macro AES512_CTR_ADD128
-        AES512_ADD128 %zmm0, %zmm8, .Laes512_ctr_offsets+0(%rip)
-        AES512_ADD128 %zmm1, %zmm8, .Laes512_ctr_offsets+64(%rip)
-        AES512_ADD128 %zmm2, %zmm8, .Laes512_ctr_offsets+128(%rip)
-        AES512_ADD128 %zmm3, %zmm8, .Laes512_ctr_offsets+192(%rip)
+        AES512_ADD128 %zmm0, %zmm8, aes512_ctr_offsets+0(%rip)
+        AES512_ADD128 %zmm1, %zmm8, aes512_ctr_offsets+64(%rip)
+        AES512_ADD128 %zmm2, %zmm8, aes512_ctr_offsets+128(%rip)
+        AES512_ADD128 %zmm3, %zmm8, aes512_ctr_offsets+192(%rip)
         AES512_ADD128 %zmm8, %zmm8, %zmm13
 .endm
 
 /* AES512_CTR_PASS be, tail:  encrypt the counter blocks in zmm0-3 (be: reverse their bytes
- * back to big-endian first, zmm14 = .Laes512_bswap128) and XOR in 16 blocks of input.  The
+ * back to big-endian first, zmm14 = aes512_bswap128) and XOR in 16 blocks of input.  The
  * input is folded into the last round's key: E(c) ^ in = vaesenclast(state, k_last ^ in). */
 .macro AES512_CTR_PASS be, tail
 .if \be
@@ -398,10 +410,10 @@
         jz .L\name\()_ret               /* ctr unchanged, no register touched */
         AES512_LOAD_KEYS
         mov %r8, %rdi                   /* nblocks, for the counter returned */
-        vbroadcasti32x4 .Laes512_inc16(%rip), %zmm13
+        vbroadcasti32x4 aes512_inc16(%rip), %zmm13
         vbroadcasti32x4 (%r9), %zmm8
 .if \be
-        vbroadcasti32x4 .Laes512_bswap128(%rip), %zmm14
+        vbroadcasti32x4 aes512_bswap128(%rip), %zmm14
         vpshufb %zmm14, %zmm8, %zmm8
         mov 12(%r9), %r10d
         bswap %r10d
@@ -514,7 +526,7 @@
 
 /* AES512_XTS name, op, oplast, mulx, next, dec:  name(ks, rounds, out, in, len, tweak).
  * rdi = len mod 16 once the keys are loaded; r8 = the blocks left outside the stealing.
- * zmm8 = .Laes512_gf128_poly, zmm17 = 64 in every qword, k5 = 0x55 (the low qword of each
+ * zmm8 = aes512_gf128_poly, zmm17 = 64 in every qword, k5 = 0x55 (the low qword of each
  * lane) for a form's mulx. */
 .macro AES512_XTS name, op, oplast, mulx, next, dec
         AES512_FUNC \name
@@ -526,22 +538,22 @@
         shr $4, %r8                     /* full blocks */
         cmp $1, %edi
         adc $-1, %r8                    /* less the last full one when there is stealing */
-        vbroadcasti32x4 .Laes512_gf128_poly(%rip), %zmm8
+        vbroadcasti32x4 aes512_gf128_poly(%rip), %zmm8
         mov $64, %eax
         vpbroadcastq %rax, %zmm17
         mov $0x55, %eax
         kmovq %rax, %k5
         vbroadcasti32x4 (%r9), %zmm15   /* T in every lane */
-        vmovdqu64 .Laes512_xts_powers+0(%rip), %zmm13
+        vmovdqu64 aes512_xts_powers+0(%rip), %zmm13
         vpsubq %zmm13, %zmm17, %zmm14
         \mulx %zmm4, %zmm15, %zmm13, %zmm14, %zmm9, %zmm10
-        vmovdqu64 .Laes512_xts_powers+64(%rip), %zmm13
+        vmovdqu64 aes512_xts_powers+64(%rip), %zmm13
         vpsubq %zmm13, %zmm17, %zmm14
         \mulx %zmm5, %zmm15, %zmm13, %zmm14, %zmm9, %zmm10
-        vmovdqu64 .Laes512_xts_powers+128(%rip), %zmm13
+        vmovdqu64 aes512_xts_powers+128(%rip), %zmm13
         vpsubq %zmm13, %zmm17, %zmm14
         \mulx %zmm6, %zmm15, %zmm13, %zmm14, %zmm9, %zmm10
-        vmovdqu64 .Laes512_xts_powers+192(%rip), %zmm13
+        vmovdqu64 aes512_xts_powers+192(%rip), %zmm13
         vpsubq %zmm13, %zmm17, %zmm14
         \mulx %zmm7, %zmm15, %zmm13, %zmm14, %zmm9, %zmm10
         sub $16, %r8
@@ -566,7 +578,7 @@
          * if there was a tail); lanes 0 and 1 of zmm11 become T*x^t and T*x^(t+1) of it:
          * the tweak to return, and the two tweaks of the stealing. */
         vpbroadcastq %r8, %zmm13
-        vpaddq .Laes512_xts_powers(%rip), %zmm13, %zmm13
+        vpaddq aes512_xts_powers(%rip), %zmm13, %zmm13
         vpsubq %zmm13, %zmm17, %zmm14
         vshufi64x2 $0, %zmm4, %zmm4, %zmm15
         \mulx %zmm11, %zmm15, %zmm13, %zmm14, %zmm9, %zmm10
