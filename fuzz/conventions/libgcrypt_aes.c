@@ -6,8 +6,10 @@
  * for the operations that decrypt: the equivalent inverse cipher's round keys in the order
  * aesdec takes them, as _gcry_aes_aesni_prepare_decryption leaves them), 16-byte round keys in
  * FIPS-197 byte order, any number of whole blocks and the round count: ecb_crypt(keysched, int
- * encrypt, out, in, nblocks, nrounds); cbc_dec, ctr_enc (a 128-bit big-endian counter) and
- * ctr32le_enc (keysched, iv, out, in, nblocks, nrounds); xts_crypt(keysched, tweak, out, in,
+ * encrypt, out, in, nblocks, nrounds); cbc_dec, ctr_enc and ctr32le_enc (keysched, iv, out,
+ * in, nblocks, nrounds), ctr_enc being libgcrypt's ctr16be bulk function (rijndael.c registers
+ * it as bulk_ops->ctr16be_enc: cipher-ctr.c never lets the low 16 bits of the big-endian
+ * counter wrap inside a call, and its one-block path carries only through them); xts_crypt(keysched, tweak, out, in,
  * nblocks, nrounds, int encrypt) on whole blocks from the encrypted tweak (cipher-xts.c steals
  * in C).  The context here is the two schedules, the encryption one at 0 and the decryption
  * one at 240.  Only the prototypes and the layout are facts we use; nothing is copied. */
@@ -47,4 +49,5 @@ BC_UPSTREAM_CONVENTION(
     "_xts_crypt_amd64(keysched, tweak, out, in, nblocks, nrounds, int encrypt); the same for "
     "_gcry_vaes_avx2_*: keysched the encryption or the decryption round keys, whole blocks, "
     "the XTS tweak already encrypted",
-    .dec_key_offset = SCHED_DEC, .xts = BC_XTS_WHOLE_BLOCKS);
+    .dec_key_offset = SCHED_DEC, .ctr = BC_CTR_LOW16_NO_WRAP, .xts = BC_XTS_WHOLE_BLOCKS,
+    .ctx_align = 16);

@@ -9,8 +9,9 @@
  * point takes any number of whole blocks a call (its glue gives it whole blocks; a CTR tail
  * is done in C); XTS takes any length of 16 bytes and more, stealing on the last call, the
  * tweak already encrypted (aes_xts_encrypt_iv), and leaves the next tweak when the length is
- * a multiple of 16; the by8 CTR entry points are one per key size.  Only the layout and the
- * prototypes are facts we use; nothing of the files is copied. */
+ * a multiple of 16; the by8 CTR entry points are one per key size.  The context is 16-byte
+ * aligned, as the kernel keeps it (AESNI_ALIGN): the AES-NI code reads it with aligned moves.
+ * Only the layout and the prototypes are facts we use; nothing of the files is copied. */
 #include <string.h>
 
 #include "bc_upstream.h"
@@ -61,4 +62,4 @@ BC_UPSTREAM_CONVENTION(
     "_decrypt_; aes_ctr_enc_{128,192,256}_avx_by8(const u8 *in, u8 *iv, void *keys, u8 *out, "
     "unsigned int num_bytes): struct crypto_aes_ctx (enc round keys at 0, dec at 240, key "
     "length at 480), whole blocks but XTS's last call, the XTS tweak already encrypted",
-    .dec_key_offset = AES_CTX_DEC);
+    .dec_key_offset = AES_CTX_DEC, .ctx_align = 16);

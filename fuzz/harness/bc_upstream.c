@@ -86,7 +86,7 @@ static const uint8_t *key_arg(const struct bc_upstream *u, const uint8_t *ctx, i
         case BC_CTX_DST_SRC_LEN: CALL(fn, ctx, dst, src, (size_t)(len)); break;               \
         case BC_CTX_DST_SRC_LEN_IV: CALL(fn, ctx, dst, src, (size_t)(len), iv); break;        \
         case BC_CTX_SRC_DST_LEN_IV: CALL(fn, ctx, src, dst, (unsigned)(len), iv); break;      \
-        case BC_SRC_IV_CTX_DST_LEN: CALL(fn, src, iv, ctx, dst, (unsigned)(len)); break;      \
+        case BC_SRC_IV_CTX_DST_LEN: CALL(fn, src, iv, ctx, dst, (size_t)(len)); break;        \
         case BC_KEY_ENC_DST_SRC_N_ROUNDS:                                                     \
             CALL(fn, key_, (int)!decrypts(op), dst, src, (size_t)(n), (unsigned)(rounds));    \
             break;                                                                            \
@@ -149,7 +149,7 @@ int bc_upstream_identify(const struct convention *cv, const void *fn, const char
     static uint8_t in[16 * PROBE_BLOCKS], out[16 * PROBE_BLOCKS], want[16 * PROBE_BLOCKS];
     /* room past the scratch: a kernel that overruns it is the checks' to report, not a
      * probe's crash */
-    static uint8_t keystream[2 * 16 * PROBE_BLOCKS], ctx[MAX_CTX];
+    static uint8_t keystream[2 * 16 * PROBE_BLOCKS], ctx[MAX_CTX] __attribute__((aligned(64)));
     const uint8_t key[32] = {1, 2, 3, 4};
     uint8_t iv[16];
     unsigned rounds[2];
@@ -198,15 +198,15 @@ int bc_upstream_accepts(const struct convention *cv, const void *ops, const void
     if ((e->does & (BC_DOES_XTS_ENC | BC_DOES_XTS_DEC)) && c->tail &&
         k->u->xts == BC_XTS_WHOLE_BLOCKS)
         return 0;
+    if (e->does & BC_DOES_CTR) {
+        size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
+        if (k->u->ctr == BC_CTR_LOW16_NO_WRAP && low16 + c->nblocks >= 0x10000) return 0;
+    }
     if (!e->width) return 1;
     if (c->nblocks % e->width) return 0;
     if (e->does & ~(BC_DOES_ENC | BC_DOES_DEC)) {
         for (size_t i = 0; i < c->nsplits; i++)
             if (c->split[i] % e->width) return 0;
-    }
-    if (e->does & BC_DOES_CTR) {
-        size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
-        if (k->u->ctr == BC_CTR_LOW16_NO_WRAP && low16 + c->nblocks >= 0x10000) return 0;
     }
     return 1;
 }
@@ -222,13 +222,15 @@ void bc_upstream_call(const struct impl *im, const struct bc_case *c, int op, ui
     const struct upstream_kernel *k = kernel_of(im);
     const struct bc_upstream *u = k->u;
     const struct bc_entry *e = k->e;
-    uint8_t ctxbuf[MAX_CTX];
+    uint8_t ctxbuf[MAX_CTX] __attribute__((aligned(64))) = {0};
     struct bc_keys keys = {.keylen = c->keylen};
     size_t bytes;
     keys.enc = bc_reference_schedule(0, &keys.rounds, &bytes);
     keys.dec = bc_reference_schedule(1, &keys.rounds, &bytes);
     u->context(ctxbuf, &keys);
-    const uint8_t *ctx = drv_in(BC_BUF_SCHEDULE, ctxbuf, u->ctx_bytes);
+    size_t align = u->ctx_align ? u->ctx_align : 1;
+    const uint8_t *ctx = drv_in(u->ctx_align ? BC_BUF_CONTEXT : BC_BUF_SCHEDULE, ctxbuf,
+                                (u->ctx_bytes + align - 1) / align * align);
     int chained = op != BC_OP_ECB_ENC && op != BC_OP_ECB_DEC;
     size_t done = 0;
     for (size_t i = 0; i <= (chained ? c->nsplits : 0); i++) {

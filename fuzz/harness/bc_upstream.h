@@ -54,7 +54,10 @@ enum bc_shape {
     BC_CTX_DST_SRC_LEN,        /* fn(ctx, dst, src, size_t len) (Linux's aesni_ecb_enc) */
     BC_CTX_DST_SRC_LEN_IV,     /* fn(ctx, dst, src, size_t len, iv) (aesni_ctr_enc, _xts_enc) */
     BC_CTX_SRC_DST_LEN_IV,     /* fn(ctx, src, dst, unsigned len, iv) (aes_xts_encrypt_*) */
-    BC_SRC_IV_CTX_DST_LEN,     /* fn(src, iv, ctx, dst, unsigned len) (aes_ctr_enc_*_by8) */
+    BC_SRC_IV_CTX_DST_LEN,     /* fn(src, iv, ctx, dst, len) (aes_ctr_enc_*_by8): len passed as
+                                * 64 bits, zero-extended: Linux 6.12's by8 code reads all of r8
+                                * though its prototype says unsigned int (with junk in the upper
+                                * half, as the ABI allows, it runs off its buffers) */
     BC_KEY_ENC_DST_SRC_N_ROUNDS,  /* fn(key, int encrypt, dst, src, size_t n, unsigned rounds)
                                    * (libgcrypt's _gcry_vaes_*_ecb_crypt_amd64) */
     BC_KEY_IV_DST_SRC_N_ROUNDS,   /* fn(key, iv, dst, src, size_t n, unsigned rounds)
@@ -102,6 +105,9 @@ struct bc_upstream {
     size_t nentries;
     size_t ctx_bytes;
     void (*context)(uint8_t *ctx, const struct bc_keys *k);
+    /* 16: the context must start 16-byte aligned (placed as BC_BUF_CONTEXT, its length
+     * rounded up to 16, so it stays aligned flush against the guard page); 0: any */
+    size_t ctx_align;
     size_t dec_key_offset; /* key for the operations that decrypt */
     enum bc_ctr_contract ctr;
     enum bc_xts_contract xts;

@@ -17,6 +17,7 @@ const struct buf_spec bc_bufs[BC_NBUFS] = {
     {"key", 1, BUF_SECRET},   {"key schedule", 1, BUF_SECRET}, {"input", 1, BUF_SECRET},
     {"output", 1, 0},         {"counter", 1, 0},               {"computed schedule", 1, 0},
     {"rounds", 4, 0},         {"iv or tweak", 1, 0},           {"tweak key schedule", 1, BUF_SECRET},
+    {"upstream context", 16, BUF_SECRET},
 };
 
 enum op { OP_ECB_ENC = BC_OP_ECB_ENC, OP_ECB_DEC, OP_CTR, OP_CBC_DEC, OP_CTR32LE, OP_XTS_ENC,
@@ -101,19 +102,27 @@ void *bc_decode(struct input *in)
         uint64_t v = ~(uint64_t)0 - below;
         for (size_t i = 0; i < low; i++) c->ctr[15 - i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0xff;
     }
-    input_fill_words(in, c->key, c->keylen / 4, 4);
-    input_fill_words(in, c->in, 4 * c->nblocks, 4);
     memset(c->key2, 0, sizeof c->key2), memset(c->iv, 0, 16), memset(c->ctr32, 0, 16);
     c->tail = 0;
-    if (modes() & ~BC_MODES_ECB_CTR) {
-        /* read after everything the ECB/CTR ciphers read, so their cases stay as they were */
+    int more = (modes() & ~BC_MODES_ECB_CTR) != 0, wrap32 = 0;
+    uint32_t below32 = 0;
+    if (more) {
+        /* the modes' choices next to the others (control values come from the input's end,
+         * so they must not wait behind the data's); only a cipher with the modes reads them,
+         * so the ECB/CTR ciphers' cases stay as they were */
         c->tail = input_pick(in, 16);
+        wrap32 = input_bool(in); /* ctr32le's wrap inside the call */
+        below32 = (uint32_t)(input_range(in, 0, 64) % (c->nblocks + 1));
+    }
+    input_fill_words(in, c->key, c->keylen / 4, 4);
+    input_fill_words(in, c->in, 4 * c->nblocks, 4);
+    if (more) {
         input_bytes(in, c->in + 16 * c->nblocks, 16);
         input_fill_words(in, c->key2, c->keylen / 4, 4);
         input_bytes(in, c->iv, 16);
         memcpy(c->ctr32, c->ctr, 16);
-        if (input_bool(in)) { /* ctr32le's wrap inside the call */
-            uint32_t v = ~(uint32_t)0 - (uint32_t)(input_range(in, 0, 64) % (c->nblocks + 1));
+        if (wrap32) {
+            uint32_t v = ~(uint32_t)0 - below32;
             for (int i = 0; i < 4; i++) c->ctr32[i] = (uint8_t)(v >> (8 * i));
         }
     }
@@ -690,10 +699,16 @@ int bc_bench_run(const struct impl *im, size_t i, uint8_t *buf, size_t bytes)
  *   - the highest counter byte a call changes (the low byte alone ... the low qword into the
  *     high one). */
 enum { BCP_BLOCKS, BCP_BLOCKS_KEY, BCP_CTR_BLOCKS, BCP_CTR_BLOCKS_KEY, BCP_CTR_BATCH,
-       BCP_CTR_CARRY_BYTE, BCP_COUNT };
+       BCP_CTR_CARRY_BYTE, BCP_ECB_KEY, BCP_ECB_PASS, BCP_CHAIN_KEY, BCP_CHAIN_PASS,
+       BCP_XTS_KEY16, BCP_XTS_KEY12, BCP_XTS_PASS, BCP_CTR_PASS, BCP_COUNT };
 static const char *const bc_property_names[BCP_COUNT] = {
     "blocks: path and tail", "blocks: batches and key", "ctr call: path and tail",
     "ctr call: batches and key", "ctr batch: role, byte carry, qword wrap, key", "ctr carry byte",
+    "ecb: blocks mod 48, key", "ecb: blocks mod 48, passes of 48",
+    "cbc/ctr call: blocks mod 48, key", "cbc/ctr call: blocks mod 48, passes of 48",
+    "xts call: bulk blocks mod 16, steals, key", "xts call: bulk blocks mod 12, steals, key",
+    "xts call: bulk blocks mod 48, passes of 48",
+    "ctr pass: mode, first, low word near its wrap, whole",
 };
 
 /* ctr += n, big-endian over 16 bytes */
@@ -716,6 +731,74 @@ static unsigned bc_path(size_t k, size_t batch)
 static unsigned bc_batches(size_t k, size_t batch)
 {
     return k / batch < 4 ? (unsigned)(k / batch) : 4;
+}
+
+/* The modes' kernels (AES: 16 blocks a pass in zmm, tails of 8, 4, 2 and 1 blocks in ymm and
+ * xmm; XTS 12 blocks a pass in ymm; CTR's fast path while the counter's low 32 bits cannot
+ * wrap in the pass; every step branching on the round count).  The operations of one call
+ * shape share their properties (ECB's one call; CBC's, CTR's and ctr32le's calls; XTS's, whose
+ * bulk leaves the last whole block to stealing): per call, the blocks modulo 48 (a multiple of
+ * 12 and 16) with the key size, and with the passes of 48 (none, one, more); XTS's bulk modulo
+ * 16 and 12 with whether it steals and the key; per 16-block pass of each CTR call, whether
+ * its low 32 bits are near their wrap.  Each value stays below PROP_VALUES. */
+static size_t call_properties(unsigned id_key, unsigned id_pass, size_t k, unsigned key,
+                              struct case_property *out, size_t n, size_t max)
+{
+    uint64_t passes = k / 48 < 2 ? k / 48 : 2;
+    n = prop_add(out, n, max, id_key, (uint64_t)(k % 48) * 3 + key);
+    return prop_add(out, n, max, id_pass, (uint64_t)(k % 48) * 3 + passes);
+}
+
+static size_t mode_properties(const struct bc_case *c, unsigned key, struct case_property *out,
+                              size_t n, size_t max)
+{
+    n = call_properties(BCP_ECB_KEY, BCP_ECB_PASS, c->nblocks, key, out, n, max);
+    size_t done = 0;
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t k = bc_call_blocks(c, OP_CBC_DEC, i, done);
+        done += k;
+        n = call_properties(BCP_CHAIN_KEY, BCP_CHAIN_PASS, k, key, out, n, max);
+    }
+    done = 0;
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t k = bc_call_blocks(c, OP_XTS_ENC, i, done);
+        unsigned steals = c->tail && c->nblocks && i == c->nsplits;
+        size_t bulk = k - steals;
+        done += k;
+        n = prop_add(out, n, max, BCP_XTS_KEY16, ((uint64_t)(bulk % 16) * 2 + steals) * 3 + key);
+        n = prop_add(out, n, max, BCP_XTS_KEY12, ((uint64_t)(bulk % 12) * 2 + steals) * 3 + key);
+        n = prop_add(out, n, max, BCP_XTS_PASS,
+                     (uint64_t)(bulk % 48) * 3 + (bulk / 48 < 2 ? bulk / 48 : 2));
+    }
+    uint32_t seen = 0; /* each CTR pass value once per case */
+    for (int m = 0; m < 2; m++) {
+        enum op op = m ? OP_CTR32LE : OP_CTR;
+        uint8_t ctr[16];
+        memcpy(ctr, m ? c->ctr32 : c->ctr, 16);
+        done = 0;
+        for (size_t i = 0; i <= c->nsplits; i++) {
+            size_t k = bc_call_blocks(c, op, i, done);
+            done += k;
+            for (size_t at = 0; at < k; at += 16) {
+                uint32_t low = m ? (uint32_t)ctr[0] | (uint32_t)ctr[1] << 8 |
+                                       (uint32_t)ctr[2] << 16 | (uint32_t)ctr[3] << 24
+                                 : (uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16 |
+                                       (uint32_t)ctr[14] << 8 | ctr[15];
+                unsigned near = low <= 0xffffffffu - 17 ? 0 : low == 0xffffffffu - 16 ? 1 : 2;
+                size_t step = k - at < 16 ? k - at : 16;
+                unsigned v = (((unsigned)m * 2 + (at == 0)) * 3 + near) * 2 + (step == 16);
+                if (!(seen & 1u << v)) n = prop_add(out, n, max, BCP_CTR_PASS, v);
+                seen |= 1u << v;
+                if (m) {
+                    uint32_t x = low + (uint32_t)step;
+                    for (int b = 0; b < 4; b++) ctr[b] = (uint8_t)(x >> (8 * b));
+                } else {
+                    ctr_add(ctr, step);
+                }
+            }
+        }
+    }
+    return n;
 }
 
 static size_t bc_properties_of(const void *cv, struct case_property *out, size_t max)
@@ -766,6 +849,7 @@ static size_t bc_properties_of(const void *cv, struct case_property *out, size_t
         n = prop_add(out, n, max, BCP_CTR_CARRY_BYTE, (uint64_t)(top + 1));
     }
 #undef PATH_TAIL
+    if (modes() & ~BC_MODES_ECB_CTR) n = mode_properties(c, key, out, n, max);
     return n;
 }
 

@@ -153,9 +153,12 @@ extern const struct bc_cipher bc_cipher __attribute__((weak)); /* only cipher fa
  * last two are for the family's own operations (extra_run): a schedule a kernel computes, and
  * its round count. */
 enum { BC_BUF_KEY, BC_BUF_SCHEDULE, BC_BUF_IN, BC_BUF_OUT, BC_BUF_CTR, BC_BUF_SCHEDULE_OUT,
-       BC_BUF_ROUNDS_OUT, BC_BUF_IV, BC_BUF_TWEAK_SCHEDULE, BC_NBUFS };
+       BC_BUF_ROUNDS_OUT, BC_BUF_IV, BC_BUF_TWEAK_SCHEDULE, BC_BUF_CONTEXT, BC_NBUFS };
 /* A cipher of ECB and CTR alone has the buffers before BC_BUF_IV: the driver reads a
- * placement choice per buffer from the input's front, so its inputs decode as they did. */
+ * placement choice per buffer from the input's front, so its inputs decode as they did.
+ * BC_BUF_CONTEXT: an upstream convention's context that must be 16-byte aligned (Linux's
+ * struct crypto_aes_ctx, which its AES-NI code reads with movaps/vmovdqa), placed at 16-byte
+ * granules. */
 #define BC_NBUFS_ECB_CTR BC_BUF_IV
 extern const struct buf_spec bc_bufs[BC_NBUFS];
 extern const struct bench_op bc_bench_ops[3 * BC_NOPS];
