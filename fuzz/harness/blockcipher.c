@@ -704,8 +704,8 @@ enum { BCP_BLOCKS, BCP_BLOCKS_KEY, BCP_CTR_BLOCKS, BCP_CTR_BLOCKS_KEY, BCP_CTR_B
 static const char *const bc_property_names[BCP_COUNT] = {
     "blocks: path and tail", "blocks: batches and key", "ctr call: path and tail",
     "ctr call: batches and key", "ctr batch: role, byte carry, qword wrap, key", "ctr carry byte",
-    "ecb: blocks mod 48, key", "ecb: blocks mod 48, passes of 48",
-    "cbc/ctr call: blocks mod 48, key", "cbc/ctr call: blocks mod 48, passes of 48",
+    "ecb: blocks mod 16, key", "ecb: blocks mod 48, passes of 48",
+    "cbc/ctr call: blocks mod 16, key", "cbc/ctr call: blocks mod 48, passes of 48",
     "xts call: bulk blocks mod 16, steals, key", "xts call: bulk blocks mod 12, steals, key",
     "xts call: bulk blocks mod 48, passes of 48",
     "ctr pass: mode, first, low word near its wrap, whole",
@@ -737,15 +737,16 @@ static unsigned bc_batches(size_t k, size_t batch)
  * xmm; XTS 12 blocks a pass in ymm; CTR's fast path while the counter's low 32 bits cannot
  * wrap in the pass; every step branching on the round count).  The operations of one call
  * shape share their properties (ECB's one call; CBC's, CTR's and ctr32le's calls; XTS's, whose
- * bulk leaves the last whole block to stealing): per call, the blocks modulo 48 (a multiple of
- * 12 and 16) with the key size, and with the passes of 48 (none, one, more); XTS's bulk modulo
+ * bulk leaves the last whole block to stealing): per call, the blocks modulo 16 (the tail's
+ * steps) with the key size, and modulo 48 (a multiple of 12 and 16) with the passes of 48
+ * (none, one, more); XTS's bulk modulo
  * 16 and 12 with whether it steals and the key; per 16-block pass of each CTR call, whether
  * its low 32 bits are near their wrap.  Each value stays below PROP_VALUES. */
 static size_t call_properties(unsigned id_key, unsigned id_pass, size_t k, unsigned key,
                               struct case_property *out, size_t n, size_t max)
 {
     uint64_t passes = k / 48 < 2 ? k / 48 : 2;
-    n = prop_add(out, n, max, id_key, (uint64_t)(k % 48) * 3 + key);
+    n = prop_add(out, n, max, id_key, (uint64_t)(k % 16) * 3 + key);
     return prop_add(out, n, max, id_pass, (uint64_t)(k % 48) * 3 + passes);
 }
 
