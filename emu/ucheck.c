@@ -8,7 +8,8 @@
  *                                               whose last page is a red page; the region
  *                                               ends flush against it
  *   STACK_TOP - STACK_SIZE .. STACK_TOP         the stack, a red page on each side; rsp at entry
- *                                               is STACK_TOP - 8, where the return address is
+ *                                               is STACK_TOP - 24, where the return address is,
+ *                                               the 7th and 8th arguments above it
  *   SENTINEL                                    the return address: one page of hlt; emulation
  *                                               ends when the function returns there
  */
@@ -618,7 +619,7 @@ static uint64_t translate(const struct uc_call *call, uint64_t arg)
     return run.spans[hit].start + (arg - (uintptr_t)call->regions[hit].host);
 }
 
-_Static_assert(UC_MAX_ARGS == UCF_REG_ARGS, "ucheck passes the register arguments only");
+_Static_assert(UC_MAX_ARGS >= UCF_REG_ARGS, "the register arguments, then the stack ones");
 
 static uint64_t hash_trace(const struct uc_result *res)
 {
@@ -654,7 +655,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     run.call = call;
     run.res = res;
     run.fn = (uint64_t)(uintptr_t)call->fn;
-    run.entry_rsp = STACK_TOP - 8;
+    run.entry_rsp = STACK_TOP - 8 - 8 * (UC_MAX_ARGS - UCF_REG_ARGS);
     run.insn_addr = run.fn;
 
     if (map_regions(call, res)) return -1;
@@ -680,6 +681,11 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     }
     uint64_t ret = SENTINEL;
     uc_mem_write(eng.uc, run.entry_rsp, &ret, 8);
+    /* arguments 7 and 8 above the return address, as a System V caller leaves them */
+    for (size_t i = UCF_REG_ARGS; i < UC_MAX_ARGS; i++) {
+        uint64_t a = i < call->nargs ? translate(call, call->args[i]) : splitmix(&eng.rng);
+        uc_mem_write(eng.uc, run.entry_rsp + 8 * (i - UCF_REG_ARGS + 1), &a, 8);
+    }
 
     /* The vector registers: the xmm junk above, plus zmm upper lanes, zmm16-31 and k0-7
      * (random junk, or the marker of the leftover check). */

@@ -42,7 +42,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UC_MAX_ARGS 6
+/* the first six in registers, the rest on the stack above the return address (System V) */
+#define UC_MAX_ARGS 8
 #define UC_MAX_REGIONS 12
 
 /* A buffer the function may access, and nothing around it. */

@@ -95,9 +95,9 @@ const struct bc_cipher bc_cipher = {
     .exhaustive_extra = sboxes_invert,
 };
 
-static const struct bc_lib_ops reference = {ref_ecb, ref_ctr};
+static const struct bc_lib_ops reference = {.ecb = ref_ecb, .ctr = ref_ctr};
 #if ARCH_X86_64
-#define KOPS(e, c) {(bc_kernel_ecb)(e), (bc_kernel_ctr)(c)}
+#define KOPS(e, c) {.ecb = (bc_kernel_ecb)(e), .ctr = (bc_kernel_ctr)(c)}
 static const struct bc_kernel_ops avx512_xor = KOPS(aria_ecb_avx512_gfni_xor, aria_ctr_avx512_gfni_xor);
 static const struct bc_kernel_ops avx512_ternlog =
     KOPS(aria_ecb_avx512_gfni_ternlog, aria_ctr_avx512_gfni_ternlog);
@@ -105,10 +105,12 @@ static const struct bc_kernel_ops avx2 = KOPS(aria_ecb_avx2_gfni, aria_ctr_avx2_
 #define NEEDS_AVX512_GFNI (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_GFNI)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
-static const struct bc_lib_ops openssl = {oracle_openssl_aria_ecb, oracle_openssl_aria_ctr};
+static const struct bc_lib_ops openssl = {.ecb = oracle_openssl_aria_ecb,
+                                          .ctr = oracle_openssl_aria_ctr};
 #endif
 #if ASMDIFF_HAVE_GCRYPT
-static const struct bc_lib_ops gcrypt = {oracle_gcrypt_aria_ecb, oracle_gcrypt_aria_ctr};
+static const struct bc_lib_ops gcrypt = {.ecb = oracle_gcrypt_aria_ecb,
+                                          .ctr = oracle_gcrypt_aria_ctr};
 #endif
 
 static const struct impl impls[] = {

@@ -127,9 +127,9 @@ const struct bc_cipher bc_cipher = {
 #endif
 };
 
-static const struct bc_lib_ops reference = {ref_ecb, ref_ctr};
+static const struct bc_lib_ops reference = {.ecb = ref_ecb, .ctr = ref_ctr};
 #if ARCH_X86_64
-#define KOPS(e, c) {(bc_kernel_ecb)(e), (bc_kernel_ctr)(c)}
+#define KOPS(e, c) {.ecb = (bc_kernel_ecb)(e), .ctr = (bc_kernel_ctr)(c)}
 static const struct bc_kernel_ops cmpmask =
     KOPS(camellia_ecb_avx512_gfni_cmpmask, camellia_ctr_avx512_gfni_cmpmask);
 static const struct bc_kernel_ops gfnishift =
@@ -140,10 +140,12 @@ static const struct bc_kernel_ops avx2 = KOPS(camellia_ecb_avx2_gfni, camellia_c
 #define NEEDS_AVX512_GFNI (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_GFNI)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
-static const struct bc_lib_ops openssl = {oracle_openssl_camellia_ecb, oracle_openssl_camellia_ctr};
+static const struct bc_lib_ops openssl = {.ecb = oracle_openssl_camellia_ecb,
+                                          .ctr = oracle_openssl_camellia_ctr};
 #endif
 #if ASMDIFF_HAVE_NETTLE
-static const struct bc_lib_ops nettle = {oracle_nettle_camellia_ecb, oracle_nettle_camellia_ctr};
+static const struct bc_lib_ops nettle = {.ecb = oracle_nettle_camellia_ecb,
+                                          .ctr = oracle_nettle_camellia_ctr};
 #else
 static const char *nettle_not_built(void)
 {
@@ -151,7 +153,8 @@ static const char *nettle_not_built(void)
 }
 #endif
 #if ASMDIFF_HAVE_GCRYPT
-static const struct bc_lib_ops gcrypt = {oracle_gcrypt_camellia_ecb, oracle_gcrypt_camellia_ctr};
+static const struct bc_lib_ops gcrypt = {.ecb = oracle_gcrypt_camellia_ecb,
+                                          .ctr = oracle_gcrypt_camellia_ctr};
 #endif
 
 static const struct impl impls[] = {

@@ -1,6 +1,7 @@
-/* AES encryption from FIPS-197, byte by byte as the standard describes it:
- * SubBytes with the S-box table, ShiftRows, MixColumns with xtime, and
- * AddRoundKey. Table lookups indexed by secret bytes are not constant time;
+/* AES from FIPS-197, byte by byte as the standard describes it: SubBytes
+ * with the S-box table, ShiftRows, MixColumns with xtime, and AddRoundKey;
+ * the inverse cipher (5.3) and the equivalent inverse cipher (5.3.5) with
+ * the inverse S-box computed from the forward one. Table lookups indexed by secret bytes are not constant time;
  * this is a reference to judge kernels with, not one to protect keys with.
  *
  * The state is kept as FIPS-197 lays out the input: byte r + 4c is row r,
@@ -35,13 +36,13 @@ static uint8_t xtime(uint8_t b)
     return (uint8_t)((b << 1) ^ ((b >> 7) * 0x1b));
 }
 
-/* FIPS-197 section 5.2. The Nk-word key is followed by words
+/* FIPS-197 section 5.2 (Nk = 4, 6, 8; Nr = Nk + 6). The Nk-word key is followed by words
  * w[i] = w[i - Nk] ^ f(w[i - 1]), where f is RotWord, SubWord and the round
  * constant when i % Nk == 0, SubWord alone when Nk == 8 and i % Nk == 4, and
  * the identity otherwise. */
 int aes_expand_key(struct aes_key *k, const uint8_t *key, size_t keylen)
 {
-    if (keylen != 16 && keylen != 32)
+    if (keylen != 16 && keylen != 24 && keylen != 32)
         return -1;
 
     int nk = (int)(keylen / 4);
@@ -129,5 +130,114 @@ void aes_encrypt_block(const struct aes_key *k, uint8_t out[16], const uint8_t i
     sub_bytes(s);
     shift_rows(s);
     add_round_key(s, k->rk[k->rounds]);
+    memcpy(out, s, 16);
+}
+
+/* ---- the inverse cipher ---- */
+
+static uint8_t inv_sbox(uint8_t y)
+{
+    static uint8_t inv[256];
+    static int ready;
+    if (!ready) {
+        for (int x = 0; x < 256; x++)
+            inv[aes_sbox[x]] = (uint8_t)x;
+        ready = 1;
+    }
+    return inv[y];
+}
+
+static void inv_sub_bytes(uint8_t s[16])
+{
+    for (int i = 0; i < 16; i++)
+        s[i] = inv_sbox(s[i]);
+}
+
+/* Row r moves right by r columns: new s[r][(c + r) % 4] = s[r][c] (FIPS-197 5.3.1). */
+static void inv_shift_rows(uint8_t s[16])
+{
+    uint8_t t[16];
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            t[r + 4 * ((c + r) % 4)] = s[r + 4 * c];
+    memcpy(s, t, 16);
+}
+
+/* a times b in GF(2^8), by repeated xtime. */
+static uint8_t gmul(uint8_t a, uint8_t b)
+{
+    uint8_t p = 0;
+    for (; b; b >>= 1, a = xtime(a))
+        if (b & 1)
+            p ^= a;
+    return p;
+}
+
+/* Each column times {0b}x^3 + {0d}x^2 + {09}x + {0e} (FIPS-197 5.3.3):
+ * out[r] = e*a[r] ^ b*a[r+1] ^ d*a[r+2] ^ 9*a[r+3], indices mod 4. */
+static void inv_mix_columns(uint8_t s[16])
+{
+    for (int c = 0; c < 4; c++) {
+        uint8_t *a = s + 4 * c;
+        uint8_t t[4];
+        for (int r = 0; r < 4; r++)
+            t[r] = (uint8_t)(gmul(a[r], 0x0e) ^ gmul(a[(r + 1) % 4], 0x0b) ^
+                             gmul(a[(r + 2) % 4], 0x0d) ^ gmul(a[(r + 3) % 4], 0x09));
+        memcpy(a, t, 4);
+    }
+}
+
+/* FIPS-197 section 5.3, Figure 12: the encryption schedule, used from its end. */
+void aes_decrypt_block(const struct aes_key *k, uint8_t out[16], const uint8_t in[16])
+{
+    uint8_t s[16];
+
+    memcpy(s, in, 16);
+    add_round_key(s, k->rk[k->rounds]);
+    for (int round = k->rounds - 1; round > 0; round--) {
+        inv_shift_rows(s);
+        inv_sub_bytes(s);
+        add_round_key(s, k->rk[round]);
+        inv_mix_columns(s);
+    }
+    inv_shift_rows(s);
+    inv_sub_bytes(s);
+    add_round_key(s, k->rk[0]);
+    memcpy(out, s, 16);
+}
+
+/* FIPS-197 section 5.3.5: dw is the schedule reversed, InvMixColumns applied to
+ * every round key but the first and the last. */
+int aes_expand_key_decrypt(struct aes_key *dk, const uint8_t *key, size_t keylen)
+{
+    struct aes_key k;
+    if (aes_expand_key(&k, key, keylen))
+        return -1;
+    dk->rounds = k.rounds;
+    for (int i = 0; i <= k.rounds; i++) {
+        memcpy(dk->rk[i], k.rk[k.rounds - i], 16);
+        if (i > 0 && i < k.rounds)
+            inv_mix_columns(dk->rk[i]);
+    }
+    memset(&k, 0, sizeof k);
+    return 0;
+}
+
+/* FIPS-197 section 5.3.5, Figure 15: the order of the encryption rounds. */
+void aes_decrypt_block_equivalent(const struct aes_key *dk, uint8_t out[16], const uint8_t in[16])
+{
+    uint8_t s[16];
+
+    memcpy(s, in, 16);
+    add_round_key(s, dk->rk[0]);
+    for (int round = 1; round < dk->rounds; round++) {
+        inv_sub_bytes(s);
+        inv_shift_rows(s);
+        inv_mix_columns(s);
+        add_round_key(s, dk->rk[round]);
+    }
+    inv_sub_bytes(s);
+    inv_shift_rows(s);
+    add_round_key(s, dk->rk[dk->rounds]);
     memcpy(out, s, 16);
 }

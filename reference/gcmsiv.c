@@ -30,7 +30,7 @@ int gcmsiv_derive_keys(const uint8_t *key, size_t keylen, const uint8_t nonce[12
                        uint8_t auth_key[16], uint8_t *enc_key)
 {
     struct aes_key kgk;
-    if (aes_expand_key(&kgk, key, keylen) != 0)
+    if ((keylen != 16 && keylen != 32) || aes_expand_key(&kgk, key, keylen) != 0)
         return -1;
 
     uint32_t nblocks = keylen == 16 ? 4 : 6;

@@ -19,6 +19,11 @@ A spec file (verify/mutants/<family>.mutants) holds blocks:
   mutate.py --get SPEC NAME FIELD             print one field of one mutant
   mutate.py SPEC NAME INPUT OUTPUT STATUS     write INPUT with the mutation applied to OUTPUT,
                                               and "ok" to STATUS
+  mutate.py SPEC NAME INPUT OUTPUT STATUS KERNEL
+                                              a mutant of a header its kernels #include: write
+                                              KERNEL to OUTPUT with its #include of INPUT (the
+                                              header) replaced by the mutated header's text, so
+                                              each kernel built from it is its own mutant
 
 A find that matches no line, or more than one, is a stale spec (the kernel was edited): OUTPUT
 is then the unmutated kernel, so the build and every other suite still work, and STATUS says
@@ -102,9 +107,10 @@ def main(argv):
             sys.exit(f"{argv[2]}: no single mutant {argv[3]} with field {argv[4]}")
         print(ms[0][argv[4]])
         return 0
-    if len(argv) != 6:
+    if len(argv) not in (6, 7):
         sys.exit(__doc__)
-    spec, name, src, dst, status = argv[1:]
+    spec, name, src, dst, status = argv[1:6]
+    kernel = argv[6] if len(argv) == 7 else None
     ms = [m for m in parse(spec) if m["mutant"] == name]
     if len(ms) != 1:
         sys.exit(f"{spec}: no single mutant named {name}")
@@ -114,22 +120,29 @@ def main(argv):
     with open(src) as f:
         lines = f.readlines()
     hits = [i for i, l in enumerate(lines) if l.strip() == m["find"].strip()]
+    stale = None
     if len(hits) != 1:
-        with open(dst, "w") as f:
-            f.writelines(lines)
-        with open(status, "w") as f:
-            f.write(f"stale: the spec {spec}, mutant {name}: its 'find' line matches {len(hits)} "
-                    f"lines of {m['file']} (want exactly 1); update the spec to the kernel as "
-                    f"it is now\n")
-        return 0
-    i = hits[0]
-    indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-    new = [indent + part + "\n" for part in m["replace"].split("\\n")]
-    out = lines[:i] + [f"/* MUTANT {name}: {m['why']} */\n"] + new + lines[i + 1 :]
+        stale = (f"stale: the spec {spec}, mutant {name}: its 'find' line matches {len(hits)} "
+                 f"lines of {m['file']} (want exactly 1); update the spec to the kernel as it is "
+                 f"now\n")
+        out = lines
+    else:
+        i = hits[0]
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        new = [indent + part + "\n" for part in m["replace"].split("\\n")]
+        out = lines[:i] + [f"/* MUTANT {name}: {m['why']} */\n"] + new + lines[i + 1 :]
+    if kernel:  # the header's text in place of the kernel's #include of it
+        with open(kernel) as f:
+            klines = f.readlines()
+        include = f'#include "{os.path.basename(src)}"'
+        at = [i for i, l in enumerate(klines) if l.strip() == include]
+        if len(at) != 1:
+            sys.exit(f"mutant {name}: {kernel} has {len(at)} lines '{include}' (want exactly 1)")
+        out = klines[: at[0]] + out + klines[at[0] + 1 :]
     with open(dst, "w") as f:
         f.writelines(out)
     with open(status, "w") as f:
-        f.write("ok\n")
+        f.write(stale or "ok\n")
     return 0
 
 

@@ -10,8 +10,8 @@
 #include "aria_ctx.h"
 
 static const struct bc_entry rows[] = {
-    {"ecb", BC_DOES_ENC | BC_DOES_DEC, 64, BC_CTX_DST_SRC_KEY, 0, "ecb_crypt_blk64"},
-    {"ctr", BC_DOES_CTR, 64, BC_CTX_DST_SRC_IV, 0, "ctr_crypt_blk64"},
+    {"ecb", BC_DOES_ENC | BC_DOES_DEC, 64, BC_CTX_DST_SRC_KEY, 0, "ecb_crypt_blk64", 0},
+    {"ctr", BC_DOES_CTR, 64, BC_CTX_DST_SRC_IV, 0, "ctr_crypt_blk64", 0},
 };
 
 BC_UPSTREAM_CONVENTION(

@@ -17,12 +17,12 @@ static void context(uint8_t *ctx, const struct bc_keys *k)
 }
 
 static const struct bc_entry rows[] = {
-    {"enc_blk64", BC_DOES_ENC, 64, BC_CTX_DST_SRC, 0, NULL},
-    {"dec_blk64", BC_DOES_DEC, 64, BC_CTX_DST_SRC, 0, NULL},
-    {"ctr_enc (64 blocks)", BC_DOES_CTR, 64, BC_CTX_DST_SRC_IV, 0, "ctr_enc"},
-    {"enc_blk1_32", BC_DOES_ENC, 32, BC_CTX_DST_SRC_COUNT, 2, NULL},
-    {"dec_blk1_32", BC_DOES_DEC, 32, BC_CTX_DST_SRC_COUNT, 2, NULL},
-    {"ctr_enc (32 blocks)", BC_DOES_CTR, 32, BC_CTX_DST_SRC_IV, 0, "ctr_enc"},
+    {"enc_blk64", BC_DOES_ENC, 64, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"dec_blk64", BC_DOES_DEC, 64, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ctr_enc (64 blocks)", BC_DOES_CTR, 64, BC_CTX_DST_SRC_IV, 0, "ctr_enc", 0},
+    {"enc_blk1_32", BC_DOES_ENC, 32, BC_CTX_DST_SRC_COUNT, 2, NULL, 0},
+    {"dec_blk1_32", BC_DOES_DEC, 32, BC_CTX_DST_SRC_COUNT, 2, NULL, 0},
+    {"ctr_enc (32 blocks)", BC_DOES_CTR, 32, BC_CTX_DST_SRC_IV, 0, "ctr_enc", 0},
 };
 
 BC_UPSTREAM_CONVENTION(

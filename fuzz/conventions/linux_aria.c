@@ -10,15 +10,15 @@
 #include "aria_ctx.h"
 
 static const struct bc_entry rows[] = {
-    {"encrypt_16way", BC_DOES_ENC, 16, BC_CTX_DST_SRC, 0, NULL},
-    {"decrypt_16way", BC_DOES_DEC, 16, BC_CTX_DST_SRC, 0, NULL},
-    {"ctr_crypt_16way", BC_DOES_CTR, 16, BC_CTX_DST_SRC_KS_IV, 0, NULL},
-    {"encrypt_32way", BC_DOES_ENC, 32, BC_CTX_DST_SRC, 0, NULL},
-    {"decrypt_32way", BC_DOES_DEC, 32, BC_CTX_DST_SRC, 0, NULL},
-    {"ctr_crypt_32way", BC_DOES_CTR, 32, BC_CTX_DST_SRC_KS_IV, 0, NULL},
-    {"encrypt_64way", BC_DOES_ENC, 64, BC_CTX_DST_SRC, 0, NULL},
-    {"decrypt_64way", BC_DOES_DEC, 64, BC_CTX_DST_SRC, 0, NULL},
-    {"ctr_crypt_64way", BC_DOES_CTR, 64, BC_CTX_DST_SRC_KS_IV, 0, NULL},
+    {"encrypt_16way", BC_DOES_ENC, 16, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"decrypt_16way", BC_DOES_DEC, 16, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ctr_crypt_16way", BC_DOES_CTR, 16, BC_CTX_DST_SRC_KS_IV, 0, NULL, 0},
+    {"encrypt_32way", BC_DOES_ENC, 32, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"decrypt_32way", BC_DOES_DEC, 32, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ctr_crypt_32way", BC_DOES_CTR, 32, BC_CTX_DST_SRC_KS_IV, 0, NULL, 0},
+    {"encrypt_64way", BC_DOES_ENC, 64, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"decrypt_64way", BC_DOES_DEC, 64, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ctr_crypt_64way", BC_DOES_CTR, 64, BC_CTX_DST_SRC_KS_IV, 0, NULL, 0},
 };
 
 BC_UPSTREAM_CONVENTION(

@@ -15,10 +15,10 @@ static void context(uint8_t *ctx, const struct bc_keys *k)
 }
 
 static const struct bc_entry rows[] = {
-    {"ecb_enc_16way", BC_DOES_ENC, 16, BC_CTX_DST_SRC, 0, NULL},
-    {"ecb_dec_16way", BC_DOES_DEC, 16, BC_CTX_DST_SRC, 0, NULL},
-    {"ecb_enc_32way", BC_DOES_ENC, 32, BC_CTX_DST_SRC, 0, NULL},
-    {"ecb_dec_32way", BC_DOES_DEC, 32, BC_CTX_DST_SRC, 0, NULL},
+    {"ecb_enc_16way", BC_DOES_ENC, 16, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ecb_dec_16way", BC_DOES_DEC, 16, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ecb_enc_32way", BC_DOES_ENC, 32, BC_CTX_DST_SRC, 0, NULL, 0},
+    {"ecb_dec_32way", BC_DOES_DEC, 32, BC_CTX_DST_SRC, 0, NULL, 0},
 };
 
 BC_UPSTREAM_CONVENTION(

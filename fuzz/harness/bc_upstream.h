@@ -29,32 +29,53 @@
 
 #include "blockcipher.h"
 
-/* What an entry point does (blockcipher.h's operations). */
+/* What an entry point does (blockcipher.h's operations: 1u << enum bc_op). */
 enum bc_does {
-    BC_DOES_ENC = 1u << 0, /* ECB encryption */
-    BC_DOES_DEC = 1u << 1, /* ECB decryption */
-    BC_DOES_CTR = 1u << 2, /* CTR with a 128-bit big-endian counter, advanced by the call */
+    BC_DOES_ENC = 1u << BC_OP_ECB_ENC,     /* ECB encryption */
+    BC_DOES_DEC = 1u << BC_OP_ECB_DEC,     /* ECB decryption */
+    BC_DOES_CTR = 1u << BC_OP_CTR,         /* CTR with a 128-bit big-endian counter, advanced */
+    BC_DOES_CBC_DEC = 1u << BC_OP_CBC_DEC, /* CBC decryption, the IV advanced */
+    BC_DOES_CTR32LE = 1u << BC_OP_CTR32LE, /* CTR with ctr32le's counter, advanced */
+    BC_DOES_XTS_ENC = 1u << BC_OP_XTS_ENC, /* XTS from the encrypted tweak, advanced */
+    BC_DOES_XTS_DEC = 1u << BC_OP_XTS_DEC,
 };
 
-/* How an entry point takes its arguments (ctx: the context the convention builds). */
+/* How an entry point takes its arguments (ctx: the context the convention builds; key: ctx,
+ * or ctx + dec_key_offset for the operations that decrypt; n: the call's blocks; len: its
+ * bytes; iv: the counter, IV or tweak). */
 enum bc_shape {
     BC_CTX_DST_SRC,       /* fn(ctx, dst, src): exactly width blocks */
-    BC_CTX_DST_SRC_KEY,   /* fn(ctx, dst, src, key): key is ctx + the direction's key offset
-                           * (struct bc_upstream.dec_key_offset for decryption) */
-    BC_CTX_DST_SRC_COUNT, /* fn(ctx, dst, src, unsigned nblocks): min_blocks..width blocks */
+    BC_CTX_DST_SRC_KEY,   /* fn(ctx, dst, src, key) */
+    BC_CTX_DST_SRC_COUNT, /* fn(ctx, dst, src, unsigned n): min_blocks..width blocks */
     BC_CTX_DST_SRC_IV,    /* fn(ctx, dst, src, iv): exactly width blocks of CTR */
     BC_CTX_DST_SRC_KS_IV, /* fn(ctx, dst, src, keystream, iv): exactly width blocks of CTR,
                            * keystream width blocks of scratch the call writes */
+    /* a width of 0: any number of blocks a call (XTS: any length of at least 16 bytes) */
+    BC_CTX_DST_SRC_LEN,        /* fn(ctx, dst, src, size_t len) (Linux's aesni_ecb_enc) */
+    BC_CTX_DST_SRC_LEN_IV,     /* fn(ctx, dst, src, size_t len, iv) (aesni_ctr_enc, _xts_enc) */
+    BC_CTX_SRC_DST_LEN_IV,     /* fn(ctx, src, dst, unsigned len, iv) (aes_xts_encrypt_*) */
+    BC_SRC_IV_CTX_DST_LEN,     /* fn(src, iv, ctx, dst, len) (aes_ctr_enc_*_by8): len passed as
+                                * 64 bits, zero-extended: Linux 6.12's by8 code reads all of r8
+                                * though its prototype says unsigned int (with junk in the upper
+                                * half, as the ABI allows, it runs off its buffers) */
+    BC_KEY_ENC_DST_SRC_N_ROUNDS,  /* fn(key, int encrypt, dst, src, size_t n, unsigned rounds)
+                                   * (libgcrypt's _gcry_vaes_*_ecb_crypt_amd64) */
+    BC_KEY_IV_DST_SRC_N_ROUNDS,   /* fn(key, iv, dst, src, size_t n, unsigned rounds)
+                                   * (its cbc_dec, ctr_enc, ctr32le_enc) */
+    BC_KEY_IV_DST_SRC_N_ROUNDS_ENC, /* fn(key, iv, dst, src, size_t n, unsigned rounds,
+                                     * int encrypt) (its xts_crypt: whole blocks) */
 };
 
 struct bc_entry {
     const char *name;    /* the operation's name (--op), and the end of its symbol
                           * ("encrypt_16way", "enc_blk1_32") unless suffix says otherwise */
     unsigned does;       /* enum bc_does */
-    unsigned width;      /* blocks per call (at most, for BC_CTX_DST_SRC_COUNT) */
+    unsigned width;      /* blocks per call (at most, for BC_CTX_DST_SRC_COUNT; 0: any) */
     enum bc_shape shape;
     unsigned min_blocks; /* BC_CTX_DST_SRC_COUNT: the fewest blocks a call may take */
     const char *suffix;  /* the end of its symbol, when not its name ("ctr_enc"); or NULL */
+    unsigned keylen;     /* the one key size (bytes) the entry point takes (Linux's
+                          * aes_ctr_enc_128_avx_by8), or 0 for all */
 };
 
 /* What the CTR entry points promise of the counter. */
@@ -62,6 +83,12 @@ enum bc_ctr_contract {
     BC_CTR_ANY,            /* any counter: the carry goes through all 128 bits */
     BC_CTR_LOW16_NO_WRAP,  /* libgcrypt's ctr16be bulk interface: its caller never lets the
                             * low 16 bits of the counter wrap inside a call */
+};
+
+/* What the XTS entry points take. */
+enum bc_xts_contract {
+    BC_XTS_STEALING,     /* any length of 16 bytes and more, the last call stealing (Linux) */
+    BC_XTS_WHOLE_BLOCKS, /* whole blocks only: the caller steals (libgcrypt's cipher-xts.c) */
 };
 
 /* The reference's schedules of the case (or of the probe's key), for a context builder: the
@@ -78,8 +105,12 @@ struct bc_upstream {
     size_t nentries;
     size_t ctx_bytes;
     void (*context)(uint8_t *ctx, const struct bc_keys *k);
-    size_t dec_key_offset; /* BC_CTX_DST_SRC_KEY */
+    /* 16: the context must start 16-byte aligned (placed as BC_BUF_CONTEXT, its length
+     * rounded up to 16, so it stays aligned flush against the guard page); 0: any */
+    size_t ctx_align;
+    size_t dec_key_offset; /* key for the operations that decrypt */
     enum bc_ctr_contract ctr;
+    enum bc_xts_contract xts;
 };
 
 /* The convention's functions (struct convention's), the same for every table. */
@@ -89,16 +120,17 @@ int bc_upstream_identify(const struct convention *cv, const void *fn, const char
 int bc_upstream_accepts(const struct convention *cv, const void *ops, const void *c);
 
 /* For blockcipher.c: whether im is an upstream table's kernel, whether it does operation op
- * (0 ECB encrypt, 1 ECB decrypt, 2 CTR), and its calls on the placed buffers. */
+ * (enum bc_op), and its calls on the placed buffers (iv: the counter, IV, or XTS's tweak
+ * already encrypted under the second key). */
 int bc_upstream_of(const struct impl *im);
 int bc_upstream_does(const struct impl *im, int op);
 void bc_upstream_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
-                      const uint8_t *src, uint8_t *ctr);
+                      const uint8_t *src, uint8_t *iv);
 
 /* convention_<name>_<family>, a table convention (fuzz/meson.build's registry names it so):
  * its rows, context builder and context size, which leftovers are findings (enum
  * convention_clean) and why the others are allowed, the upstream prototype; then, as needed,
- * .dec_key_offset = N and .ctr = BC_CTR_LOW16_NO_WRAP. */
+ * .dec_key_offset = N, .ctr = BC_CTR_LOW16_NO_WRAP and .xts = BC_XTS_WHOLE_BLOCKS. */
 #define BC_UPSTREAM_CONVENTION(name_, family_, rows_, context_, ctx_bytes_, clean_, leftovers_, \
                                prototype_, ...)                                               \
     static const struct bc_upstream bc_upstream_##name_##_##family_ = {                       \

@@ -11,7 +11,7 @@
 #include "driver.h"
 #include "guard.h"
 
-#define DRV_MAX_BUFS 8
+#define DRV_MAX_BUFS 10
 #define DRV_MAX_IMPLS 64
 
 struct backend;

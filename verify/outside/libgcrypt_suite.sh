@@ -21,6 +21,9 @@
 #            qemu-riscv64 at VLEN 128, 256, 512 and 1024 (./asmdiff check --arch riscv64);
 #            polyval-kernel-fraclmul-planted: that change with mf8 one step too early, which
 #            must be caught at VLEN 512 (and only there);
+#   aes-kernel-vaes-avx2: cipher/rijndael-vaes-avx2-amd64.S's ECB, CBC decryption, CTR (its
+#            ctr16be) and XTS (whole blocks) entry points in one check, each clean (the AVX-512
+#            file calls into this one for its tails: a check of it needs both files linked);
 #   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
@@ -85,7 +88,7 @@ case $mode in
     expect verdict=clean 'row:"vlen128 kat" result=pass' 'row:"vlen1024 random" result=pass' -- \
       "${cmd[@]}"
     exit $? ;;
-  camellia-kernel-*|mpi-kernel-*)
+  camellia-kernel-*|mpi-kernel-*|aes-kernel-*)
     # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
     # fuzz/mpi.c: the libgcrypt conventions); the entry points of one file are the kernels of
     # one check build (each with its own rows and calls); FAMILY and BUDGET as for the others
@@ -102,6 +105,9 @@ case $mode in
                                   _gcry_camellia_gfni_avx2_dec_blk1_32 avx2,gfni
                                   _gcry_camellia_gfni_avx2_ctr_enc avx2,gfni) ;;
       add-sub)  file="" kernels=(_gcry_mpih_add_n "" _gcry_mpih_sub_n "") ;;
+      vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=avx2,vaes,vpclmulqdq
+                 kernels=(_gcry_vaes_avx2_ecb_crypt_amd64 $v2 _gcry_vaes_avx2_cbc_dec_amd64 $v2
+                          _gcry_vaes_avx2_ctr_enc_amd64 $v2 _gcry_vaes_avx2_xts_crypt_amd64 $v2) ;;
       *) echo "libgcrypt_suite.sh: no mode $mode" >&2; exit 2 ;;
     esac
     cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}")

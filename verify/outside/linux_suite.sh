@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# linux_suite.sh [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]...
+# linux_suite.sh [--family F] [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS
+#                [FILE SYMBOL NEEDS]...
 # — Linux's own crypto assembly as
 # outside kernels (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in
 # the linux convention, with our stand-in for the generated asm/asm-offsets.h in
 # verify/outside/linux-compat).  Every triple is one kernel of ONE check build (up to four: the
 # entry points of a file, or two files of one family, share the build, the cases and the fuzz
 # run instead of repeating them per entry point).  The family is the first file's name up to its
-# first '-' or '_' (aria, camellia, nh).  The check must come out clean with the known answers
+# first '-' or '_' (aria, camellia, nh, aes), or --family's (aesni-intel_asm.S is aes).  The
+# check must come out clean with the known answers
 # passed for every kernel, each counting its own calls (judged on the check's JSON records,
 # verify/expect_records.py).
 # --plant: a positive control instead: the first FILE copied with one line changed (the first
@@ -18,7 +20,12 @@
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
-plant=()
+plant=() family=
+if [ "${1:-}" = --family ]; then
+  [ $# -ge 2 ] || { echo "usage: linux_suite.sh --family F ..." >&2; exit 2; }
+  family=$2
+  shift 2
+fi
 if [ "${1:-}" = --plant ]; then
   [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE EXPECT BUDGET ..." >&2; exit 2; }
   plant=("$2" "$3" "$4" "$5")
@@ -34,7 +41,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/verify/missing.sh"
 src=${ASMDIFF_LINUX_SRC:-${ASMDIFF_BUILD:?}/lib-cache/linux-6.12}
-family=${1%%[-_]*}
+family=${family:-${1%%[-_]*}}
 args=() symbols=()
 while [ $# -gt 0 ]; do
   path=$src/arch/x86/crypto/$1

@@ -1,0 +1,563 @@
+/* aes-x86_64-vaes-avx2-common.h — what the two VAES + AVX2 AES kernels share: the round loop,
+ * ECB, CBC decryption, both CTR modes and the XTS frame, as assembler macros.
+ *
+ * Included by aes-x86_64-vaes-avx2-clmul.S and aes-x86_64-vaes-avx2-shift.S, each once.
+ * Before including it a form defines
+ *   XTS_NEXT k, v, t1, t2, c   v = v * x^k in GF(2^128) in each 128-bit lane (0 < k < 57),
+ *                              t1, t2 scratch, c the register holding aes2_xts_const
+ *   XTS_NEXT8 s, d, t1, t2, c  d = s * x^8, the same way by whole bytes (d != s)
+ *   aes2_xts_const                the 32-byte constant XTS_NEXT needs
+ *   AES_CTR_FAST               1: CTR takes the 32-bit lane path while it cannot carry
+ *                              0: CTR always carries through all 128 bits
+ * and then expands AES_VAES_AVX2_ENTRY_POINTS <form>, which emits aes_<mode>_<form> for the
+ * seven modes of kernels/aes/aes.h.  The file comments of the two .S files describe the
+ * design; the comments here say why each piece is shaped the way it is.
+ *
+ * Registers every entry point sets up (ENTER) and the round loop relies on:
+ *   rdi  ks (never written)   esi  rounds (only read)   r10  ks + 16 * rounds, the last key
+ *   ymm15  the round key of the current round, broadcast to both lanes
+ */
+
+/* ---- Constants ---- */
+
+        .section .rodata
+        .p2align 5
+        .type aes2_bswap128, @object
+aes2_bswap128:                     /* vpshufb: each lane's 16 bytes reversed (BE <-> LE counter) */
+        .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+        .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+        .size aes2_bswap128, . - aes2_bswap128
+/* What register j of a 16-block pass adds to the counter pair [c, c+1], lane by lane: a
+ * table, so that every register comes from the running pair directly and no add waits for
+ * another.  As qwords [2j, 0]; the same bytes serve vpaddd (dword 0 gets 2j). */
+        .type aes2_ctr_step, @object
+aes2_ctr_step:
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .quad 2 * \j, 0, 2 * \j, 0
+        .endr
+        .size aes2_ctr_step, . - aes2_ctr_step
+        .type aes2_ctr_lane1, @object
+aes2_ctr_lane1:    .quad 0, 0, 1, 0        /* [c, c] -> [c, c+1] */
+        .size aes2_ctr_lane1, . - aes2_ctr_lane1
+/* aes2_ctr_add + 32n: what a step of n ymm (2n blocks; n = 0: one xmm block) adds to the pair */
+        .type aes2_ctr_add, @object
+aes2_ctr_add:
+        .quad 1, 0, 1, 0
+        .irp n, 1, 2, 3, 4, 5, 6, 7, 8
+        .quad 2 * \n, 0, 2 * \n, 0
+        .endr
+        .size aes2_ctr_add, . - aes2_ctr_add
+/* The BE counter runs as a little-endian integer whose low qword has its top bit flipped, so
+ * that vpcmpgtq (signed) orders the low qwords as unsigned numbers with no per-compare flip.
+ * The flip is undone for free inside the whitening key: byte 7 of the LE form (the flipped
+ * bit's byte) is byte 8 of the byte-reversed block. */
+        .type aes2_flip_le, @object
+aes2_flip_le:      .quad 0x8000000000000000, 0, 0x8000000000000000, 0
+        .size aes2_flip_le, . - aes2_flip_le
+        .type aes2_flip_be, @object
+aes2_flip_be:      .quad 0, 0x80, 0, 0x80
+        .size aes2_flip_be, . - aes2_flip_be
+
+.text
+
+/* ---- Round loop ---- */
+
+/* ENTER:  r10 = ks + 16 * rounds.  The later rounds address their keys from the end, so that
+ * 10, 12 and 14 rounds share one straight sequence entered at three points. */
+.macro ENTER
+        mov %esi, %r10d
+        shl $4, %r10d
+        add %rdi, %r10
+.endm
+
+/* ROUND op, key, k, regs:  broadcast round key `key` into ymm15 and apply op with it (k is
+ * ymm15 or xmm15, matching the width of regs) to every data register. */
+.macro ROUND op, key, k, regs:vararg
+        vbroadcasti128 \key, %ymm15
+        .irp r, \regs
+        \op \k, \r, \r
+        .endr
+.endm
+
+/* CIPHER op, oplast, k, w, regs:  the whole cipher on every register of regs (1 to 8, all
+ * the same width): whitening with w (already loaded: round key 0, or a modified round key 0
+ * for CTR), then rounds 1 .. rounds-1 with op and the last with oplast.  The round keys are
+ * reloaded from memory each round: with 8 data registers and the counter or tweak state there
+ * is no room for 15 keys, and vbroadcasti128 is a plain load (no shuffle port), one per 1 to
+ * 8 AES instructions.  Clobbers ymm15, flags. */
+.macro CIPHER op, oplast, k, w, regs:vararg
+        .irp r, \regs
+        vpxor \w, \r, \r
+        .endr
+        cmp $12, %esi
+        jb 8710f                        /* AES-128 */
+        je 8712f                        /* AES-192 */
+        ROUND \op, -13*16(%r10), \k, \regs
+        ROUND \op, -12*16(%r10), \k, \regs
+8712:
+        ROUND \op, -11*16(%r10), \k, \regs
+        ROUND \op, -10*16(%r10), \k, \regs
+8710:
+        ROUND \op, -9*16(%r10), \k, \regs
+        ROUND \op, -8*16(%r10), \k, \regs
+        ROUND \op, -7*16(%r10), \k, \regs
+        ROUND \op, -6*16(%r10), \k, \regs
+        ROUND \op, -5*16(%r10), \k, \regs
+        ROUND \op, -4*16(%r10), \k, \regs
+        ROUND \op, -3*16(%r10), \k, \regs
+        ROUND \op, -2*16(%r10), \k, \regs
+        ROUND \op, -1*16(%r10), \k, \regs
+        ROUND \oplast, (%r10), \k, \regs
+.endm
+
+/* CIPHER_N op, oplast, w, n:  CIPHER on ymm0 .. ymm(n-1). */
+.macro CIPHER_N op, oplast, w, n
+.if \n == 8
+        CIPHER \op, \oplast, %ymm15, \w, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7
+.elseif \n == 6
+        CIPHER \op, \oplast, %ymm15, \w, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5
+.elseif \n == 4
+        CIPHER \op, \oplast, %ymm15, \w, %ymm0, %ymm1, %ymm2, %ymm3
+.elseif \n == 2
+        CIPHER \op, \oplast, %ymm15, \w, %ymm0, %ymm1
+.else
+        CIPHER \op, \oplast, %ymm15, \w, %ymm0
+.endif
+.endm
+
+/* LEAVE:  nothing key-derived may stay behind, and every entry point wrote some of ymm0-15;
+ * vzeroall clears all sixteen at once (and their upper halves, so no vzeroupper is needed). */
+.macro LEAVE
+        vzeroall
+        ret
+.endm
+
+.macro FUNC name
+        .globl \name
+        .type \name, @function
+        .p2align 5
+\name:
+.endm
+
+/* BLOCKS16 step:  the frame of ECB, CBC decryption and both CTRs.  r8 blocks at rcx -> rdx.
+ * Passes of 16 blocks (8 ymm chains: VAES latency 3 to 4 cycles at 2 per cycle needs 6 to 8
+ * independent chains to keep both AES units busy); then what is left (r8 < 16) by its binary
+ * digits, 8, 4 and 2 blocks in 4, 2 and 1 ymm, and the odd block in an xmm, each step at
+ * most once.  Every load and store is whole data blocks, so no byte outside the data is
+ * touched without masked moves, and a tail costs at most four latency-bound steps.
+ * `step n, main` does 2n blocks (n ymm; n = 0: one block in xmm0; ymm steps advance rcx and
+ * rdx); main = 1 marks the main loop's 16-block step. */
+.macro BLOCKS16 step
+        cmp $16, %r8
+        jb 2f
+1:
+        \step 8, 1
+        sub $16, %r8
+        cmp $16, %r8
+        jae 1b
+2:
+        test $8, %r8b
+        jz 3f
+        \step 4, 0
+3:
+        test $4, %r8b
+        jz 4f
+        \step 2, 0
+4:
+        test $2, %r8b
+        jz 5f
+        \step 1, 0
+5:
+        test $1, %r8b                   /* tail: the odd block */
+        jz 6f
+        \step 0, 0
+6:
+.endm
+
+/* ---- ECB ---- */
+
+.macro ECB_STEP_ENC n, main
+        ECB_STEP vaesenc, vaesenclast, \n
+.endm
+.macro ECB_STEP_DEC n, main
+        ECB_STEP vaesdec, vaesdeclast, \n
+.endm
+.macro ECB_STEP op, oplast, n
+        vbroadcasti128 (%rdi), %ymm15
+.if \n
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vmovdqu 32*\j(%rcx), %ymm\j
+        .endif
+        .endr
+        CIPHER_N \op, \oplast, %ymm15, \n
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vmovdqu %ymm\j, 32*\j(%rdx)
+        .endif
+        .endr
+        add $32*\n, %rcx
+        add $32*\n, %rdx
+.else
+        vmovdqu (%rcx), %xmm0
+        CIPHER \op, \oplast, %xmm15, %xmm15, %xmm0
+        vmovdqu %xmm0, (%rdx)
+.endif
+.endm
+
+.macro ECB name, step
+FUNC \name
+        ENTER
+        BLOCKS16 \step
+        LEAVE
+        .size \name, . - \name
+.endm
+
+/* ---- CBC decryption ---- */
+
+/* out[i] = D(in[i]) ^ in[i-1].  The previous-ciphertext operand of register j is the 32 bytes
+ * at in + 32j - 16, read from the input (in place: before this step's stores), except for
+ * register 0 whose low lane is the block before the step: xmm14, the IV at first.  xmm14 is
+ * reloaded from the step's last input block before any store overwrites it.
+ *   ymm0-7 data   ymm13 [previous block, in[0]]   xmm14 previous block   ymm15 round key */
+.macro CBC_STEP n, main
+        vbroadcasti128 (%rdi), %ymm15
+.if \n
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vmovdqu 32*\j(%rcx), %ymm\j
+        .endif
+        .endr
+        vinserti128 $1, (%rcx), %ymm14, %ymm13
+        CIPHER_N vaesdec, vaesdeclast, %ymm15, \n
+        vpxor %ymm13, %ymm0, %ymm0
+        .irp j, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vpxor 32*\j-16(%rcx), %ymm\j, %ymm\j
+        .endif
+        .endr
+        vmovdqu 32*\n-16(%rcx), %xmm14  /* CBC: the step's last ciphertext, before the stores */
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vmovdqu %ymm\j, 32*\j(%rdx)
+        .endif
+        .endr
+        add $32*\n, %rcx
+        add $32*\n, %rdx
+.else
+        vmovdqu (%rcx), %xmm0
+        vmovdqa %xmm0, %xmm13
+        CIPHER vaesdec, vaesdeclast, %xmm15, %xmm15, %xmm0
+        vpxor %xmm14, %xmm0, %xmm0
+        vmovdqa %xmm13, %xmm14
+        vmovdqu %xmm0, (%rdx)
+.endif
+.endm
+
+.macro CBC_DEC name
+FUNC \name
+        test %r8, %r8
+        jz 9f
+        ENTER
+        vmovdqu (%r9), %xmm14
+        BLOCKS16 CBC_STEP
+        vmovdqu %xmm14, (%r9)           /* CBC: the chaining value for the next call */
+9:
+        LEAVE
+        .size \name, . - \name
+.endm
+
+/* ---- CTR ---- */
+
+/* CTR_ADD128 add, w, t, m:  w += add (qword [a, 0] per lane) as 128-bit integers in the
+ * flipped form (see aes2_flip_le).  In that form a low qword wrapped iff it is now signed-less
+ * than before, and vpcmpgtq of old over new says so with no flip per compare; the all-ones
+ * result, moved up one qword, is -1 in the high qword, which vpsubq turns into +1. */
+.macro CTR_ADD128 add, w, t, m
+        vpaddq \add, \w, \t
+        vpcmpgtq \t, \w, \m
+        vpslldq $8, \m, \m
+        vpsubq \m, \t, \w               /* CTR: carry the pair's low qwords into the high */
+.endm
+
+/* CTR_GEN_CARRY n:  ymm0 .. ymm(n-1) = counter blocks c+0 .. c+2n-1 (byte-reversed, still
+ * flipped) from the pair in ymm13, each carried through all 128 bits: one add, compare, shift
+ * and subtract per register, all from ymm13, so the n are independent. */
+.macro CTR_GEN_CARRY n
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vpaddq aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
+        vpcmpgtq %ymm\j, %ymm13, %ymm11
+        vpslldq $8, %ymm11, %ymm11
+        vpsubq %ymm11, %ymm\j, %ymm\j   /* CTR: carry from the low into the high qword */
+        vpshufb %ymm12, %ymm\j, %ymm\j
+        .endif
+        .endr
+.endm
+
+/* CTR_STEP n, main (128-bit BE counter) and CTR32LE_STEP n, main:
+ *   ymm0-7 data   ymm11 carry mask   ymm12 byte reversal   ymm13 counter pair [c, c+1]
+ *   ymm14 whitening key (round key 0, for CTR with the flip folded in)   ymm15 round key
+ * CTR keeps the counter as a flipped LE integer (CTR_ADD128); CTR32LE keeps the block as it
+ * is and adds in dword 0 only, which is exactly its mod 2^32 wrap. */
+.macro CTR_STEP n, main
+.if \n
+.if AES_CTR_FAST && \main
+        /* While the low 32 bits of c are at most 2^32 - 16, c+0 .. c+15 differ from c in
+         * those 32 bits only: one vpaddd per register, nothing to carry.  Else (once in
+         * 2^28 passes, or when the counter was chosen to wrap) the carrying path. */
+        vmovd %xmm13, %eax
+        cmp $0xfffffff0, %eax           /* CTR fast path: c+15 stays below 2^32 in the low word */
+        ja 7f
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        vpaddd aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
+        vpshufb %ymm12, %ymm\j, %ymm\j
+        .endr
+        jmp 8f
+7:
+        CTR_GEN_CARRY \n
+8:
+.else
+        CTR_GEN_CARRY \n
+.endif
+        CTR_ADD128 aes2_ctr_add+32*\n(%rip), %ymm13, %ymm8, %ymm11
+        CTR_XOR_STORE \n
+.else
+        vpshufb %xmm12, %xmm13, %xmm0
+        CTR_ADD128 aes2_ctr_add(%rip), %ymm13, %ymm8, %ymm11
+        CTR_XOR_STORE 0
+.endif
+.endm
+
+.macro CTR32LE_STEP n, main
+.if \n
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vpaddd aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
+        .endif
+        .endr
+        vpaddd aes2_ctr_add+32*\n(%rip), %ymm13, %ymm13
+.else
+        vmovdqa %xmm13, %xmm0
+        vpaddd aes2_ctr_add(%rip), %ymm13, %ymm13
+.endif
+        CTR_XOR_STORE \n
+.endm
+
+/* CTR_XOR_STORE n:  encrypt the counter blocks in ymm0 .. ymm(n-1) (n = 0: xmm0), XOR the
+ * input into them, store, advance. */
+.macro CTR_XOR_STORE n
+.if \n
+        CIPHER_N vaesenc, vaesenclast, %ymm14, \n
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        .if \j < \n
+        vpxor 32*\j(%rcx), %ymm\j, %ymm\j
+        vmovdqu %ymm\j, 32*\j(%rdx)
+        .endif
+        .endr
+        add $32*\n, %rcx
+        add $32*\n, %rdx
+.else
+        CIPHER vaesenc, vaesenclast, %xmm15, %xmm14, %xmm0
+        vpxor (%rcx), %xmm0, %xmm0
+        vmovdqu %xmm0, (%rdx)
+.endif
+.endm
+
+.macro CTR name, le32
+FUNC \name
+        test %r8, %r8
+        jz 9f
+        ENTER
+        vmovdqu (%r9), %xmm13
+        vbroadcasti128 (%rdi), %ymm14
+.if \le32
+        vinserti128 $1, %xmm13, %ymm13, %ymm13
+        vpaddd aes2_ctr_lane1(%rip), %ymm13, %ymm13
+        BLOCKS16 CTR32LE_STEP
+        vmovdqu %xmm13, (%r9)
+.else
+        vmovdqa aes2_bswap128(%rip), %ymm12
+        vpshufb %xmm12, %xmm13, %xmm13
+        vpxor aes2_flip_le(%rip), %xmm13, %xmm13
+        vinserti128 $1, %xmm13, %ymm13, %ymm13
+        CTR_ADD128 aes2_ctr_lane1(%rip), %ymm13, %ymm0, %ymm11
+        vpxor aes2_flip_be(%rip), %ymm14, %ymm14
+        BLOCKS16 CTR_STEP
+        vpshufb %xmm12, %xmm13, %xmm13  /* CTR: back to big-endian, then unflip */
+        vpxor aes2_flip_be(%rip), %xmm13, %xmm13
+        vmovdqu %xmm13, (%r9)
+.endif
+9:
+        LEAVE
+        .size \name, . - \name
+.endm
+
+/* ---- XTS ---- */
+
+/* XTS_STEP op, oplast, n:  2n blocks (n ymm) at rcx -> rdx with the tweak pairs in
+ * ymm6 .. ymm(5+n); n = 0: one block with the tweak in xmm6. */
+.macro XTS_STEP op, oplast, n
+        vbroadcasti128 (%rdi), %ymm15
+.if \n
+        vpxor (%rcx), %ymm6, %ymm0
+.if \n > 1
+        vpxor 32(%rcx), %ymm7, %ymm1
+.endif
+.if \n > 2
+        vpxor 64(%rcx), %ymm8, %ymm2
+        vpxor 96(%rcx), %ymm9, %ymm3
+.endif
+.if \n > 4
+        vpxor 128(%rcx), %ymm10, %ymm4
+        vpxor 160(%rcx), %ymm11, %ymm5
+.endif
+        CIPHER_N \op, \oplast, %ymm15, \n
+        vpxor %ymm6, %ymm0, %ymm0
+.if \n > 1
+        vpxor %ymm7, %ymm1, %ymm1
+.endif
+.if \n > 2
+        vpxor %ymm8, %ymm2, %ymm2
+        vpxor %ymm9, %ymm3, %ymm3
+.endif
+.if \n > 4
+        vpxor %ymm10, %ymm4, %ymm4
+        vpxor %ymm11, %ymm5, %ymm5
+.endif
+        .irp j, 0, 1, 2, 3, 4, 5
+        .if \j < \n
+        vmovdqu %ymm\j, 32*\j(%rdx)
+        .endif
+        .endr
+        add $32*\n, %rcx
+        add $32*\n, %rdx
+.else
+        vpxor (%rcx), %xmm6, %xmm0
+        CIPHER \op, \oplast, %xmm15, %xmm15, %xmm0
+        vpxor %xmm6, %xmm0, %xmm0
+        vmovdqu %xmm0, (%rdx)
+.endif
+.endm
+
+/* XTS name, op, oplast, dec:  12 blocks per pass in 6 ymm chains, so that the tweaks fit
+ * beside the data: 6 data registers, the 6 tweak pairs they need before and after the cipher,
+ * XTS_NEXT's two temporaries, its constant and the round key are exactly the 16 registers,
+ * with no stack frame.  (8 chains would put the tweaks on the stack; 6 already cover Intel's
+ * latency 3 and leave AMD's latency 4 at three quarters.)
+ *   ymm0-5 data   ymm6-11 tweak pairs [T_i, T_i+1], [T_i+2, T_i+3], ..   ymm12-13 scratch
+ *   ymm14 aes2_xts_const   ymm15 round key
+ *   rax whole blocks left for the bulk   r11 len % 16 (the stolen part)
+ * With a partial block the last whole block is left out of the bulk: stealing needs it.
+ * The tail (rax < 12 after the passes) goes by binary digits like BLOCKS16, 8, 4, 2 and 1
+ * blocks; after a step of 2k blocks the unused tweak pairs move down k registers, so the next
+ * tweak is always in the low lane of ymm6. */
+.macro XTS name, op, oplast, dec
+FUNC \name
+        cmp $16, %r8                    /* 0 (or, outside the contract, 1..15): nothing */
+        jb 9f
+        ENTER
+        vmovdqa aes2_xts_const(%rip), %ymm14
+        vmovdqu (%r9), %xmm6
+        vmovdqa %xmm6, %xmm7
+        XTS_NEXT 1, %xmm7, %xmm12, %xmm13, %xmm14
+        vinserti128 $1, %xmm7, %ymm6, %ymm6
+        vmovdqa %ymm6, %ymm7
+        XTS_NEXT 2, %ymm7, %ymm12, %ymm13, %ymm14
+        vmovdqa %ymm7, %ymm8
+        XTS_NEXT 2, %ymm8, %ymm12, %ymm13, %ymm14
+        vmovdqa %ymm8, %ymm9
+        XTS_NEXT 2, %ymm9, %ymm12, %ymm13, %ymm14
+        vmovdqa %ymm9, %ymm10
+        XTS_NEXT 2, %ymm10, %ymm12, %ymm13, %ymm14
+        vmovdqa %ymm10, %ymm11
+        XTS_NEXT 2, %ymm11, %ymm12, %ymm13, %ymm14
+        mov %r8, %rax
+        shr $4, %rax
+        mov %r8, %r11
+        and $15, %r11
+        jz 1f
+        dec %rax                        /* XTS: the last whole block goes to stealing */
+1:
+        cmp $12, %rax
+        jb 3f
+2:
+        XTS_STEP \op, \oplast, 6
+        /* T_{i+12+j} = T_{i+4+j} * x^8: by whole bytes, so no carry between the qwords */
+        XTS_NEXT8 %ymm8, %ymm6, %ymm12, %ymm13, %ymm14
+        XTS_NEXT8 %ymm9, %ymm7, %ymm12, %ymm13, %ymm14
+        XTS_NEXT8 %ymm10, %ymm8, %ymm12, %ymm13, %ymm14
+        XTS_NEXT8 %ymm11, %ymm9, %ymm12, %ymm13, %ymm14
+        XTS_NEXT8 %ymm6, %ymm10, %ymm12, %ymm13, %ymm14
+        XTS_NEXT8 %ymm7, %ymm11, %ymm12, %ymm13, %ymm14
+        sub $12, %rax
+        cmp $12, %rax
+        jae 2b
+3:
+        test $8, %al
+        jz 4f
+        XTS_STEP \op, \oplast, 4
+        vmovdqa %ymm10, %ymm6
+        vmovdqa %ymm11, %ymm7
+4:
+        test $4, %al
+        jz 5f
+        XTS_STEP \op, \oplast, 2
+        vmovdqa %ymm8, %ymm6
+        vmovdqa %ymm9, %ymm7
+5:
+        test $2, %al
+        jz 6f
+        XTS_STEP \op, \oplast, 1
+        vmovdqa %ymm7, %ymm6
+6:
+        test $1, %al                    /* XTS tail: the odd whole block */
+        jz 7f
+        XTS_STEP \op, \oplast, 0
+        add $16, %rcx
+        add $16, %rdx
+        vextracti128 $1, %ymm6, %xmm6
+7:
+        test %r11, %r11
+        jz 8f
+        /* Stealing (IEEE 1619-2018 5.3.2, 5.4.2) of the last whole block m-1 at rcx and the
+         * r11 bytes after it: xmm6 = the tweak of the whole block first (encryption T_{m-1},
+         * decryption T_m), xmm7 the other, for the block made of the partial one.  The whole block is done first
+         * and written where block m-1 goes; the byte loop then swaps its head with the
+         * partial input, so out[m] gets the head and out[m-1] holds the block to redo. */
+        vmovdqa %xmm6, %xmm7
+.if \dec
+        XTS_NEXT 1, %xmm6, %xmm12, %xmm13, %xmm14 /* XTS dec stealing: the later tweak first */
+.else
+        XTS_NEXT 1, %xmm7, %xmm12, %xmm13, %xmm14 /* XTS enc stealing: the earlier tweak first */
+.endif
+        XTS_STEP \op, \oplast, 0
+.Lxts_steal_\@:
+        movzbl 15(%rcx,%r11), %eax      /* XTS stealing: partial input byte r11-1 */
+        movzbl -1(%rdx,%r11), %r8d
+        mov %r8b, 15(%rdx,%r11)
+        mov %al, -1(%rdx,%r11)
+        dec %r11
+        jnz .Lxts_steal_\@
+        mov %rdx, %rcx
+        vmovdqa %xmm7, %xmm6
+        XTS_STEP \op, \oplast, 0
+        jmp 9f
+8:
+        vmovdqu %xmm6, (%r9)            /* XTS: the tweak of the next block */
+9:
+        LEAVE
+        .size \name, . - \name
+.endm
+
+/* ---- The seven entry points of one form ---- */
+
+.macro AES_VAES_AVX2_ENTRY_POINTS form
+ECB aes_ecb_enc_\form, ECB_STEP_ENC
+ECB aes_ecb_dec_\form, ECB_STEP_DEC
+CBC_DEC aes_cbc_dec_\form
+CTR aes_ctr_\form, 0
+CTR aes_ctr32le_\form, 1
+XTS aes_xts_enc_\form, vaesenc, vaesenclast, 0
+XTS aes_xts_dec_\form, vaesdec, vaesdeclast, 1
+.endm

@@ -1,0 +1,97 @@
+/* aes-x86_64-vaes-avx512-clmul.S — AES (FIPS-197) in ECB, CBC decryption, CTR (128-bit
+ * big-endian counter), CTR32LE and XTS with ciphertext stealing, VAES + AVX-512 on zmm, 16
+ * blocks per pass; the "clmul" form.
+ *
+ * Computes what reference/aes.c and reference/blockmodes.c compute (SP 800-38A for ECB, CBC,
+ * CTR; IEEE 1619-2018 for XTS), from the round keys their key expansion produces; interface,
+ * schedules and contract in kernels/aes/aes.h:
+ *   aes_{ecb_enc,ecb_dec,cbc_dec,ctr,ctr32le,xts_enc,xts_dec}_vaes_avx512_clmul
+ * The shared code (ECB, CBC decryption, CTR32LE, the CTR and XTS skeletons, rounds, tails,
+ * register clearing) is in aes-x86_64-vaes-avx512-common.h; this file holds what makes the
+ * form: how XTS steps its tweaks and how CTR counts.
+ *
+ * Calling convention: System V AMD64 (C prototypes in aes.h).
+ *   rdi ks, esi rounds (the upper half of rsi ignored), rdx out, rcx in, r8 nblocks (XTS: len
+ *   in bytes), r9 iv / ctr / tweak (not for ECB).
+ *   Clobbers rax, rcx, rdx, rdi, r8, r10, r11, flags, zmm0-31, k1-k6; every vector and
+ *   opmask register is zeroed before return, then vzeroupper.  No callee-saved register and
+ *   no stack is used.  A call with nothing to do (0 blocks, XTS len < 16) returns at once.
+ *
+ * Register map of a pass (16 blocks, four independent zmm chains of four blocks):
+ *   zmm0-3     the blocks (state)
+ *   zmm4-7     XTS: the pass's tweaks; CBC: the ciphertext as loaded
+ *   zmm8       XTS: the reduction polynomial 0x87 per lane; CBC: the block before the pass in
+ *              its top lane; CTR, CTR32LE: the pass's first counter block in every lane
+ *   zmm9-12    what each mode folds into the last round key (k_last ^ tweak, ^ input, ^ the
+ *              previous ciphertext)
+ *   zmm13-15   CTR: +16 per lane, the byte reversal; XTS: temporaries of the tweak step;
+ *              CBC: zmm15 the iv to return (the last ciphertext block, read on entry)
+ *   zmm16      round key 0;  zmm18-30 round keys 1..rounds-1, aligned at the end (rounds 10
+ *              starts at zmm22);  zmm31 the last round key;  zmm17 XTS: 64 per qword
+ *   rcx, rdx   in, out of the pass;  r8 blocks left;  esi rounds (each pass enters the round
+ *              sequence by it);  r10d CTR: the low 32 bits of the pass's first counter;
+ *              rdi nblocks (CTR), len mod 16 (XTS)
+ *   k1-k4      tail masks (one per vector);  k5 CTR carries;  k6 the XTS partial block
+ *
+ * The two forms (this one and aes-x86_64-vaes-avx512-shift.S) differ where the modes leave a
+ * real choice, both about arithmetic beside the AES rounds, which compete with them for the
+ * vector ports:
+ *   XTS tweaks.  Each pass needs its four tweak vectors multiplied by x^16.  Here that is a
+ *     byte shift of each 128-bit lane by two bytes and one carry-less multiplication of the
+ *     16 bits shifted out by 0x87 (vpclmulqdq), XORed back in: 4 instructions a vector.  The
+ *     shift form reduces with shifts and ternary-logic XORs instead: 7 instructions a vector,
+ *     but no use of the carry-less multiplier, which a CPU may have at lower throughput than
+ *     its shift and logic units.
+ *   CTR.  The 128-bit big-endian counter is kept byte-reversed (a little-endian integer per
+ *     lane).  Here a pass adds its offsets 0..15 in 32-bit lanes whenever the low 32 bits of
+ *     the counter cannot wrap in the pass (all but one pass in 2^28), and takes the 128-bit
+ *     carry path only for the pass that can; that costs a compare and a branch per pass and
+ *     two code paths.  The shift form does the full 128-bit addition (64-bit adds, a compare
+ *     into a mask, a masked add into the high qword) on every pass: one path, always right,
+ *     three more instructions per vector.
+ */
+
+#include "aes-x86_64-vaes-avx512-common.h"
+
+/* XTS_MULX_CLMUL dst, src, lcnt, rcnt, t1, t2:  dst = src * x^k per lane (0 <= k <= 16;
+ * lcnt = k, rcnt = 64 - k per qword).  The 128-bit shift is two 64-bit shifts, the bits that
+ * cross from the low qword into the high one moved over by a byte shift; the k bits that leave
+ * the top are reduced by one carry-less multiplication by 0x87 (at most 23 bits: no second
+ * reduction).  A shift count of 64 gives 0, so k = 0 is the identity. */
+.macro XTS_MULX_CLMUL dst, src, lcnt, rcnt, t1, t2
+        vpsrlvq \rcnt, \src, \t1
+        vpsllvq \lcnt, \src, \dst
+        vpclmulqdq $0x01, %zmm8, \t1, \t2
+        vpslldq $8, \t1, \t1
+        vpternlogq $0x96, \t1, \t2, \dst
+.endm
+
+/* XTS_NEXT16_CLMUL w, t1, t2, t3:  w = w * x^16 per lane: a two-byte shift of the lane, the
+ * two bytes shifted out multiplied by 0x87. */
+.macro XTS_NEXT16_CLMUL w, t1, t2, t3
+        vpsrldq $14, \w, \t1
+        vpclmulqdq $0x00, %zmm8, \t1, \t2
+        vpslldq $2, \w, \w
+        vpxorq \t2, \w, \w              /* XTS clmul: reduction folded in */
+.endm
+
+/* CTR_STEP_CLMUL:  the pass's counter blocks.  The fast path adds in 32-bit lanes, right while
+ * the low 32 bits of the pass's first counter (r10d) stay at most 2^32 - 17, so that neither
+ * the 16 counters nor the next pass's first one carry out of them. */
+.macro CTR_STEP_CLMUL
+        cmp $0xffffffef, %r10d          /* CTR clmul: can the low 32 bits carry in this pass? */
+        ja .Lctr_carry\@
+        AES512_CTR_ADD32
+        jmp .Lctr_done\@
+.Lctr_carry\@:
+        AES512_CTR_ADD128
+.Lctr_done\@:
+        add $16, %r10d
+.endm
+
+        AES512_COMMON_ENTRIES clmul
+        AES512_CTR aes_ctr_vaes_avx512_clmul, CTR_STEP_CLMUL, 1
+        AES512_XTS aes_xts_enc_vaes_avx512_clmul, vaesenc, vaesenclast, XTS_MULX_CLMUL, XTS_NEXT16_CLMUL, 0
+        AES512_XTS aes_xts_dec_vaes_avx512_clmul, vaesdec, vaesdeclast, XTS_MULX_CLMUL, XTS_NEXT16_CLMUL, 1
+
+        .section .note.GNU-stack,"",@progbits
