@@ -16,6 +16,8 @@
 #define SYM_FUNC_START_WEAK(name) .text; .weak name; .type name, @function; .p2align 4; name:
 #define SYM_FUNC_END(name) .size name, . - name
 #define SYM_FUNC_ALIAS(alias, name) .globl alias; .set alias, name
+#define SYM_FUNC_ALIAS_LOCAL(alias, name) .set alias, name
+#define SYM_FUNC_ALIAS_WEAK(alias, name) .weak alias; .set alias, name
 #define SYM_TYPED_FUNC_START(name) SYM_FUNC_START(name)
 #define SYM_CODE_START(name) SYM_FUNC_START(name)
 #define SYM_CODE_START_LOCAL(name) SYM_FUNC_START_LOCAL(name)
