@@ -73,6 +73,23 @@ static void ctr(const void *ks, uint8_t *out, const uint8_t *in, size_t n, uint8
     mode_ctr(one_block, ks, out, in, n, c);
 }
 
+/* The modes on a schedule, for the harness (bc_cipher's cbc_dec, ctr32le, xts). */
+static void cbc_dec(const void *ks, uint8_t *out, const uint8_t *in, size_t n, uint8_t iv[16])
+{
+    mode_cbc_decrypt(one_block, ks, out, in, n, iv);
+}
+
+static void ctr32le(const void *ks, uint8_t *out, const uint8_t *in, size_t n, uint8_t c[16])
+{
+    mode_ctr32le(one_block, ks, out, in, n, c);
+}
+
+static void xts(const void *ks, int decrypt, uint8_t *out, const uint8_t *in, size_t len,
+                uint8_t tweak[16])
+{
+    mode_xts(one_block, ks, decrypt, out, in, len, tweak);
+}
+
 /* ---- the reference from a raw key, for bench rows beside the libraries ---- */
 
 static int ref_ecb(int encrypt, const uint8_t *key, size_t keylen, uint8_t *out, const uint8_t *in,
@@ -185,6 +202,9 @@ const struct bc_cipher bc_cipher = {
     .ctr = ctr,
     .kernel_offset = offsetof(struct schedule, k.rk),
     .modes = BC_MODES_ALL,
+    .cbc_dec = cbc_dec,
+    .ctr32le = ctr32le,
+    .xts = xts,
     .exhaustive_extra = reference_self,
 };
 

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "reference/blockmodes.h"
 
 #define C (&bc_cipher)
 #define PROBE_BLOCKS 64
@@ -115,11 +114,6 @@ static int probe_safe(const struct bc_entry *e)
     return e->shape != BC_CTX_DST_SRC_COUNT;
 }
 
-static void ref_block(const void *ks, uint8_t out[16], const uint8_t in[16])
-{
-    C->ecb(ks, out, in, 1);
-}
-
 /* The reference's answer of op on n blocks of in under the schedules ks (enc, dec), from a zero
  * counter, IV or tweak. */
 static void probe_want(int op, uint8_t ks[2][BC_MAX_SCHEDULE], uint8_t *want, const uint8_t *in,
@@ -130,9 +124,9 @@ static void probe_want(int op, uint8_t ks[2][BC_MAX_SCHEDULE], uint8_t *want, co
     case BC_OP_ECB_ENC: C->ecb(ks[0], want, in, n); break;
     case BC_OP_ECB_DEC: C->ecb(ks[1], want, in, n); break;
     case BC_OP_CTR: C->ctr(ks[0], want, in, n, iv); break;
-    case BC_OP_CBC_DEC: mode_cbc_decrypt(ref_block, ks[1], want, in, n, iv); break;
-    case BC_OP_CTR32LE: mode_ctr32le(ref_block, ks[0], want, in, n, iv); break;
-    default: mode_xts(ref_block, ks[op == BC_OP_XTS_DEC], op == BC_OP_XTS_DEC, want, in, 16 * n, iv);
+    case BC_OP_CBC_DEC: C->cbc_dec(ks[1], want, in, n, iv); break;
+    case BC_OP_CTR32LE: C->ctr32le(ks[0], want, in, n, iv); break;
+    default: C->xts(ks[op == BC_OP_XTS_DEC], op == BC_OP_XTS_DEC, want, in, 16 * n, iv);
     }
 }
 

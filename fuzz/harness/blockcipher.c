@@ -6,7 +6,6 @@
 
 #include "bc_upstream.h"
 #include "properties.h"
-#include "reference/blockmodes.h"
 #include "report.h"
 #include "rng.h"
 #include "vectors.h"
@@ -134,12 +133,6 @@ static void schedule(struct schedule *s, const uint8_t *key, size_t keylen, int 
     C->schedule(s->ks, key, keylen, decrypt, &s->rounds, &s->bytes);
 }
 
-/* One block through the family's reference on a struct schedule's key schedule. */
-static void ref_block(const void *s, uint8_t out[16], const uint8_t in[16])
-{
-    C->ecb(((const struct schedule *)s)->ks, out, in, 1);
-}
-
 /* The reference's output and final chaining value of op on the case. */
 static void reference_op(const struct bc_case *c, enum op op, uint8_t *out, uint8_t chain[16])
 {
@@ -152,17 +145,17 @@ static void reference_op(const struct bc_case *c, enum op op, uint8_t *out, uint
         break;
     case OP_CBC_DEC:
         memcpy(chain, c->iv, 16);
-        mode_cbc_decrypt(ref_block, &want_.dec, out, c->in, c->nblocks, chain);
+        C->cbc_dec(want_.dec.ks, out, c->in, c->nblocks, chain);
         break;
     case OP_CTR32LE:
         memcpy(chain, c->ctr32, 16);
-        mode_ctr32le(ref_block, &want_.enc, out, c->in, c->nblocks, chain);
+        C->ctr32le(want_.enc.ks, out, c->in, c->nblocks, chain);
         break;
     case OP_XTS_ENC:
     case OP_XTS_DEC:
         memcpy(chain, want_.tweak0, 16);
-        mode_xts(ref_block, op == OP_XTS_DEC ? (const void *)&want_.dec : &want_.enc,
-                 op == OP_XTS_DEC, out, c->in, op_bytes(c, op), chain);
+        C->xts(op == OP_XTS_DEC ? want_.dec.ks : want_.enc.ks, op == OP_XTS_DEC, out, c->in,
+               op_bytes(c, op), chain);
         break;
     default: break;
     }
@@ -281,9 +274,9 @@ int bc_own_identify(const struct convention *cv, const void *fn, const char *sym
         switch (op) {
         case OP_ECB_ENC: case OP_ECB_DEC: C->ecb(k->ks, want, in, 64); break;
         case OP_CTR: C->ctr(k->ks, want, in, 64, chain); break;
-        case OP_CBC_DEC: mode_cbc_decrypt(ref_block, k, want, in, 64, chain); break;
-        case OP_CTR32LE: mode_ctr32le(ref_block, k, want, in, 64, chain); break;
-        default: mode_xts(ref_block, k, op == OP_XTS_DEC, want, in, PROBE, chain); break;
+        case OP_CBC_DEC: C->cbc_dec(k->ks, want, in, 64, chain); break;
+        case OP_CTR32LE: C->ctr32le(k->ks, want, in, 64, chain); break;
+        default: C->xts(k->ks, op == OP_XTS_DEC, want, in, PROBE, chain); break;
         }
         memset(chain, 0, 16);
         memset(out, 0, sizeof out);
@@ -511,7 +504,7 @@ static int kat_mode(struct vec_file *vf, struct bc_case *c, const char *mode)
     uint8_t chain[16];
     memcpy(chain, c->iv, 16);
     if (cbc) {
-        mode_cbc_decrypt(ref_block, &kat_s[1], got, ct, c->nblocks, chain);
+        C->cbc_dec(kat_s[1].ks, got, ct, c->nblocks, chain);
         if (!drv_reference_agrees(vf->path, "plaintext", pt, got, (size_t)pl)) return 1;
     } else if (ctr) {
         C->ctr(kat_s[0].ks, got, pt, c->nblocks, chain);
@@ -521,9 +514,9 @@ static int kat_mode(struct vec_file *vf, struct bc_case *c, const char *mode)
         C->ecb(kat_s[2].ks, chain, c->iv, 1);
         uint8_t t0[16];
         memcpy(t0, chain, 16);
-        mode_xts(ref_block, &kat_s[0], 0, got, pt, (size_t)pl, chain);
+        C->xts(kat_s[0].ks, 0, got, pt, (size_t)pl, chain);
         if (!drv_reference_agrees(vf->path, "ciphertext", ct, got, (size_t)pl)) return 1;
-        mode_xts(ref_block, &kat_s[1], 1, got, ct, (size_t)pl, t0);
+        C->xts(kat_s[1].ks, 1, got, ct, (size_t)pl, t0);
         if (!drv_reference_agrees(vf->path, "plaintext", pt, got, (size_t)pl)) return 1;
     }
     if (ctr) memcpy(c->ctr, c->iv, 16);

@@ -10,8 +10,8 @@
  *     to 4 calls at input-chosen block counts, counters random or just below the 2^32, 2^64
  *     and 2^128 wraps (ctr32le's just below its 2^32 wrap); XTS also a tail of 0..15 bytes
  *     (ciphertext stealing), a second key and the data unit's tweak;
- *   - expected: the reference's output of every mode (reference/blockmodes.c over the
- *     family's block function) and the final counter, IV or tweak;
+ *   - expected: the reference's output of every mode (the family's: fuzz/aes.c gives
+ *     reference/blockmodes.c over its block function) and the final counter, IV or tweak;
  *   - each kernel: every mode it has an entry point for, ECB and XTS also decrypting its own
  *     ciphertext; each library: the same from the raw key, in one call;
  *   - kat: `Key`, `Plaintext`, `Ciphertext` vectors, each also as N identical blocks, and mode
@@ -93,8 +93,17 @@ struct bc_cipher {
     /* Where in the schedule the kernels' part starts (0 when they read it from the start). */
     size_t kernel_offset;
     /* The modes beyond ECB and CTR this cipher's kernels and libraries are checked in
-     * (BC_MODES_ALL); 0: ECB and CTR. */
+     * (BC_MODES_ALL); 0: ECB and CTR.  Their reference on a schedule of the family's (the
+     * harness includes no reference code: fuzz/aes.c gives reference/blockmodes.c's over its
+     * block function): CBC decryption with the decryption schedule, the IV advanced; ctr32le;
+     * XTS from the encrypted tweak T (the decryption schedule when decrypt), T advanced. */
     unsigned modes;
+    void (*cbc_dec)(const void *ks, uint8_t *out, const uint8_t *in, size_t nblocks,
+                    uint8_t iv[16]);
+    void (*ctr32le)(const void *ks, uint8_t *out, const uint8_t *in, size_t nblocks,
+                    uint8_t ctr[16]);
+    void (*xts)(const void *ks, int decrypt, uint8_t *out, const uint8_t *in, size_t len,
+                uint8_t tweak[16]);
     /* Optional: more checks of one implementation on the case (the family's own operations,
      * e.g. a key-expansion kernel), after the cipher operations. */
     void (*extra_run)(const struct impl *im, const void *c);
