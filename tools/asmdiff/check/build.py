@@ -4,7 +4,6 @@ import contextlib
 import fcntl
 import os
 import re
-import shutil
 import subprocess
 
 from .. import builds
@@ -47,7 +46,7 @@ def build_lock(bdir):
 def compile_check_build(v, bdir, targets):
     """Compile the check build's targets (niced: a check runs beside the user's work); on failure
     the compiler's errors are printed and the build row fails.  True when it built."""
-    compiler_command()  # (the cache folder, for a build configured by an earlier check)
+    builds.compiler_command()  # (the cache folder, for a build configured by an earlier check)
     p = subprocess.run(["nice", "-n", "10", "meson", "compile", "-C", bdir] + targets,
                        capture_output=True, text=True)
     if not p.returncode:
@@ -67,21 +66,6 @@ def compiler_errors(text):
         [l for l in lines if "error" in l or "Error" in l]
 
 
-def compiler_command():
-    """The check build's compiler: $CC, else clang-19; through ccache when it is installed (and
-    ASMDIFF_CCACHE is not 0).  Every check build compiles the same harness, reference, oracles and
-    executor as the next one, only its outside kernels differ: with the cache a check build after
-    the first compiles those kernels and links (about 30 s of compiler time saved per check; the
-    slow set makes about 50 check builds).  The cache is the build folder's (build/ccache) unless
-    CCACHE_DIR says otherwise, so it goes with `rm -rf build` and a fresh clone starts cold."""
-    cc = os.environ.get("CC", "clang-19")
-    if os.environ.get("ASMDIFF_CCACHE", "1") != "0" and shutil.which("ccache") \
-            and not cc.startswith("ccache"):
-        os.environ.setdefault("CCACHE_DIR", os.path.join(builds.BUILD, "ccache"))
-        return "ccache " + cc
-    return cc
-
-
 def configure(bdir, family, slots, cross=None):
     """meson setup of a check build of these kernels: the outside_* options, one element each
     (meson.build); with cross, a cross build (riscv64) without fuzzers."""
@@ -94,7 +78,7 @@ def configure(bdir, family, slots, cross=None):
             "-Doutside_needs=" + arr("needs"), "-Doutside_op=" + arr("op"),
             "-Doutside_name=" + arr("name"),
             "-Doutside_include=" + repr(incs)]
-    env = dict(os.environ, CC=compiler_command())
+    env = dict(os.environ, CC=builds.compiler_command())
     kind = ["--cross-file", cross, "-Dfuzzing=disabled"] if cross else ["-Dfuzzing=auto"]
     p = subprocess.run(["meson", "setup"] + kind + opts + [bdir, TOP], env=env,
                        capture_output=True, text=True)
