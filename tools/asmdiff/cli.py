@@ -16,7 +16,8 @@ from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, libra
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
-               "[--include DIR]... [--needs FEATURES]... [--convention linux|libgcrypt|asmdiff]... "
+               "[--include DIR]... [--with FILE]... [--needs FEATURES]... "
+               "[--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
                "[--budget SECONDS] [--fail-fast] [--sarif FILE] [--json FILE] [--baseline OLD.S "
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
@@ -155,6 +156,9 @@ def parsers():
     c.add_argument("--kernel", action="append", default=[], metavar="FILE.S")
     c.add_argument("--symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--include", action="append", default=[], metavar="DIR")
+    # a file of the kernel's tree its entry points call or jump to (libgcrypt's AVX-512 AES
+    # file hands its tails to the AVX2 one): compiled and linked beside each --kernel
+    c.add_argument("--with", dest="with_", action="append", default=[], metavar="FILE")
     c.add_argument("--needs", action="append", default=[], metavar="FEATURES")
     c.add_argument("--convention", action="append", default=[], type=convention,
                    metavar="linux|libgcrypt|asmdiff")

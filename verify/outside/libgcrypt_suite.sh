@@ -24,6 +24,8 @@
 #   aes-kernel-vaes-avx2: cipher/rijndael-vaes-avx2-amd64.S's ECB, CBC decryption, CTR (its
 #            ctr16be) and XTS (whole blocks) entry points in one check, each clean (the AVX-512
 #            file calls into this one for its tails: a check of it needs both files linked);
+#   aes-kernel-vaes-avx512: cipher/rijndael-vaes-avx512-amd64.S's ECB, CBC decryption, CTR and
+#            XTS entry points with the AVX2 file linked beside them (check --with), each clean;
 #   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
@@ -96,6 +98,7 @@ case $mode in
     src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
     a512=avx512f,avx512bw,avx512vl,gfni
     c512=cipher/camellia-gfni-avx512-amd64.S c2=cipher/camellia-gfni-avx2-amd64.S
+    with=()
     case ${mode#*-kernel-} in   # file, then symbol and needs per kernel
       avx512)   file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512
                                     _gcry_camellia_gfni_avx512_dec_blk64 $a512
@@ -108,9 +111,13 @@ case $mode in
       vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=avx2,vaes,vpclmulqdq
                  kernels=(_gcry_vaes_avx2_ecb_crypt_amd64 $v2 _gcry_vaes_avx2_cbc_dec_amd64 $v2
                           _gcry_vaes_avx2_ctr_enc_amd64 $v2 _gcry_vaes_avx2_xts_crypt_amd64 $v2) ;;
+      vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=avx512f,avx512bw,avx512vl,vaes,vpclmulqdq
+                 with=(--with "$src/cipher/rijndael-vaes-avx2-amd64.S")
+                 kernels=(_gcry_vaes_avx512_ecb_crypt_amd64 $v5 _gcry_vaes_avx512_cbc_dec_amd64 $v5
+                          _gcry_vaes_avx512_ctr_enc_amd64 $v5 _gcry_vaes_avx512_xts_crypt_amd64 $v5) ;;
       *) echo "libgcrypt_suite.sh: no mode $mode" >&2; exit 2 ;;
     esac
-    cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}")
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}" ${with[@]+"${with[@]}"})
     syms=()
     for ((i = 0; i < ${#kernels[@]}; i += 2)); do
       sym=${kernels[i]} needs=${kernels[i+1]}

@@ -77,7 +77,9 @@ def configure(bdir, family, slots, cross=None):
             "-Doutside_symbol=" + arr("symbol"), "-Doutside_convention=" + arr("conv"),
             "-Doutside_needs=" + arr("needs"), "-Doutside_op=" + arr("op"),
             "-Doutside_name=" + arr("name"),
-            "-Doutside_include=" + repr(incs)]
+            "-Doutside_include=" + repr(incs),
+            "-Doutside_with=" + repr([f"{i}|{f}" for i, sl in enumerate(slots)
+                                      for f in sl.get("with", [])])]
     env = dict(os.environ, CC=builds.compiler_command())
     kind = ["--cross-file", cross, "-Dfuzzing=disabled"] if cross else ["-Dfuzzing=auto"]
     p = subprocess.run(["meson", "setup"] + kind + opts + [bdir, TOP], env=env,
@@ -113,6 +115,12 @@ def outside_slots(a):
         if not os.path.isfile(k):
             die(f"--kernel: no file {k}")
     includes = [os.path.abspath(d) for d in a.include]
+    with_ = [os.path.abspath(f) for f in a.with_]
+    for f in with_:
+        if not os.path.isfile(f):
+            die(f"--with: no file {f}")
+        if f in map(os.path.abspath, kernels):
+            die(f"--with: {f} is a --kernel already (--with is for a file the kernel calls into)")
     for d in includes:
         if not os.path.isdir(d):
             die(f"--include: no folder {d}")
@@ -130,7 +138,8 @@ def outside_slots(a):
     slots = []
     for k, sym, conv, need, op in zip(kernels, symbols, convs, needs, ops):
         slots.append({"kernel": os.path.abspath(k), "symbol": sym, "includes": includes,
-                      "conv": conv, "needs": need, "op": op, "role": "new", "pair": None})
+                      "conv": conv, "needs": need, "op": op, "role": "new", "pair": None,
+                      "with": with_})
     if a.baseline:
         olds = per_kernel(a.baseline_symbol, n, "--baseline-symbol")
         oinc = [os.path.abspath(d) for d in a.baseline_include] or includes

@@ -64,6 +64,7 @@ def check_riscv(a, family, slots):
     for sl in new:
         words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
     words += [x for d in new[0]["includes"] for x in ("--include", d)]
+    words += [x for f in new[0].get("with", []) for x in ("--with", f)]
     words += [x for sl in new[:1] for k, o in (("conv", "--convention"), ("needs", "--needs"))
               if sl[k] for x in (o, sl[k])]
     judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, " ".join(words))

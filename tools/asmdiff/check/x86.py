@@ -38,6 +38,7 @@ def check_outside(a):
     for sl in new:
         words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
     words += [x for d in new[0]["includes"] for x in ("--include", d)]
+    words += [x for f in new[0].get("with", []) for x in ("--with", f)]
     for key_, opt in (("needs", "--needs"), ("conv", "--convention"), ("op", "--op")):
         vals = [sl[key_] for sl in new]
         vals = vals[:1] if len(set(vals)) == 1 else vals
