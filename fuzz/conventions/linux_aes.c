@@ -47,6 +47,9 @@ static const struct bc_entry rows[] = {
     {"aes_xts_decrypt_vaes_avx10_256", BC_DOES_XTS_DEC, 0, BC_CTX_SRC_DST_LEN_IV, 0, NULL, 0},
     {"aes_xts_encrypt_vaes_avx10_512", BC_DOES_XTS_ENC, 0, BC_CTX_SRC_DST_LEN_IV, 0, NULL, 0},
     {"aes_xts_decrypt_vaes_avx10_512", BC_DOES_XTS_DEC, 0, BC_CTX_SRC_DST_LEN_IV, 0, NULL, 0},
+    /* its tweak: aes_xts_encrypt_iv(tweak_key, u8 iv[16]), one block encrypted in place with
+     * the encryption round keys (the glue calls it with the second key's context) */
+    {"aes_xts_encrypt_iv", BC_DOES_ENC, 1, BC_CTX_BLOCK_INPLACE, 0, NULL, 0},
     /* aes_ctrby8_avx-x86_64.S: fn(src, iv, ctx, dst, len), one per key size */
     {"aes_ctr_enc_128_avx_by8", BC_DOES_CTR, 0, BC_SRC_IV_CTX_DST_LEN, 0, NULL, 16},
     {"aes_ctr_enc_192_avx_by8", BC_DOES_CTR, 0, BC_SRC_IV_CTX_DST_LEN, 0, NULL, 24},
@@ -60,6 +63,7 @@ BC_UPSTREAM_CONVENTION(
     "last u8 *iv); aes_xts_encrypt_{aesni_avx,vaes_avx2,vaes_avx10_256,vaes_avx10_512}(const "
     "struct crypto_aes_ctx *key, const u8 *src, u8 *dst, unsigned int len, u8 tweak[16]) and "
     "_decrypt_; aes_ctr_enc_{128,192,256}_avx_by8(const u8 *in, u8 *iv, void *keys, u8 *out, "
-    "unsigned int num_bytes): struct crypto_aes_ctx (enc round keys at 0, dec at 240, key "
+    "unsigned int num_bytes); aes_xts_encrypt_iv(const struct crypto_aes_ctx *tweak_key, u8 "
+    "iv[16]) (one block in place): struct crypto_aes_ctx (enc round keys at 0, dec at 240, key "
     "length at 480), whole blocks but XTS's last call, the XTS tweak already encrypted",
     .dec_key_offset = AES_CTX_DEC, .ctx_align = 16);

@@ -96,6 +96,10 @@ static const uint8_t *key_arg(const struct bc_upstream *u, const uint8_t *ctx, i
             CALL(fn, key_, iv, dst, src, (size_t)(n), (unsigned)(rounds),                     \
                  (int)!decrypts(op));                                                         \
             break;                                                                            \
+        case BC_CTX_BLOCK_INPLACE: /* the block copied to the output, encrypted there */      \
+            memcpy(dst, src, 16);                                                             \
+            CALL(fn, ctx, dst);                                                               \
+            break;                                                                            \
         }                                                                                     \
     } while (0)
 
@@ -108,10 +112,11 @@ static int names(const char *symbol, const struct bc_entry *e)
 }
 
 /* Every argument a pointer, or a count the probe passes right (not BC_CTX_DST_SRC_COUNT's
- * count, which a probe of another row could pass where a pointer is expected). */
+ * count, which a probe of another row could pass where a pointer is expected; not a
+ * two-argument row, whose probe would leave another row's third argument unset). */
 static int probe_safe(const struct bc_entry *e)
 {
-    return e->shape != BC_CTX_DST_SRC_COUNT;
+    return e->shape != BC_CTX_DST_SRC_COUNT && e->shape != BC_CTX_BLOCK_INPLACE;
 }
 
 /* The reference's answer of op on n blocks of in under the schedules ks (enc, dec), from a zero

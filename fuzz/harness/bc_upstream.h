@@ -64,6 +64,8 @@ enum bc_shape {
                                    * (its cbc_dec, ctr_enc, ctr32le_enc) */
     BC_KEY_IV_DST_SRC_N_ROUNDS_ENC, /* fn(key, iv, dst, src, size_t n, unsigned rounds,
                                      * int encrypt) (its xts_crypt: whole blocks) */
+    BC_CTX_BLOCK_INPLACE, /* fn(ctx, u8 block[16]): one block encrypted in place, width 1
+                           * (Linux's aes_xts_encrypt_iv, which makes the XTS tweak) */
 };
 
 struct bc_entry {
