@@ -103,6 +103,19 @@ static const uint8_t *key_arg(const struct bc_upstream *u, const uint8_t *ctx, i
         }                                                                                     \
     } while (0)
 
+/* A direct call for the bench, every argument a word: seven passed whatever the row takes (the
+ * widest row takes seven; the callee ignores the rest, in registers or above its own frame). */
+static void direct_call(const void *fn, const uint64_t *a, size_t n)
+{
+    typedef void (*fn7)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+    uint64_t w[7] = {0};
+    memcpy(w, a, (n < 7 ? n : 7) * sizeof *a);
+    ((fn7)(uintptr_t)fn)(w[0], w[1], w[2], w[3], w[4], w[5], w[6]);
+}
+#define DIRECT_CALL(fn, ...)                                                                  \
+    direct_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},                \
+                ABI_NARGS_(__VA_ARGS__))
+
 /* Whether the symbol ends with the row's name (or its suffix). */
 static int names(const char *symbol, const struct bc_entry *e)
 {
@@ -246,4 +259,27 @@ void bc_upstream_call(const struct impl *im, const struct bc_case *c, int op, ui
             done += now, left -= now;
         }
     }
+}
+
+int bc_upstream_bench(const struct impl *im, int op, const struct bc_keys *keys, uint8_t *buf,
+                      size_t bytes, uint8_t *iv)
+{
+    const struct upstream_kernel *k = kernel_of(im);
+    const struct bc_upstream *u = k->u;
+    const struct bc_entry *e = k->e;
+    static uint8_t ctx[MAX_CTX] __attribute__((aligned(64)));
+    static uint8_t keystream[16 * 64];
+    size_t n = bytes / 16;
+    if (!(e->does & (1u << op)) || (e->keylen && e->keylen != keys->keylen)) return -1;
+    if (e->width && (n % e->width || 16 * (size_t)e->width > sizeof keystream)) return -1;
+    if (u->ctx_bytes > MAX_CTX) return -1;
+    u->context(ctx, keys);
+    for (size_t done = 0; done < n;) {
+        size_t now = e->width ? e->width : n;
+        ENTRY_CALL(DIRECT_CALL, u, e, k->fn, op, (const uint8_t *)ctx, keys->rounds,
+                   buf + 16 * done, (const uint8_t *)buf + 16 * done, now, 16 * now, keystream,
+                   iv);
+        done += now;
+    }
+    return 0;
 }

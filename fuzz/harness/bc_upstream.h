@@ -128,6 +128,11 @@ int bc_upstream_of(const struct impl *im);
 int bc_upstream_does(const struct impl *im, int op);
 void bc_upstream_call(const struct impl *im, const struct bc_case *c, int op, uint8_t *dst,
                       const uint8_t *src, uint8_t *iv);
+/* For the bench: op on bytes of buf in place, called directly (no checked call) in calls of
+ * the row's width, the context built from keys; iv as above.  -1 when the row does not do op,
+ * takes another key size, or no whole number of its calls makes bytes. */
+int bc_upstream_bench(const struct impl *im, int op, const struct bc_keys *keys, uint8_t *buf,
+                      size_t bytes, uint8_t *iv);
 
 /* convention_<name>_<family>, a table convention (fuzz/meson.build's registry names it so):
  * its rows, context builder and context size, which leftovers are findings (enum

@@ -622,7 +622,7 @@ const struct bench_op bc_bench_ops[3 * BC_NOPS] = {
 static struct {
     uint8_t raw[64]; /* key || key2 */
     size_t keylen;
-    struct schedule s, s2;
+    struct schedule s, s2, enc, dec; /* enc, dec: an upstream kernel's context is built of both */
     enum op op;
 } bench;
 
@@ -641,6 +641,8 @@ void bc_bench_setup(size_t i)
              what[op]);
     schedule(&bench.s, bench.raw, bench.keylen, decrypts(bench.op));
     schedule(&bench.s2, bench.raw + bench.keylen, bench.keylen, 0);
+    schedule(&bench.enc, bench.raw, bench.keylen, 0);
+    schedule(&bench.dec, bench.raw, bench.keylen, 1);
 }
 
 int bc_bench_run(const struct impl *im, size_t i, uint8_t *buf, size_t bytes)
@@ -649,8 +651,15 @@ int bc_bench_run(const struct impl *im, size_t i, uint8_t *buf, size_t bytes)
     size_t n = bytes / 16;
     enum op op = bench.op;
     (void)i;
-    /* an upstream convention's kernel takes its own context: no bench row */
-    if ((im->flags & IMPL_OUTSIDE) && !own_of(im)) return -1;
+    if ((im->flags & IMPL_OUTSIDE) && !own_of(im)) {
+        /* an upstream convention's kernel: its context built of the schedules, its calls
+         * made directly (XTS from the tweak as given: its encryption is the caller's) */
+        if (!bc_upstream_of(im)) return -1;
+        const struct bc_keys keys = {bench.enc.ks + C->kernel_offset,
+                                     bench.dec.ks + C->kernel_offset, bench.enc.rounds,
+                                     bench.keylen};
+        return bc_upstream_bench(im, (int)op, &keys, buf, bytes, chain);
+    }
     if (!does(im, op)) return -1;
     if (im->flags & IMPL_KERNEL) {
         const struct bc_kernel_ops *k = im->ops;

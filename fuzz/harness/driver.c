@@ -141,6 +141,8 @@ const struct impl *drv_impl_at(size_t i)
  * `./asmdiff check` sets when its fuzz stage stopped at one outside kernel's finding: the
  * stage goes on with the others (a fuzzer stops at its first finding) instead of leaving their
  * rows without a call.  Parsed once; an empty or unset list costs one test per call. */
+int drv_benching;
+
 int drv_set_aside(const struct impl *im)
 {
     static const char *list;
@@ -169,7 +171,8 @@ const char *impl_unavailable(const struct impl *im)
     if (why) return why;
     if (drv_set_aside(im))
         return "set aside by ASMDIFF_SET_ASIDE (a finding of its own was reported already)";
-    if (outside_impl() && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE))
+    if (outside_impl() && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE) &&
+        !drv_benching)
         return "a check build runs the outside kernel, not ours (the default build tests ours)";
     if (impl_emulated(im)) return NULL;
     why = cpu_unavailable_reason(im->needs);

@@ -262,6 +262,9 @@ int impl_emulated(const struct impl *im);
 const char *impl_unavailable(const struct impl *im);
 /* 1 when ASMDIFF_SET_ASIDE names the implementation (it is not run in this process). */
 int drv_set_aside(const struct impl *im);
+/* Set by the bench command: a check build benches our kernels beside the outside ones (every
+ * other mode of a check build runs the outside kernels alone). */
+extern int drv_benching;
 
 /* The mode: how every call runs and how a case is judged (backend.h: backend_native, the
  * default; backend_valgrind, ct; backend_bounds; backend_trace; backend_emu_diff).  Returns 0,

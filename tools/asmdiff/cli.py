@@ -19,7 +19,7 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "[--include DIR]... [--with FILE]... [--needs FEATURES]... "
                "[--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
-               "[--budget SECONDS] [--fail-fast] [--sarif FILE] [--json FILE] [--baseline OLD.S "
+               "[--budget SECONDS] [--fail-fast] [--bench] [--sarif FILE] [--json FILE] [--baseline OLD.S "
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
                "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
                "[FILE...]\n"
@@ -168,6 +168,9 @@ def parsers():
     c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
+    c.add_argument("--bench", action="store_true",
+                   help="after the stages, bench the outside kernels beside ours and the "
+                        "libraries in one process (--baseline does too, with old/new)")
     c.add_argument("--fail-fast", action="store_true",
                    help="stop after the first stage with a finding (its rows, and with "
                         "--baseline the new-vs-old rows, are kept; later stages, coverage and "

@@ -1,8 +1,8 @@
-"""bench_table.py — --baseline's bench: new and old in one process of the check build, beside
-ours and the libraries, with old/new per operation and size."""
-import os
+"""bench_table.py — the check's bench (--bench, and --baseline's): the outside kernels (new and
+old) in one process of the check build beside ours and the libraries, old/new per operation
+and size."""
 
-from .. import bench, builds, results, stage
+from .. import bench, results, stage
 
 
 def bench_records(cmd, env, kinds=None, mhz=None):
@@ -19,38 +19,36 @@ def bench_records(cmd, env, kinds=None, mhz=None):
 
 
 def bench_table(family, slots, tool, env):
-    """libgcrypt's bench-slope layout: our kernels (the default build's asmdiff-FAMILY, its own
-    process), then in one process of the check build the libraries, the reference, each new
-    kernel and its old one, with old/new per operation and size (the same process, so the
-    ratio is not two runs' noise)."""
-    print("-- bench: new and old, one process", flush=True)
-    # one clock for both processes (bench.py: two estimates differ by a few percent)
+    """libgcrypt's bench-slope layout, every row from one process of the check build (its bench
+    runs our kernels beside the outside ones, driver.h: drv_benching): our kernels, the
+    libraries and the reference, then each outside kernel, with --baseline its old one and
+    old/new per operation and size (one process: a ratio is not two runs' noise)."""
+    print("-- bench: ours, the libraries and the outside kernels, one process", flush=True)
     mhz = bench.estimate_mhz([tool], env)
     recs = [r for r in bench_records([tool], env, mhz=mhz) if r.get("ns_per_byte") is not None]
+    kind = {n: r.get("kind") for n, r in results.impls(stage.run([tool, "list"], env).recs)
+            .items()}
     by = {(r["impl"], r["op"]): r for r in recs}
     names = {sl["name"] or sl["symbol"] for sl in slots}
-    ours_tool = os.path.join(builds.BUILD, f"asmdiff-{family}")
-    ours = bench_records([ours_tool], env, kinds=("kernel",), mhz=mhz) \
-        if os.path.exists(ours_tool) else []
-    ours = [r for r in ours if r.get("ns_per_byte") is not None]
     rows = []
     for op in dict.fromkeys(r["op"] for r in recs):
-        for r in ours:
-            if r["op"] == op:
+        for r in recs:
+            if r["op"] == op and r["impl"] not in names and kind.get(r["impl"]) == "kernel":
                 rows.append((f"ours: {r['impl']} {op}", r, ""))
         for r in recs:
-            if r["op"] == op and r["impl"] not in names:
+            if r["op"] == op and r["impl"] not in names and kind.get(r["impl"]) != "kernel":
                 rows.append((f"{r['impl']} {op}", r, ""))
         for sl in slots:
-            if sl["role"] != "new" or (sl["name"], op) not in by:
+            if sl["role"] != "new" or (sl["name"] or sl["symbol"], op) not in by:
                 continue
-            r = by[(sl["name"], op)]
+            r = by[(sl["name"] or sl["symbol"], op)]
             old = next((o for o in slots if o["role"] == "old" and o["pair"] == sl["name"]),
                        None)
             o = by.get((old["name"], op)) if old else None
             ratio = f"{o['ns_per_byte'] / r['ns_per_byte']:.2f}x" \
                 if o and o["ns_per_byte"] and r["ns_per_byte"] else ""
-            rows.append((f"new: {sl['name']} {op}", r, ratio))
+            rows.append((f"{'new' if old else 'outside'}: {sl['name'] or sl['symbol']} {op}", r,
+                         ratio))
             if o:
                 rows.append((f"{old['name']} {op}", o, ""))
     if not rows:
@@ -62,7 +60,6 @@ def bench_table(family, slots, tool, env):
     for name, r, ratio in rows:
         print(f" {name:<{w}}|  {r['ns_per_byte']:10.4g} ns/B  {r['mib_per_s']:9.0f} MiB/s  "
               f"{r['cycles_per_byte']:8.3g} c/B  {r.get('mhz', 0):8.0f}  {ratio}")
-    print("(old/new above 1: the new file is faster; new, old, the libraries and the "
-          "reference from one process of the check build, ours from the default build's "
-          f"asmdiff-{family}; " + (f"both at one clock, {mhz} MHz, estimated once)" if mhz
-                                     else "each process estimated its own clock)"))
+    print("(old/new above 1: the new file is faster; every row from one process of the check "
+          "build, " + (f"at one clock, {mhz} MHz, estimated once)" if mhz
+                       else "at the clock it estimated)"))

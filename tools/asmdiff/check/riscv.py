@@ -160,6 +160,7 @@ def check_riscv(a, family, slots):
     judge.properties(slots[0]["conv"], "riscv64")
     if a.baseline:
         compare_with_old(judge)
+    if a.baseline or a.bench:
         v.add("bench", "n/a", "under qemu-riscv64 a time is the emulator's, not the kernel's: "
                               "bench both on riscv64 hardware")
     if a.sarif:

@@ -141,6 +141,7 @@ def check_outside(a):
     judge.properties(conv)
     if a.baseline:
         compare_with_old(judge)
+    if a.baseline or a.bench:
         if stopped:
             v.add("bench", "n/a", f"--fail-fast stopped the check at '{stopped}'")
         else:
