@@ -1,6 +1,9 @@
-/* linux_aes.c — Linux's x86 AES assembly as a convention of the aes family (./asmdiff check aes
- * --convention linux): arch/x86/crypto/aesni-intel_asm.S, aes-xts-avx-x86_64.S and
- * aes_ctrby8_avx-x86_64.S of Linux 6.12, as aesni-intel_glue.c declares and calls them.
+/* linux_aes.c — Linux's AES assembly as a convention of the aes family (./asmdiff check aes
+ * --convention linux): on x86-64, arch/x86/crypto/aesni-intel_asm.S, aes-xts-avx-x86_64.S and
+ * aes_ctrby8_avx-x86_64.S of Linux 6.12, as aesni-intel_glue.c declares and calls them; on
+ * riscv64, arch/riscv/crypto/aes-riscv64-zvkned.S, aes-riscv64-zvkned-zvkb.S and
+ * aes-riscv64-zvkned-zvbb-zvkg.S, as aes-riscv64-glue.c does.  One context, one mechanism
+ * (bc_upstream.h): the rows of the build's CPU family.
  *
  * The context is struct crypto_aes_ctx (include/crypto/aes.h): the encryption round keys at 0,
  * the equivalent inverse cipher's round keys at 240 (the order aesdec takes them, as
@@ -11,6 +14,15 @@
  * tweak already encrypted (aes_xts_encrypt_iv), and leaves the next tweak when the length is
  * a multiple of 16; the by8 CTR entry points are one per key size.  The context is 16-byte
  * aligned, as the kernel keeps it (AESNI_ALIGN): the AES-NI code reads it with aligned moves.
+ *
+ * RISC-V (Zvkned): every entry point takes the context itself, decryption too (vaesdm runs
+ * the inverse cipher on the encryption round keys, last first: the ones at 240 are never
+ * read), the key length from 480, fn(ctx, src, dst, size_t len[, iv]) with len a nonzero
+ * multiple of 16 but XTS's last call (16 bytes and more, stealing; the tweak written back
+ * only when len is a multiple of 16).  aes_ctr32_crypt_zvkned_zvkb's counter is the 128-bit
+ * big-endian IV of which it advances the low 32 bits alone: the glue splits a request where
+ * they wrap and carries into the upper 96 bits itself, so a call's counter never wraps
+ * (BC_CTR_LOW32_NO_WRAP).  The XTS file needs VLEN < 2048.
  * Only the layout and the prototypes are facts we use; nothing of the files is copied. */
 #include <string.h>
 
@@ -30,6 +42,29 @@ static void context(uint8_t *ctx, const struct bc_keys *k)
     memcpy(ctx + AES_CTX_KEYLEN, &keylen, sizeof keylen);
 }
 
+#if defined(__riscv)
+static const struct bc_entry rows[] = {
+    /* aes-riscv64-zvkned.S: fn(ctx, src, dst, size_t len[, iv]) */
+    {"aes_ecb_encrypt_zvkned", BC_DOES_ENC, 0, BC_CTX_SRC_DST_SIZE, 0, NULL, 0},
+    {"aes_ecb_decrypt_zvkned", BC_DOES_DEC, 0, BC_CTX_SRC_DST_SIZE, 0, NULL, 0},
+    {"aes_cbc_decrypt_zvkned", BC_DOES_CBC_DEC, 0, BC_CTX_SRC_DST_SIZE_IV, 0, NULL, 0},
+    /* aes-riscv64-zvkned-zvkb.S: the low 32 counter bits (.ctr below) */
+    {"aes_ctr32_crypt_zvkned_zvkb", BC_DOES_CTR, 0, BC_CTX_SRC_DST_SIZE_IV, 0, NULL, 0},
+    /* aes-riscv64-zvkned-zvbb-zvkg.S: XTS from the encrypted tweak, stealing */
+    {"aes_xts_encrypt_zvkned_zvbb_zvkg", BC_DOES_XTS_ENC, 0, BC_CTX_SRC_DST_SIZE_IV, 0, NULL, 0},
+    {"aes_xts_decrypt_zvkned_zvbb_zvkg", BC_DOES_XTS_DEC, 0, BC_CTX_SRC_DST_SIZE_IV, 0, NULL, 0},
+};
+
+BC_UPSTREAM_CONVENTION(
+    linux, aes, rows, context, AES_CTX_BYTES, 0, CONV_LINUX_LEFTOVERS,
+    "asmlinkage void aes_ecb_encrypt_zvkned(const struct crypto_aes_ctx *key, const u8 *in, "
+    "u8 *out, size_t len) (and aes_ecb_decrypt_zvkned; aes_cbc_decrypt_zvkned, "
+    "aes_ctr32_crypt_zvkned_zvkb, aes_xts_{encrypt,decrypt}_zvkned_zvbb_zvkg with a last u8 "
+    "iv[16]): struct crypto_aes_ctx (enc round keys at 0, read for decryption too; key length "
+    "at 480), len a nonzero multiple of 16 but XTS's last call (stealing), the XTS tweak "
+    "already encrypted, the CTR counter's low 32 bits never wrapping inside a call",
+    .dec_key_offset = AES_CTX_DEC, .ctx_align = 16, .ctr = BC_CTR_LOW32_NO_WRAP);
+#else
 static const struct bc_entry rows[] = {
     /* aesni-intel_asm.S: fn(ctx, dst, src, len[, iv]) */
     {"aesni_ecb_enc", BC_DOES_ENC, 0, BC_CTX_DST_SRC_LEN, 0, NULL, 0},
@@ -67,3 +102,4 @@ BC_UPSTREAM_CONVENTION(
     "iv[16]) (one block in place): struct crypto_aes_ctx (enc round keys at 0, dec at 240, key "
     "length at 480), whole blocks but XTS's last call, the XTS tweak already encrypted",
     .dec_key_offset = AES_CTX_DEC, .ctx_align = 16);
+#endif

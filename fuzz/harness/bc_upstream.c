@@ -85,6 +85,8 @@ static const uint8_t *key_arg(const struct bc_upstream *u, const uint8_t *ctx, i
         case BC_CTX_DST_SRC_LEN: CALL(fn, ctx, dst, src, (size_t)(len)); break;               \
         case BC_CTX_DST_SRC_LEN_IV: CALL(fn, ctx, dst, src, (size_t)(len), iv); break;        \
         case BC_CTX_SRC_DST_LEN_IV: CALL(fn, ctx, src, dst, (unsigned)(len), iv); break;      \
+        case BC_CTX_SRC_DST_SIZE: CALL(fn, ctx, src, dst, (size_t)(len)); break;              \
+        case BC_CTX_SRC_DST_SIZE_IV: CALL(fn, ctx, src, dst, (size_t)(len), iv); break;       \
         case BC_SRC_IV_CTX_DST_LEN: CALL(fn, src, iv, ctx, dst, (size_t)(len)); break;        \
         case BC_KEY_ENC_DST_SRC_N_ROUNDS:                                                     \
             CALL(fn, key_, (int)!decrypts(op), dst, src, (size_t)(n), (unsigned)(rounds));    \
@@ -212,7 +214,10 @@ int bc_upstream_accepts(const struct convention *cv, const void *ops, const void
         return 0;
     if (e->does & BC_DOES_CTR) {
         size_t low16 = (size_t)c->ctr[14] << 8 | c->ctr[15];
+        uint64_t low32 = (uint64_t)c->ctr[12] << 24 | (uint64_t)c->ctr[13] << 16 |
+                         (uint64_t)c->ctr[14] << 8 | c->ctr[15];
         if (k->u->ctr == BC_CTR_LOW16_NO_WRAP && low16 + c->nblocks >= 0x10000) return 0;
+        if (k->u->ctr == BC_CTR_LOW32_NO_WRAP && low32 + c->nblocks >= 0x100000000ull) return 0;
     }
     if (!e->width) return 1;
     if (c->nblocks % e->width) return 0;

@@ -54,6 +54,9 @@ enum bc_shape {
     BC_CTX_DST_SRC_LEN,        /* fn(ctx, dst, src, size_t len) (Linux's aesni_ecb_enc) */
     BC_CTX_DST_SRC_LEN_IV,     /* fn(ctx, dst, src, size_t len, iv) (aesni_ctr_enc, _xts_enc) */
     BC_CTX_SRC_DST_LEN_IV,     /* fn(ctx, src, dst, unsigned len, iv) (aes_xts_encrypt_*) */
+    BC_CTX_SRC_DST_SIZE,       /* fn(ctx, src, dst, size_t len) (RISC-V's aes_ecb_*_zvkned) */
+    BC_CTX_SRC_DST_SIZE_IV,    /* fn(ctx, src, dst, size_t len, iv) (RISC-V's aes_cbc_decrypt_
+                                * zvkned, aes_ctr32_crypt_zvkned_zvkb, aes_xts_*_zvkned_zvbb_zvkg) */
     BC_SRC_IV_CTX_DST_LEN,     /* fn(src, iv, ctx, dst, len) (aes_ctr_enc_*_by8): len passed as
                                 * 64 bits, zero-extended: Linux 6.12's by8 code reads all of r8
                                 * though its prototype says unsigned int (with junk in the upper
@@ -85,6 +88,9 @@ enum bc_ctr_contract {
     BC_CTR_ANY,            /* any counter: the carry goes through all 128 bits */
     BC_CTR_LOW16_NO_WRAP,  /* libgcrypt's ctr16be bulk interface: its caller never lets the
                             * low 16 bits of the counter wrap inside a call */
+    BC_CTR_LOW32_NO_WRAP,  /* Linux's RISC-V aes_ctr32_crypt_zvkned_zvkb: it advances only the
+                            * low 32 bits (no carry into the upper 96); its glue splits a request
+                            * where they wrap and carries itself */
 };
 
 /* What the XTS entry points take. */
@@ -137,7 +143,7 @@ int bc_upstream_bench(const struct impl *im, int op, const struct bc_keys *keys,
 /* convention_<name>_<family>, a table convention (fuzz/meson.build's registry names it so):
  * its rows, context builder and context size, which leftovers are findings (enum
  * convention_clean) and why the others are allowed, the upstream prototype; then, as needed,
- * .dec_key_offset = N, .ctr = BC_CTR_LOW16_NO_WRAP and .xts = BC_XTS_WHOLE_BLOCKS. */
+ * .dec_key_offset = N, .ctr = BC_CTR_LOW16_NO_WRAP (or _LOW32_) and .xts = BC_XTS_WHOLE_BLOCKS. */
 #define BC_UPSTREAM_CONVENTION(name_, family_, rows_, context_, ctx_bytes_, clean_, leftovers_, \
                                prototype_, ...)                                               \
     static const struct bc_upstream bc_upstream_##name_##_##family_ = {                       \

@@ -25,7 +25,8 @@ static const struct {
     {CPU_ADX, "adx"},           {CPU_AVX512F, "avx512f"},   {CPU_AVX512BW, "avx512bw"},
     {CPU_AVX512VL, "avx512vl"}, {CPU_AVX512VBMI, "avx512vbmi"}, {CPU_GFNI, "gfni"},
     {CPU_VAES, "vaes"},         {CPU_VPCLMULQDQ, "vpclmulqdq"}, {CPU_RV_V, "v"},
-    {CPU_RV_ZVKG, "zvkg"},      {CPU_RV_ZVKNED, "zvkned"},
+    {CPU_RV_ZVKG, "zvkg"},      {CPU_RV_ZVKNED, "zvkned"},  {CPU_RV_ZVKB, "zvkb"},
+    {CPU_RV_ZVBB, "zvbb"},
 };
 #define NFEATURES (sizeof feature_names / sizeof feature_names[0])
 
@@ -84,6 +85,8 @@ static uint64_t detect(void)
 #define RV_SYS_RISCV_HWPROBE 258
 #define RV_HWPROBE_KEY_IMA_EXT_0 4
 #define RV_HWPROBE_IMA_V (1ull << 2)
+#define RV_HWPROBE_EXT_ZVBB (1ull << 17)
+#define RV_HWPROBE_EXT_ZVKB (1ull << 19)
 #define RV_HWPROBE_EXT_ZVKG (1ull << 20)
 #define RV_HWPROBE_EXT_ZVKNED (1ull << 21)
 #define RV_HWCAP_V (1ul << ('V' - 'A'))
@@ -107,6 +110,8 @@ static uint64_t detect(void)
         /* the kernel reports vector crypto only with V enabled; the check repeats it */
         if ((f & CPU_RV_V) && (pair.value & RV_HWPROBE_EXT_ZVKG)) f |= CPU_RV_ZVKG;
         if ((f & CPU_RV_V) && (pair.value & RV_HWPROBE_EXT_ZVKNED)) f |= CPU_RV_ZVKNED;
+        if ((f & CPU_RV_V) && (pair.value & RV_HWPROBE_EXT_ZVKB)) f |= CPU_RV_ZVKB;
+        if ((f & CPU_RV_V) && (pair.value & RV_HWPROBE_EXT_ZVBB)) f |= CPU_RV_ZVBB;
     } else if (getauxval(AT_HWCAP) & RV_HWCAP_V) {
         /* Kernels before hwprobe: HWCAP knows single-letter extensions only, so V but never
          * Zvkg: the Zvkg kernels then count as unavailable, which is the safe answer. */

@@ -31,6 +31,8 @@ enum cpu_feature {
     CPU_RV_V = 1ull << 32,
     CPU_RV_ZVKG = 1ull << 33,
     CPU_RV_ZVKNED = 1ull << 34,
+    CPU_RV_ZVKB = 1ull << 35,
+    CPU_RV_ZVBB = 1ull << 36,
 };
 
 /* Features this process may use: detected & ~masked.  Detected on first call. */

@@ -45,7 +45,9 @@ def check_family(name, fams):
 
 
 def qemu_cpu(vlen):
-    return f"rv64,v=true,vlen={vlen},zvkg=true"
+    """The qemu-riscv64 CPU at VLEN vlen: V and the vector crypto our kernels and Linux's
+    (Zvkned, Zvkb, Zvbb, Zvkg: arch/riscv/crypto's AES files) use (QEMU 8.2 or later)."""
+    return f"rv64,v=true,vlen={vlen},zvkg=true,zvkned=true,zvkb=true,zvbb=true"
 
 
 def host_runner():

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# linux_suite.sh [--family F] [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS
-#                [FILE SYMBOL NEEDS]...
+# linux_suite.sh [--family F] [--arch riscv64 [--beside NAME]... [--vlen N]...] [--expect EXPECT]...
+#                [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]...
 # — Linux's own crypto assembly as
 # outside kernels (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in
 # the linux convention, with our stand-in for the generated asm/asm-offsets.h in
@@ -11,6 +11,13 @@
 # check must come out clean with the known answers
 # passed for every kernel, each counting its own calls (judged on the check's JSON records,
 # verify/expect_records.py).
+# --arch riscv64: the files are arch/riscv/crypto's, checked in a riscv64 check build under
+# qemu-riscv64 (./asmdiff check --arch riscv64); each --beside NAME (a file of that folder the
+# kernel includes with quotes: aes-macros.S) is copied beside it; --vlen N limits the VLENs
+# (default: all four).  Clean then means every VLEN's known answers and random cases passed
+# for every kernel with its calls counted, and every row of a VLEN passed with calls.  A
+# planted riscv64 copy runs without --fail-fast (each VLEN takes seconds): its EXPECT and each
+# --expect (more records, verify/expect_records.py) name the finding at each VLEN.
 # --plant: a positive control instead: the first FILE copied with one line changed (the first
 # line after the one containing AFTER whose text, stripped, is FIND, made REPLACE; the run fails
 # if no such line exists, so a changed upstream file cannot turn the plant into a no-op), and
@@ -20,17 +27,24 @@
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
-plant=() family=
-if [ "${1:-}" = --family ]; then
-  [ $# -ge 2 ] || { echo "usage: linux_suite.sh --family F ..." >&2; exit 2; }
-  family=$2
-  shift 2
-fi
-if [ "${1:-}" = --plant ]; then
-  [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE EXPECT BUDGET ..." >&2; exit 2; }
-  plant=("$2" "$3" "$4" "$5")
-  shift 5
-fi
+plant=() family= arch=x86_64 beside=() vlens=() more=()
+while :; do
+  case "${1:-}" in
+    --family) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --family F ..." >&2; exit 2; }
+              family=$2; shift 2 ;;
+    --arch) [ "${2:-}" = riscv64 ] || { echo "linux_suite.sh: --arch riscv64 only" >&2; exit 2; }
+            arch=$2; shift 2 ;;
+    --beside) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --beside NAME ..." >&2; exit 2; }
+              beside+=("$2"); shift 2 ;;
+    --vlen) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --vlen N ..." >&2; exit 2; }
+            vlens+=("$2"); shift 2 ;;
+    --expect) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --expect EXPECT ..." >&2; exit 2; }
+              more+=("$2"); shift 2 ;;
+    --plant) [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE EXPECT BUDGET ..." >&2; exit 2; }
+             plant=("$2" "$3" "$4" "$5"); shift 5 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 4 ] || [ $(( ($# - 1) % 3 )) != 0 ]; then
   echo "usage: linux_suite.sh [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]..." >&2
   exit 2
@@ -42,9 +56,11 @@ top=$(cd "$here/../.." && pwd)
 . "$top/verify/missing.sh"
 src=${ASMDIFF_LINUX_SRC:-${ASMDIFF_BUILD:?}/lib-cache/linux-6.12}
 family=${family:-${1%%[-_]*}}
+crypto=$src/arch/x86/crypto
+[ "$arch" = riscv64 ] && crypto=$src/arch/riscv/crypto
 args=() symbols=()
 while [ $# -gt 0 ]; do
-  path=$src/arch/x86/crypto/$1
+  path=$crypto/$1
   if [ ! -f "$path" ]; then
     missing "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)" \
       "the slow set's setup (tools/get_linux_source)"
@@ -53,9 +69,20 @@ while [ $# -gt 0 ]; do
   symbols+=("$2")
   shift 3
 done
+if [ "$arch" = riscv64 ]; then
+  args+=(--arch riscv64)
+  for b in "${beside[@]}"; do
+    [ -f "$crypto/$b" ] || missing "Linux sources not found: $crypto/$b is missing" \
+      "the slow set's setup (tools/get_linux_source)"
+    args+=(--beside "$crypto/$b")
+  done
+  for n in "${vlens[@]}"; do args+=(--vlen "$n"); done
+fi
 if [ ${#plant[@]} -gt 0 ]; then
-  tmp=$(mktemp -d "${TMPDIR:-/tmp}/asmdiff-linux-plant.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
+  # the planted copy at a path of its own plant in the build folder, so the next run reuses
+  # its check build (recompiling the one file) instead of configuring a new one
+  tmp=${ASMDIFF_BUILD:?}/linux-plant/$(printf '%s\n' "$arch" "${plant[@]:0:3}" "${args[@]}" | sha1sum | cut -c1-10)
+  mkdir -p "$tmp"
   orig=${args[1]}
   copy=$tmp/$(basename "$orig")
   python3 - "$orig" "$copy" "${plant[@]:0:3}" <<'PY' || exit 1
@@ -73,18 +100,31 @@ open(dst, "w").write("\n".join(lines))
 print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
 PY
   for i in "${!args[@]}"; do [ "${args[$i]}" = "$orig" ] && args[$i]=$copy; done
-  python3 "$top/verify/expect_records.py" verdict=findings "${plant[3]}" -- \
+  # riscv64: no --fail-fast (a VLEN's stages take seconds): the plant is caught at every VLEN
+  fast=(--fail-fast)
+  [ "$arch" = riscv64 ] && fast=()
+  python3 "$top/verify/expect_records.py" verdict=findings "${plant[3]}" "${more[@]}" -- \
     python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
-    --include "$here/linux-compat" --budget "$budget" --fail-fast
+    --include "$here/linux-compat" --budget "$budget" "${fast[@]}"
   exit $?
 fi
 # every kernel's known answers passed, with its calls counted (one kernel: the row is that one's)
 expect=()
-if [ ${#symbols[@]} = 1 ]; then
-  expect=("row:kat result=pass calls>0")
-else
-  for s in "${symbols[@]}"; do expect+=("row:kat kernel=$s result=pass calls>0"); done
+stages=(kat)
+if [ "$arch" = riscv64 ]; then
+  # at every VLEN: its known answers and random cases, and each of its rows passed with calls
+  stages=()
+  [ ${#vlens[@]} -gt 0 ] || vlens=(128 256 512 1024)
+  for n in "${vlens[@]}"; do stages+=("vlen$n kat" "vlen$n random"); done
+  expect+=("every row:* result=pass calls>0 where stage~^vlen")
 fi
-exec python3 "$top/verify/expect_records.py" verdict=clean "${expect[@]}" -- \
+for st in "${stages[@]}"; do
+  if [ ${#symbols[@]} = 1 ]; then
+    expect+=("row:\"$st\" result=pass calls>0")
+  else
+    for s in "${symbols[@]}"; do expect+=("row:\"$st\" kernel=$s result=pass calls>0"); done
+  fi
+done
+exec python3 "$top/verify/expect_records.py" verdict=clean "${expect[@]}" "${more[@]}" -- \
   python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
   --include "$here/linux-compat" --budget "$budget"

@@ -196,15 +196,19 @@ def renamed_symbols(bdir, i, symbol):
 
 
 def check_arch(a, slots):
-    """riscv64 when asked (--arch) or when a kernel is C with RVV intrinsics; else the host."""
+    """riscv64 when asked (--arch), when a kernel is C with RVV intrinsics, or RISC-V vector
+    assembly (Linux's arch/riscv/crypto: `.option arch, +zvkned`, vsetvli); else the host."""
     if a.arch:
         return a.arch
     for sl in slots:
+        with open(sl["kernel"], errors="replace") as f:
+            text = f.read()
         if sl["kernel"].endswith(".c"):
-            with open(sl["kernel"], errors="replace") as f:
-                # the intrinsics' header, or a call of one (not a test of __riscv_vector)
-                if re.search(r"<riscv_vector\.h>|\b__riscv_v\w+\s*\(", f.read()):
-                    return "riscv64"
+            # the intrinsics' header, or a call of one (not a test of __riscv_vector)
+            if re.search(r"<riscv_vector\.h>|\b__riscv_v\w+\s*\(", text):
+                return "riscv64"
+        elif re.search(r"^\s*(\.option\s+arch\b|vseti?vli\b)", text, re.M):
+            return "riscv64"
     return "x86_64"
 
 

@@ -1,5 +1,6 @@
-"""riscv.py — an outside kernel for riscv64 (RVV intrinsics in C), under qemu-riscv64: the same
-check build made as a riscv64 cross build, each stage a row per VLEN."""
+"""riscv.py — an outside kernel for riscv64 (RVV intrinsics in C, or RVV assembly: Linux's
+arch/riscv/crypto), under qemu-riscv64: the same check build made as a riscv64 cross build, each
+stage a row per VLEN."""
 import hashlib
 import json
 import os
@@ -96,7 +97,7 @@ def check_riscv(a, family, slots):
     seeds = os.path.join(TOP, "corpus", family, "seeds")
 
     def qemu(vlen):
-        return ["qemu-riscv64", "-cpu", f"rv64,v=true,vlen={vlen},zvkg=true"]
+        return ["qemu-riscv64", "-cpu", builds.qemu_cpu(vlen)]
 
     if a.files:
         # reproduce: each file through the check build at each VLEN, the report as it prints
