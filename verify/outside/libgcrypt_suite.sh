@@ -5,6 +5,9 @@
 #            --libgcrypt) must come out clean;
 #   planted: the same library with one line of its ARIA assembly broken (aria_plant.sh) must be
 #            caught (a MISMATCH on the libgcrypt implementation), or the suite is blind;
+#   not-implemented: FAMILY named with --libgcrypt though the library has no implementation of
+#            it (nh) must be a FAIL row and exit 1: nothing of the library runs there, and the
+#            fuzz stage must not run (it would fuzz our own kernels and say pass);
 #   kernel-ecb-ctr: the library's own ARIA AVX-512/GFNI file, taken from its source tree as
 #            outside kernels (./asmdiff check aria --kernel ... in the libgcrypt convention),
 #            both entry points in one check, each must come out clean;
@@ -63,6 +66,10 @@ fi
 rm -f "$log"
 echo "libgcrypt: $prefix"
 case $mode in
+  not-implemented)
+    expect verdict=findings "row:'$family libgcrypt' result=FAIL" "no row:'$family fuzz ${budget}s'" -- \
+      python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" --budget "$budget"
+    exit $? ;;
   polyval-kernel-*)
     # cipher/cipher-gcm-riscv-zvkg.c (RVV intrinsics) in a riscv64 check build, beside our
     # stand-ins for the headers it includes with quotes (verify/outside/libgcrypt-riscv) and the
