@@ -87,7 +87,7 @@ case $mode in
          --symbol _gcry_polyval_riscv_zvkg --convention libgcrypt --needs v,zvkg
          --include "$here/libgcrypt-riscv"
          --beside "$here/libgcrypt-riscv/cipher-internal.h" --beside "$here/libgcrypt-riscv/g10lib.h"
-         --beside "$src/cipher/simd-common-riscv.h")
+         --beside "$src/cipher/simd-common-riscv.h" --budget "$budget")
     if [ "$mode" = polyval-kernel-fraclmul-planted ]; then
       # mf8 one step too early: wrong at VLEN 512 alone
       expect verdict=findings 'row:"vlen512 kat" result=FINDING finding.kind=MISMATCH' \

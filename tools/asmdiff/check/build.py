@@ -66,9 +66,10 @@ def compiler_errors(text):
         [l for l in lines if "error" in l or "Error" in l]
 
 
-def configure(bdir, family, slots, cross=None):
+def configure(bdir, family, slots, cross=None, cross_fuzzer_runtime=""):
     """meson setup of a check build of these kernels: the outside_* options, one element each
-    (meson.build); with cross, a cross build (riscv64) without fuzzers."""
+    (meson.build); with cross, a cross build (riscv64), with fuzzers when cross_fuzzer_runtime
+    names riscv64's libFuzzer archive (the default riscv64 build's)."""
     def arr(key):
         # meson reads a [...] value as a literal; "i|VALUE": equal values made distinct
         return repr([f"{i}|{sl[key]}" for i, sl in enumerate(slots)])
@@ -81,7 +82,10 @@ def configure(bdir, family, slots, cross=None):
             "-Doutside_with=" + repr([f"{i}|{f}" for i, sl in enumerate(slots)
                                       for f in sl.get("with", [])])]
     env = dict(os.environ, CC=builds.compiler_command())
-    kind = ["--cross-file", cross, "-Dfuzzing=disabled"] if cross else ["-Dfuzzing=auto"]
+    kind = ["-Dfuzzing=auto"]
+    if cross:
+        kind = ["--cross-file", cross] + ([f"-Driscv_fuzzer_runtime={cross_fuzzer_runtime}"]
+                                          if cross_fuzzer_runtime else ["-Dfuzzing=disabled"])
     p = subprocess.run(["meson", "setup"] + kind + opts + [bdir, TOP], env=env,
                        capture_output=True, text=True)
     if p.returncode:

@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 
-from .. import builds, results, sarif, stage
+from .. import builds, fuzzing, results, sarif, stage
 from ..builds import TOP, die
 from .baseline import compare_with_old
 from .build import build_lock, compile_check_build, configure
@@ -17,14 +17,24 @@ from .verdict import Verdict, json_path
 RISCV_VLENS = (128, 256, 512, 1024)
 # what the riscv64 check does not run, and why (each an n/a row)
 RISCV_NOT_RUN = (
-    ("fuzz", "no libFuzzer riscv64 build in a check build (the fuzzing runtime for riscv64 is "
-             "the default build's, tools/fetch_riscv_fuzzer_runtime)"),
     ("unicorn bounds", "the Unicorn modes emulate x86-64 only"),
     ("unicorn ct-trace", "the Unicorn modes emulate x86-64 only"),
     ("emu-diff", "the Unicorn modes emulate x86-64 only"),
     ("emulated set", "AVX-512/GFNI masking is x86-64's; the VLEN sweep is this kernel's"),
     ("valgrind ct", "Valgrind does not run under qemu-riscv64"),
 )
+
+
+def fuzzer_runtime():
+    """The riscv64 libFuzzer archive the default riscv64 build was configured with (its
+    riscv_fuzzer_runtime option: tools/fetch_riscv_fuzzer_runtime), or "" without one."""
+    try:
+        with open(os.path.join(builds.BUILD_RV, "meson-info", "intro-buildoptions.json")) as f:
+            opts = json.load(f)
+    except (OSError, ValueError):
+        return ""
+    rt = next((o.get("value") for o in opts if o.get("name") == "riscv_fuzzer_runtime"), "")
+    return rt if rt and os.path.isfile(rt) else ""
 
 
 def check_riscv(a, family, slots):
@@ -47,7 +57,8 @@ def check_riscv(a, family, slots):
             return v.print(f"check {family} (riscv64)")
     new = [sl for sl in slots if sl["role"] == "new"]
     label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
-    key = hashlib.sha1(json.dumps([2, family, slots, [os.path.abspath(f) for f in a.beside]])
+    rt = fuzzer_runtime()
+    key = hashlib.sha1(json.dumps([3, family, slots, [os.path.abspath(f) for f in a.beside], rt])
                        .encode()).hexdigest()[:10]
     bdir = os.path.join(builds.BUILD, "check-riscv64", f"{family}-{label[:80]}-{key}")
     if a.beside:
@@ -79,13 +90,18 @@ def check_riscv(a, family, slots):
               f"   convention {sl['conv']} ({sl['why']})", flush=True)
     print(f"   build folder {bdir}", flush=True)
     target = f"asmdiff-{family}-outside"
+    # the fuzzer: coverage-guided libFuzzer for riscv64 (the default riscv64 build's runtime),
+    # run under qemu-riscv64 at each VLEN
+    fuzzer = os.path.join(bdir, f"fuzz_{family}-outside") if rt else None
     with build_lock(bdir):
         if not os.path.exists(os.path.join(bdir, "build.ninja")) and \
                 not configure(bdir, family, slots, cross=os.path.join(TOP, "cross",
-                                                                   "riscv64-linux.ini")):
+                                                                   "riscv64-linux.ini"),
+                              cross_fuzzer_runtime=rt):
             v.add("build", "FAIL", f"meson setup of the riscv64 check build failed in {bdir}")
             return v.print(title)
-        if not compile_check_build(v, bdir, [target]):
+        if not compile_check_build(v, bdir, [target] + ([f"fuzz_{family}-outside"] if rt
+                                                        else [])):
             return v.print(title)
     for sl in slots:
         v.add("build" + (f": {sl['name']}" if len(slots) > 1 else ""), "pass",
@@ -136,6 +152,25 @@ def check_riscv(a, family, slots):
             elif f.get("input"):
                 f["reproduce"] = f"{judge.again} --vlen {vlen} {f['input']}"
 
+    def fuzz_stage(vlen):
+        # libFuzzer for the budget at each VLEN, its corpus that VLEN's own (what a VLEN's code
+        # reaches differs); a finding's input reproduces through the check at that VLEN
+        name = f"vlen{vlen} fuzz {a.budget}s"
+        if not fuzzer:
+            v.not_established(name, "no riscv64 libFuzzer runtime: the default riscv64 build was "
+                                    "configured without one (tools/fetch_riscv_fuzzer_runtime)")
+            return
+        print(f"-- {name}", flush=True)
+        st = fuzzing.run_libfuzzer(fuzzer, [os.path.join(bdir, f"corpus-vlen{vlen}"), seeds],
+                                   run=qemu(vlen), env=env, family=family, budget=a.budget,
+                                   checked_stack=True,
+                                   artifacts=os.path.join(env["ASMDIFF_FINDINGS"], family))
+        fixed_reproduce(st, vlen)
+        n = fuzzing.stats(st.text)
+        judge.stage(st, name, lambda s: f"{n.get('number_of_executed_units', '?')} execs, "
+                                        f"{n.get('average_exec_per_sec', '?')} exec/s",
+                    libfuzzer=True)
+
     judge.fail_fast = a.fail_fast
     stopped = None
     try:
@@ -152,6 +187,7 @@ def check_riscv(a, family, slots):
                     v.add(f"vlen{vlen} {name}", "n/a", st.reason())
                     continue
                 judge.stage(st, f"vlen{vlen} {name}", stage.Stage.counts, checked=True)
+            fuzz_stage(vlen)
     except FailFast as e:
         stopped = e.stage_name
         v.add("stopped", "n/a", f"--fail-fast: at '{stopped}', the first stage with a finding; "
