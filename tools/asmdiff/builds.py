@@ -103,12 +103,18 @@ def compiler_command():
     installed (and ASMDIFF_CCACHE is not 0).  Every check build compiles the same harness,
     reference, oracles and executor as the next one, only its outside kernels differ: with the
     cache a check build after the first compiles those kernels and links (about 30 s of compiler
-    time saved per check; the slow set makes about 50 check builds).  The cache is the build folder's (build/ccache) unless
-    CCACHE_DIR says otherwise, so it goes with `rm -rf build` and a fresh clone starts cold."""
+    time saved per check; the slow set makes about 80 check builds).  The cache is the build
+    folder's (build/ccache) unless CCACHE_DIR says otherwise, so it goes with `rm -rf build` and a
+    fresh clone starts cold.  Each check build is its own folder (build/check/<key>): ccache's
+    default with -g hashes the compiler's working folder into every key, and a check build hit
+    the cache on 17% of its compiles; without it (CCACHE_NOHASHDIR, unless set otherwise) on
+    98%.  The price: a cached object's debug information names the folder it was first
+    compiled in (the sources' paths are relative to it, so lines still resolve)."""
     cc = os.environ.get("CC", "clang-19")
     if os.environ.get("ASMDIFF_CCACHE", "1") != "0" and shutil.which("ccache") \
             and not cc.startswith("ccache"):
         os.environ.setdefault("CCACHE_DIR", os.path.join(BUILD, "ccache"))
+        os.environ.setdefault("CCACHE_NOHASHDIR", "1")
         return "ccache " + cc
     return cc
 
