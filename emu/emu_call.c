@@ -485,7 +485,7 @@ static int setup(void)
     uint64_t fs = 0;
     if (syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) == 0)
         uc_reg_write(E.f.vx.uc, UC_X86_REG_FS_BASE, &fs);
-    E.f.vx.env = (struct vx_env){NULL, ex_read, ex_write, ex_fetch, NULL};
+    E.f.vx.env = (struct vx_env){.read = ex_read, .write = ex_write, .fetch = ex_fetch};
     E.f.vx.limit = INSN_LIMIT;
     E.f.vx.final_state_vexec_only = 1; /* the result is read from its cpu; MXCSR and the x87
                                       * control word, which only Unicorn runs, from Unicorn */
@@ -518,6 +518,15 @@ void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)
     *unicorn_turns = E.f.vx.unicorn_turns;
 }
 
+static int isa_on;
+static uint32_t isa_declared;
+
+void emu_set_isa(int on, uint32_t declared)
+{
+    isa_on = on;
+    isa_declared = declared;
+}
+
 int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
              struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
 {
@@ -527,6 +536,9 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
         snprintf(err, errlen, "emulator set-up: %s", E.why);
         return -1;
     }
+    E.f.vx.env.isa_check = isa_on;
+    E.f.vx.env.isa = vx_feat_closure(isa_declared);
+    E.f.vx.env.isa_declared = isa_declared;
     if (argc > EMU_MAX_ARGS) {
         snprintf(err, errlen, "%zu arguments: at most %d", argc, EMU_MAX_ARGS);
         return -1;

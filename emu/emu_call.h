@@ -59,6 +59,13 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
  * jump).  The answer is kept per function. */
 int emu_needs_emulation(const void *fn);
 
+/* The ISA-subset check for the calls that follow: with on, every instruction a call runs (in
+ * the executor or in Unicorn) must need only features of vx_feat_closure(declared) (a VXF()
+ * set, emu/vexec.h); the first that needs another stops the call, -1 and err "beyond the
+ * declared features: vpbroadcastb %xmm0, %xmm1 at sym+0x1a4 needs AVX2; declared AVX+AES".
+ * Off (0) by default. */
+void emu_set_isa(int on, uint32_t declared);
+
 /* 1 when built with Unicorn; 0 from emu_call_stub.c, whose emu_call fails saying why. */
 int emu_available(void);
 

@@ -7,6 +7,12 @@
 
 int emu_available(void) { return 0; }
 
+void emu_set_isa(int on, uint32_t declared)
+{
+    (void)on;
+    (void)declared;
+}
+
 int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi_state *before,
              struct abi_state *after, uint64_t *rax, char *err, size_t errlen)
 {

@@ -518,7 +518,8 @@ static int engine_setup(void)
         (e = uc_hook_add(eng.uc, &h, UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, (void *)hook_mem,
                          NULL, 1, 0)))
         return setup_fail("adding hooks", e);
-    eng.f.vx.env = (struct vx_env){NULL, vx_read, vx_write, vx_fetch, vx_insn};
+    eng.f.vx.env = (struct vx_env){.read = vx_read, .write = vx_write, .fetch = vx_fetch,
+                                   .insn = vx_insn};
     eng.f.vx.limit = INSN_LIMIT + 1;
     eng.ready = 1;
     return 0;

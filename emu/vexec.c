@@ -2947,6 +2947,7 @@ struct centry {
     uint8_t dst, src1; /* exec_reg_in_place's registers */
     exec_fn exec;
     uint64_t next_rip; /* rip + length */
+    uint32_t feat;     /* the CPU features it needs (the ISA-subset check) */
     struct vx_insn in;
 };
 static struct centry *pool;
@@ -3124,6 +3125,10 @@ static const struct centry *decode_at(const struct vx_env *env, uint64_t rip,
     if (!got) e->in.len = 0;
     e->exec = e->known ? choose_exec(e) : NULL;
     e->next_rip = rip + e->in.len;
+    /* a legacy form of the table needs at most SSE by its column; the prefixes and opcode
+     * tell the rest (tzcnt beside bsf, popcnt) */
+    e->feat = !e->known ? 0 : vx_insn_features(&e->in) |
+                               (e->in.f->enc == VX_ENC_LEG ? vx_legacy_features(buf, got) : 0);
     *slot = e;
     return e;
 }
@@ -3161,6 +3166,7 @@ enum vx_status vx_run(struct vx_cpu *cpu, const struct vx_env *env, uint64_t sto
             break;
         }
         if (!e->known) { st = VX_UNKNOWN; break; }
+        if (env->isa_check && (e->feat & ~env->isa)) { st = VX_ISA; break; }
         if (insn_hook && insn_hook(env->ctx, cpu->rip)) { st = VX_HALT; break; }
         x.next = e->next_rip;
         int r = e->exec(&x, e);
@@ -3236,4 +3242,67 @@ uint32_t vx_insn_features(const struct vx_insn *in)
     default: break;
     }
     return r;
+}
+
+/* ---- the features of legacy-encoded instructions (for the ISA-subset check) ---------------- */
+
+uint32_t vx_legacy_features(const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    uint8_t pp = 0; /* the last of 66, F2, F3: the mandatory prefix of an SSE form */
+    for (; i < n; i++) {
+        uint8_t c = b[i];
+        if (c == 0x66 || c == 0xf2 || c == 0xf3) pp = c;
+        else if (!(c == 0x2e || c == 0x3e || c == 0x26 || c == 0x36 || c == 0x64 || c == 0x65 ||
+                   c == 0x67 || c == 0xf0))
+            break;
+    }
+    if (i < n && (b[i] & 0xf0) == 0x40) i++; /* REX */
+    if (i + 1 >= n || b[i] != 0x0f) return 0;
+    uint8_t m = b[i + 1];
+    if (m == 0x38 || m == 0x3a) {
+        if (i + 2 >= n) return 0;
+        uint8_t op = b[i + 2];
+        if (m == 0x38) {
+            if (op <= 0x0b || (op >= 0x1c && op <= 0x1e))
+                return pp == 0 || pp == 0x66 ? VXF(SSSE3) : 0;
+            if (pp == 0x66 && (op == 0x10 || op == 0x14 || op == 0x15 || op == 0x17 ||
+                               (op >= 0x20 && op <= 0x25) || (op >= 0x28 && op <= 0x2b) ||
+                               (op >= 0x30 && op <= 0x35) || (op >= 0x38 && op <= 0x41)))
+                return VXF(SSE4_1);
+            if (pp == 0x66 && op == 0x37) return VXF(SSE4_2);
+            if (pp == 0x66 && op >= 0xdb && op <= 0xdf) return VXF(AES);
+            if (pp == 0 && op >= 0xc8 && op <= 0xcd) return VXF(SHA);
+            if (pp == 0xf2 && (op == 0xf0 || op == 0xf1)) return VXF(SSE4_2); /* crc32 */
+            if ((pp == 0x66 || pp == 0xf3) && op == 0xf6) return VXF(ADX);   /* adcx, adox */
+            return 0;
+        }
+        if (op == 0x0f) return pp == 0 || pp == 0x66 ? VXF(SSSE3) : 0; /* palignr */
+        if (pp == 0x66 && ((op >= 0x08 && op <= 0x0e) || (op >= 0x14 && op <= 0x17) ||
+                           (op >= 0x20 && op <= 0x22) || (op >= 0x40 && op <= 0x42)))
+            return VXF(SSE4_1);
+        if (pp == 0x66 && op == 0x44) return VXF(PCLMULQDQ);
+        if (pp == 0x66 && op >= 0x60 && op <= 0x63) return VXF(SSE4_2);
+        if (pp == 0x66 && op == 0xdf) return VXF(AES); /* aeskeygenassist */
+        if (pp == 0 && op == 0xcc) return VXF(SHA);    /* sha1rnds4 */
+        return 0;
+    }
+    if (pp == 0xf3 && m == 0xb8) return VXF(POPCNT);
+    if (pp == 0xf3 && m == 0xbc) return VXF(BMI1); /* tzcnt (bsf without it) */
+    if ((pp == 0xf2 || pp == 0x66) && (m == 0x7c || m == 0x7d || m == 0xd0)) return VXF(SSE3);
+    if (pp == 0xf2 && (m == 0xf0 || m == 0x12)) return VXF(SSE3); /* lddqu, movddup */
+    if (pp == 0xf3 && (m == 0x12 || m == 0x16)) return VXF(SSE3); /* movsldup, movshdup */
+    return 0;
+}
+
+uint32_t vx_feat_closure(uint32_t d)
+{
+    d |= VXF(SSE) | VXF(SSE2);
+    if (d & VXF(AVX512F)) d |= VXF(AVX2);
+    if (d & VXF(AVX2)) d |= VXF(AVX);
+    if (d & VXF(AVX)) d |= VXF(SSE4_2) | VXF(POPCNT);
+    if (d & VXF(SSE4_2)) d |= VXF(SSE4_1);
+    if (d & VXF(SSE4_1)) d |= VXF(SSSE3);
+    if (d & VXF(SSSE3)) d |= VXF(SSE3);
+    return d;
 }

@@ -58,6 +58,11 @@ struct vx_env {
     int (*write)(void *ctx, uint64_t addr, const void *src, size_t n);
     size_t (*fetch)(void *ctx, uint64_t addr, uint8_t *dst, size_t n);
     int (*insn)(void *ctx, uint64_t rip);
+    /* The ISA-subset check: when isa_check, an instruction that needs a feature outside isa
+     * (a VXF() set, vx_insn_features) is not run: vx_run stops in front of it with VX_ISA. */
+    int isa_check;
+    uint32_t isa;          /* vx_feat_closure(isa_declared) */
+    uint32_t isa_declared; /* as the implementation declared them, for the message */
 };
 
 enum vx_status {
@@ -65,6 +70,7 @@ enum vx_status {
     VX_UNKNOWN = 1, /* the instruction at rip is not in the table; state untouched by it */
     VX_FAULT = 2,   /* a memory access failed (msg); rip at the faulting instruction */
     VX_HALT = 3,    /* env->insn asked to stop; rip at the instruction it was shown */
+    VX_ISA = 5,     /* env->isa_check: the instruction at rip needs a feature outside env->isa */
     VX_LIMIT = 4,   /* max_insns executed */
 };
 
@@ -114,7 +120,14 @@ int vx_host_tower_ok(void);
     X(VAES, "VAES", 0x07, 0, 2, 9)                          \
     X(VPCLMULQDQ, "VPCLMULQDQ", 0x07, 0, 2, 10)             \
     X(AVX512_BITALG, "AVX512_BITALG", 0x07, 0, 2, 12)       \
-    X(AVX512_VPOPCNTDQ, "AVX512_VPOPCNTDQ", 0x07, 0, 2, 14)
+    X(AVX512_VPOPCNTDQ, "AVX512_VPOPCNTDQ", 0x07, 0, 2, 14) \
+    X(SSE3, "SSE3", 0x01, 0, 2, 0)                          \
+    X(SSSE3, "SSSE3", 0x01, 0, 2, 9)                        \
+    X(SSE4_1, "SSE4_1", 0x01, 0, 2, 19)                     \
+    X(SSE4_2, "SSE4_2", 0x01, 0, 2, 20)                     \
+    X(POPCNT, "POPCNT", 0x01, 0, 2, 23)                     \
+    X(ADX, "ADX", 0x07, 0, 1, 19)                           \
+    X(SHA, "SHA", 0x07, 0, 1, 29)
 
 enum vx_feat_bit {
 #define VX_FEAT_ENUM(id, name, leaf, sub, reg, bit) VX_FEAT_##id,
@@ -240,5 +253,19 @@ int vx_decode(const uint8_t *bytes, size_t n, uint64_t rip, struct vx_insn *in);
  * Implications between features (AVX2 presupposes AVX, AVX512BW AVX512F, ...) are not added:
  * vpshufb zmm needs AVX512BW.  0 for the baseline x86-64 scalar forms; NULL form: 0. */
 uint32_t vx_insn_features(const struct vx_insn *in);
+
+/* The CPU features a legacy-encoded (not VEX or EVEX) instruction needs, from its prefixes and
+ * opcode alone (SDM Vol. 2, opcode maps A-3 to A-5 and each page's CPUID Feature Flag column):
+ * what the executor's table does not hold and Unicorn runs.  SSE3, SSSE3, SSE4.1, SSE4.2,
+ * AES, PCLMULQDQ, SHA, ADX, POPCNT, BMI1 (tzcnt); 0 for baseline x86-64 (SSE, SSE2, scalar)
+ * and for what it does not know (MOVBE, LZCNT and system instructions have no bit here). */
+uint32_t vx_legacy_features(const uint8_t *b, size_t n);
+
+/* Everything a CPU that has every feature of declared has, by the implications every shipped
+ * x86-64 CPU honours: SSE and SSE2 always; SSSE3 brings SSE3; SSE4.1 SSSE3; SSE4.2 SSE4.1;
+ * AVX brings SSE4.2 and POPCNT; AVX2 AVX; AVX512F AVX2.  Nothing brings AES, PCLMULQDQ,
+ * VAES, VPCLMULQDQ, GFNI, SHA, BMI1, BMI2, ADX or another AVX-512 subset: a kernel that uses
+ * them must say so. */
+uint32_t vx_feat_closure(uint32_t declared);
 
 #endif

@@ -47,9 +47,38 @@ int vxu_unicorn_check(struct vxu *v, uint64_t addr)
     while (i < got && (b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x36 ||
                        b[i] == 0x64 || b[i] == 0x65 || b[i] == 0x67))
         i++;
-    if (!(i < got && (b[i] == 0xc4 || b[i] == 0xc5 || b[i] == 0x62))) return 0;
+    if (!(i < got && (b[i] == 0xc4 || b[i] == 0xc5 || b[i] == 0x62))) {
+        if (v->env.isa_check && (vx_legacy_features(b, got) & ~v->env.isa)) {
+            /* beyond the declared features: stopped in front of it, as the executor stops */
+            v->isa_stop = addr;
+            v->caller_stop = 1;
+            uc_emu_stop(v->uc);
+            return 1;
+        }
+        return 0;
+    }
     uc_emu_stop(v->uc);
     return 1;
+}
+
+/* "beyond the declared features: pshufb %xmm1, %xmm0 at sym+0x1a4 needs SSSE3; declared
+ * AVX+AES" into msg, for the instruction at addr that needs what isa lacks. */
+static void isa_message(struct vxu *v, uint64_t addr, char *msg, size_t len)
+{
+    uint8_t b[16];
+    size_t got = v->env.fetch(v->env.ctx, addr, b, 15);
+    struct vx_insn in;
+    uint32_t need = vx_decode(b, got, addr, &in) == 0
+                        ? vx_insn_features(&in) |
+                              (in.f->enc == VX_ENC_LEG ? vx_legacy_features(b, got) : 0)
+                        : vx_legacy_features(b, got);
+    char text[160], where[128], needs[160], declared[200];
+    vx_disasm(b, got, addr, text, sizeof text);
+    elfsym_format(addr, where, sizeof where);
+    vx_feat_format(need & ~v->env.isa, needs, sizeof needs);
+    vx_feat_format(v->env.isa_declared, declared, sizeof declared);
+    snprintf(msg, len, "beyond the declared features: %s at %s needs %s; declared %s", text,
+             where, needs, declared[0] ? declared : "none (baseline x86-64)");
 }
 
 void vxu_describe(struct vxu *v, uint64_t addr, const char *what, char *msg, size_t len)
@@ -92,6 +121,10 @@ enum vxu_status vxu_run(struct vxu *v, uint64_t stop, char *msg, size_t len)
             if (!msg[0]) snprintf(msg, len, "fault: %s by instruction at %s", why, where);
             return VXU_ERROR;
         }
+        case VX_ISA:
+            push_state(v);
+            isa_message(v, v->cpu.rip, msg, len);
+            return VXU_ERROR;
         case VX_UNKNOWN:
             break;
         }
@@ -107,9 +140,14 @@ enum vxu_status vxu_run(struct vxu *v, uint64_t stop, char *msg, size_t len)
         v->unicorn_turns++;
         v->in_unicorn = 1;
         v->caller_stop = 0;
+        v->isa_stop = 0;
         uc_err e = uc_emu_start(v->uc, from, stop, 0, 0);
         v->in_unicorn = 0;
         pull_state(v);
+        if (v->isa_stop) {
+            isa_message(v, v->isa_stop, msg, len);
+            return VXU_ERROR;
+        }
         if (e == UC_ERR_INSN_INVALID && v->cpu.rip == from) {
             vxu_describe(v, from, "unsupported instruction", msg, len);
             return VXU_ERROR;

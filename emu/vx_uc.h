@@ -32,6 +32,8 @@ struct vxu {
     int in_unicorn;
     int caller_stop;     /* set by the caller's Unicorn hooks when they stop it for a reason of
                           * their own (bounds, runaway): vxu_run then returns VXU_UC_ERROR */
+    uint64_t isa_stop;   /* the instruction Unicorn was stopped in front of by the ISA-subset
+                          * check (env.isa_check), 0 when none */
     int final_state_vexec_only; /* set by a caller that reads the final state from cpu alone:
                                  * VXU_DONE then leaves Unicorn's copy as it was (writing it
                                  * costs a batch of 34 registers per call) */

@@ -218,8 +218,9 @@ static const struct bc_kernel_ops avx512_clmul = KOPS(vaes_avx512_clmul);
 static const struct bc_kernel_ops avx512_shift = KOPS(vaes_avx512_shift);
 static const struct bc_kernel_ops avx2_clmul = KOPS(vaes_avx2_clmul);
 static const struct bc_kernel_ops avx2_shift = KOPS(vaes_avx2_shift);
-#define NEEDS_AVX512_VAES (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VAES | CPU_VPCLMULQDQ)
-#define NEEDS_AVX2_VAES (CPU_AVX2 | CPU_VAES | CPU_VPCLMULQDQ)
+#define NEEDS_AVX512_VAES                                                                      \
+    (CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VAES | CPU_VPCLMULQDQ | CPU_AESNI | CPU_PCLMUL)
+#define NEEDS_AVX2_VAES (CPU_AVX2 | CPU_VAES | CPU_VPCLMULQDQ | CPU_AESNI | CPU_PCLMUL)
 #endif
 #define LIB_OPS(lib)                                                                          \
     {oracle_##lib##_aes_ecb, oracle_##lib##_aes_ctr, oracle_##lib##_aes_cbc_dec, NULL,        \

@@ -162,7 +162,9 @@ static const struct impl impls[] = {
 #if ARCH_X86_64
     IMPL("x86_64-avx512-gfni-cmpmask", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &cmpmask),
     IMPL("x86_64-avx512-gfni-gfnishift", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &gfnishift),
-    IMPL("x86_64-avx512-gfni-field", NEEDS_AVX512_GFNI, IMPL_KERNEL | IMPL_CLEAN, &field),
+    /* vpermb: AVX512_VBMI (the ISA-subset check found it undeclared) */
+    IMPL("x86_64-avx512-gfni-field", NEEDS_AVX512_GFNI | CPU_AVX512VBMI, IMPL_KERNEL | IMPL_CLEAN,
+         &field),
     IMPL("x86_64-avx2-gfni", CPU_AVX2 | CPU_GFNI, IMPL_KERNEL | IMPL_CLEAN, &avx2),
 #endif
 #if ASMDIFF_HAVE_OPENSSL

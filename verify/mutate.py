@@ -9,6 +9,8 @@ A spec file (verify/mutants/<family>.mutants) holds blocks:
              residue, stack, guard-page, canary, input-modified, ...)>
     bounds: <optional: the check `asmdiff-<family> bounds` must also report (bounds, residue..)>
     ct-trace: <optional: the check `asmdiff-<family> ct-trace` must also report (ct-trace)>
+    isa: <optional: the check `asmdiff-<family> isa` must report (isa: an instruction beyond
+          the features the implementation declares)>
     find: <the text of exactly one line of that file, compared without surrounding blanks>
     replace: <replacement line(s); a literal \\n starts a new line>
     why: <the bug it models>
@@ -33,13 +35,14 @@ import importlib.util
 import os
 import sys
 
-FIELDS = ("mutant", "file", "impls", "expect", "bounds", "ct-trace", "find", "replace", "why")
+FIELDS = ("mutant", "file", "impls", "expect", "bounds", "ct-trace", "isa", "find", "replace",
+          "why")
 # impls and expect are for the mutants of family kernels (verify/run_mutant.sh reads them);
 # the executor's own mutants (verify/unicorn/vexec.mutants) are judged by their tests' patterns.
-# bounds and ct-trace: the check the family's Unicorn mode of that name must also report (a
-# bug only an emulated run sees; each becomes one more test, mutant-<family>-<name>-<mode>).
-OPTIONAL = ("impls", "expect", "bounds", "ct-trace")
-MODES = ("bounds", "ct-trace")
+# bounds, ct-trace and isa: the check the family's emulated mode of that name must also report
+# (a bug only an emulated run sees; each becomes one more test, mutant-<family>-<name>-<mode>).
+OPTIONAL = ("impls", "expect", "bounds", "ct-trace", "isa")
+MODES = ("bounds", "ct-trace", "isa")
 # the fields that name a check: their values come from the one table of checks
 CHECK_FIELDS = ("expect",) + MODES
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -9,7 +9,7 @@
 #   MODE libfuzzer: EXE is fuzz_<family>_mutant_<name>: coverage-guided fuzzing from an EMPTY
 #                   corpus (the seeds would make detection a replay), -seed=1 so runs repeat;
 #   MODE random:    EXE is the plain build: structure-aware random inputs, fixed seed;
-#   MODE bounds, ct-trace: EXE is the plain build, run in that Unicorn mode on random inputs;
+#   MODE bounds, ct-trace, isa: EXE is the plain build, run in that emulated mode on random inputs;
 #                   the check expected is the spec's field of the mode's name, not `expect:`.
 # TOOL (the family's unmutated plain build) says whether this host runs the mutated
 # implementations: when it runs none of them the mutant is skipped (exit 77) with the reason.
@@ -39,7 +39,7 @@ if [ -n "${ASMDIFF_HOST_PROFILE:-}" ]; then
   on=" on host profile $ASMDIFF_HOST_PROFILE (qemu)"
 fi
 field=expect
-case $mode in bounds|ct-trace) field=$mode ;; esac
+case $mode in bounds|ct-trace|isa) field=$mode ;; esac
 expect=$(python3 "$here/mutate.py" --get "$spec" "$name" "$field") || exit 1
 # the family's libFuzzer options (corpus/F/fuzz_F.options, as OSS-Fuzz and ./asmdiff fuzz pass
 # them): the mutant is searched for as the family is fuzzed everywhere else
@@ -102,7 +102,7 @@ case $mode in
       -rss_limit_mb=4096 -error_exitcode=1 $optflags -artifact_prefix="$work/" "$work/corpus" \
       >"$work/log" 2>&1
     rc=$? ;;
-  random|bounds|ct-trace)
+  random|bounds|ct-trace|isa)
     args=(random 100000000 1)
     [ "$mode" != random ] && args=("$mode" random 100000000 1)
     run_to_first_finding env ASMDIFF_RESULTS="$results" ASMDIFF_FINDINGS="$work/findings" \

@@ -438,8 +438,11 @@ static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *
     int rc = emulator(fn, argv, argc, before, after, &ret, err, sizeof err);
     abi_current_impl = NULL;
     if (rc) {
-        last_kind = !strncmp(err, "fault", 5) ? FINDING_GUARD_PAGE : FINDING_EMULATOR;
+        last_kind = !strncmp(err, "fault", 5)                 ? FINDING_GUARD_PAGE
+                    : !strncmp(err, "beyond the declared", 19) ? FINDING_ISA
+                                                               : FINDING_EMULATOR;
         fail_handler(name, err);
+        abandoned = 1; /* it did not complete: nothing of it is judged, as after a native fault */
         return 0;
     }
     const char *what = abi_check(before, after, judge_clean && before->vec_mode != ABI_VEC_NONE);

@@ -49,6 +49,8 @@ extern const struct backend backend_emu_diff; /* backend_emu_diff.c: CPU vs emul
 extern const struct backend backend_coverage; /* backend_coverage.c: what the calls reached */
 extern const struct backend backend_guided;   /* backend_guided.c: native, with kernel features
                                                * for libFuzzer (fuzz_main.c) */
+extern const struct backend backend_isa;      /* backend_isa.c: each kernel emulated with only
+                                               * the CPU features it declares */
 
 /* The emulated call (backend_emulated.c): a kernel the host lacks, run inside emu_call with
  * the checked call's contract.  Not a mode: the native and emu-diff backends use it for the
@@ -56,6 +58,13 @@ extern const struct backend backend_guided;   /* backend_guided.c: native, with 
 int emulated_runs(const struct impl *im);
 uint64_t emulated_call(const char *name, int clean, const void *fn, const uint64_t *argv,
                        size_t argc);
+/* 1 when the emulated call can run here (Unicorn linked, ASMDIFF_EMULATE not 0). */
+int emulated_available(void);
+/* The ISA-subset mode's call (backend_isa.c): fn in the emulator whatever this CPU has, through
+ * the checked call, every instruction held to the features of declared (a VXF() set of
+ * emu/vexec.h, widened by vx_feat_closure); one beyond them is a finding (FINDING_ISA). */
+uint64_t emulated_call_isa(const char *name, int clean, uint32_t declared, const void *fn,
+                           const uint64_t *argv, size_t argc);
 /* fn(argv) in the emulator without the checked call's verdicts: the bench's emulated rows. */
 int emulated_plain_call(const void *fn, const uint64_t *argv, size_t argc, uint64_t *ret,
                         char *err, size_t errlen);

@@ -58,6 +58,28 @@ uint64_t emulated_call(const char *name, int clean, const void *fn, const uint64
 #endif
 }
 
+int emulated_available(void)
+{
+    return emulator_allowed();
+}
+
+uint64_t emulated_call_isa(const char *name, int clean, uint32_t declared, const void *fn,
+                           const uint64_t *argv, size_t argc)
+{
+#if ARCH_X86_64
+    if (!emulator_allowed()) abort(); /* backend_isa's setup said so first */
+    emu_set_isa(1, declared);
+    abi_emulate(1);
+    uint64_t r = clean ? abi_call_clean(name, fn, argv, argc) : abi_call(name, fn, argv, argc);
+    abi_emulate(0);
+    emu_set_isa(0, 0);
+    return r;
+#else
+    (void)name, (void)clean, (void)declared, (void)fn, (void)argv, (void)argc;
+    abort();
+#endif
+}
+
 /* The bench's emulated row: fn(argv) in the emulator with no verdicts (the engine's own speed;
  * bounds and faults still stop it).  0, or -1 with the reason in err. */
 int emulated_plain_call(const void *fn, const uint64_t *argv, size_t argc, uint64_t *ret,

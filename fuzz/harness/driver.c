@@ -205,7 +205,7 @@ void drv_on_abi_violation(const char *who, const char *what)
     if (now->impl && (now->impl->flags & IMPL_OUTSIDE) && outside_allows(now->impl, kind, what))
         return;
     /* the call did not complete: what it left in its outputs means nothing */
-    if (kind == FINDING_GUARD_PAGE || kind == FINDING_EMULATOR) {
+    if (kind == FINDING_GUARD_PAGE || kind == FINDING_EMULATOR || kind == FINDING_ISA) {
         now->abandoned = 1;
         /* these kinds come only from an emulated call (a native fault is guard.c's) */
         uint64_t pc = emulated_last_pc();

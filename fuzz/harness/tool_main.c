@@ -670,6 +670,9 @@ static const struct mode modes[] = {
     {"coverage", "(PATH... | random N [SEED] | kat [SRCDIR] | exhaustive)", &backend_coverage,
      cmd_coverage, "coverage takes input files or directories, 'random N [SEED]', 'kat [SRCDIR]' "
      "or 'exhaustive'", "in the emulator for coverage, then checked as in replay"},
+    {"isa", "(PATH... | random N [SEED] | kat [SRCDIR])", &backend_isa, cmd_coverage,
+     "isa takes input files or directories, 'random N [SEED]' or 'kat [SRCDIR]'",
+     "each kernel emulated with only the CPU features it declares"},
     {"checks", "", NULL, cmd_checks, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

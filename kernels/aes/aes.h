@@ -50,8 +50,11 @@
  *
  * What each kernel needs from the CPU (and from the OS: XSAVE-enabled YMM, and for AVX-512
  * ZMM/opmask state):
- *   *_vaes_avx512_*  AVX-512 F, BW, VL, VAES and VPCLMULQDQ.
- *   *_vaes_avx2_*    AVX2, VAES and VPCLMULQDQ on ymm, no AVX-512.
+ *   *_vaes_avx512_*  AVX-512 F, BW, VL, VAES and VPCLMULQDQ, and AES-NI and PCLMULQDQ (the
+ *                    single blocks of the tails and the tweak run VEX.128 vaesenc and
+ *                    vpclmulqdq, whose features are AES and PCLMULQDQ: the ISA-subset check).
+ *   *_vaes_avx2_*    AVX2, VAES and VPCLMULQDQ on ymm, and AES-NI and PCLMULQDQ likewise; no
+ *                    AVX-512.
  */
 #ifndef ASMDIFF_KERNELS_AES_H
 #define ASMDIFF_KERNELS_AES_H

@@ -38,7 +38,7 @@
  *
  * What each kernel needs from the CPU (and the OS: XSAVE-enabled YMM, and for AVX-512 the
  * ZMM/opmask state):
- *   *_avx512_gfni_*      AVX-512 F, BW, VL and GFNI.
+ *   *_avx512_gfni_*      AVX-512 F, BW, VL and GFNI; the field form also AVX512_VBMI (vpermb).
  *   *_avx2_gfni          AVX2 and GFNI (VEX-encoded GFNI on ymm), no AVX-512.
  *   camellia_setkey_x86_64  baseline x86-64.
  */

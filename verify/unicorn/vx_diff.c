@@ -726,7 +726,7 @@ enum vxd_result vxd_case_plan(const uint8_t *in, size_t n, long form_index,
     memcpy(cpu.k, st.k, sizeof cpu.k);
     for (int i = 0; i < 32; i++) memcpy(cpu.z[i].b, st.z[i], 64);
     cpu.rip = (uint64_t)(uintptr_t)code;
-    struct vx_env env = {NULL, readm, writem, fetchm, NULL};
+    struct vx_env env = {.read = readm, .write = writem, .fetch = fetchm};
     char emsg[160];
     uint64_t done = 0;
     vx_flush_cache();

@@ -26,13 +26,14 @@ def emulated_mask(needs):
 
 
 def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, engines=(),
-                 needs="", conv=None, kernel=""):
+                 needs="", conv=None, kernel="", declared=False):
     """Every stage of a built outside kernel into the verdict: what it covers (its impl
     record); kat, exhaustive, seeds, random and libFuzzer (natively, or emulated when this CPU
     cannot run it); the family's engines: Unicorn's bounds and ct-trace modes, emu-diff where
-    the CPU runs the kernel, Valgrind's constant time; and the native set again emulated when
-    the kernel needs AVX-512 or GFNI.  False when the kernel could not be put through them (the
-    row says why)."""
+    the CPU runs the kernel, Valgrind's constant time; the ISA-subset check when the needs were
+    declared (not scanned from the file); and the native set again emulated when the kernel
+    needs AVX-512 or GFNI.  False when the kernel could not be put through them (the row says
+    why)."""
     v = judge.v
     judge.symbol = symbol
     # what each kernel covers, as the driver made it (its impl record)
@@ -146,6 +147,13 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         over_seeds("unicorn bounds", "bounds")
         # 3000 cases (seconds): a narrow convention (ARIA's 64-block CTR) meets few of them
         run("unicorn ct-trace", [tool, "ct-trace", "random", "3000", "1"], checked=False)
+        # each kernel emulated with exactly the features it declares (backend_isa.c): an
+        # instruction its CPU guard does not admit faults on a CPU the guard lets in
+        if declared:
+            over_seeds("cpu features", "isa")
+        else:
+            v.add("cpu features", "n/a", "no --needs given: nothing declared to hold the kernel "
+                  "to (give --needs as its CPU guard says, e.g. --needs avx,aesni)")
         if not emulated:
             over_seeds("emu-diff", "emu-diff")
         else:

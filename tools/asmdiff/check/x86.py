@@ -125,7 +125,8 @@ def check_outside(a):
                               engines=fams[family].get("engines") or (), needs=needs,
                               conv=conv if len({sl["conv"] for sl in slots}) == 1 else None,
                               kernel=next((sl["kernel"] for sl in slots
-                                           if sl["kernel"].endswith(".c")), kernel))
+                                           if sl["kernel"].endswith(".c")), kernel),
+                              declared=bool(needs) and not any(sl["scanned"] for sl in slots))
     except FailFast as e:
         judged, stopped = True, e.stage_name
     if not judged:
