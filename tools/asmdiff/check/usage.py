@@ -32,8 +32,7 @@ CPU_C = os.path.join(TOP, "fuzz", "harness", "cpu.c")
 OUR_INCLUDE = os.path.join(TOP, "verify", "outside", "include")
 # /proc/cpuinfo's spellings (and common others) of cpu.c's names; ours stay the canonical ones
 # (what reaches the check build, the harness and the command line printed again)
-ALIASES = {"sse4_1": "sse4.1", "sse41": "sse4.1", "pclmulqdq": "pclmul", "aes": "aesni",
-           "aes-ni": "aesni"}
+ALIASES = {"sse4_1": "sse4.1", "sse41": "sse4.1", "pclmulqdq": "pclmul", "aes": "aesni"}
 # our compatibility folders beyond verify/outside/include (always searched, last): the
 # convention (and architecture) each stands in for; a header only they provide is added for a
 # kernel of that convention, and named as the --include to add for any other
@@ -98,9 +97,9 @@ def check_needs_arch(slots, arch):
     for sl in slots:
         other = [n for n in sl["needs"].split(",") if n and known.get(n, arch) != arch]
         if other:
-            die(f"check: --needs: {', '.join(other)} {'is' if len(other) == 1 else 'are'} not "
-                f"{arch} features, and this check is for {arch} ({feature_list(arch)}; --arch "
-                "says which)")
+            what = f"is not a {arch} feature" if len(other) == 1 else f"are not {arch} features"
+            die(f"check: --needs: {', '.join(other)} {what}, and this check is for {arch} "
+                f"({feature_list(arch)}; --arch says which)")
 
 
 def rename_syms():
