@@ -4,8 +4,9 @@
 `python3 -m asmdiff COMMAND ARGS` (tools/ on the path).  Each command parses its arguments with
 argparse here and runs in a module of its own.
 
-Exit status: 0 clean; 1 a finding or a failed check; 2 bad usage (argparse's message, or ours);
-77 nothing could run here.
+Exit status: 0 clean; 1 a finding or a failed check; 2 bad usage (argparse's message, or ours:
+check's are found before anything is built, check/usage.py, an outside file that does not build
+among them); 77 nothing could run here.
 """
 import argparse
 import os
