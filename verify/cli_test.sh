@@ -69,9 +69,27 @@ expect 2 "unknown option '--frobnicate'" -- "$asmdiff" check mpi --frobnicate
 expect 2 "usage: ./asmdiff check" -- "$asmdiff" check mpi --symbol s
 expect 2 "one at a time" -- "$asmdiff" check --libgcrypt /nonexistent --kernel k.S
 expect 2 "corpus merge" -- "$asmdiff" corpus split mpi /tmp
+# check's usage errors, found before the check build (tools/asmdiff/check/usage.py): exit 2 with
+# the fix, in seconds
+srcdir=$(cd "$(dirname "$asmdiff")" && pwd)
+fx=$srcdir/verify/outside/fixtures
+add=("$asmdiff" check mpi --kernel "$fx/mpih-add1-gcrypt.S")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '.macro twice reg\n\tvpfoo \\reg, \\reg\n.endm\n\t.globl k\nk:\ttwice %%rdi\n\ttwice %%rsi\n\tret\n' >"$tmp/macro.S"
+printf '#include <asm/asm-offsets.h>\n\t.globl k\nk:\tret\n' >"$tmp/offsets.S"
+printf '#include <crypto/nosuch.h>\n\t.globl k\nk:\tret\n' >"$tmp/nosuch.S"
+expect 2 "unknown CPU feature 'avx-2' \(did you mean avx2\?\)" -- "${add[@]}" --symbol _gcry_mpih_add_n --needs avx-2
+expect 2 "known features .*sse4\.1 \(sse4_1" -- "${add[@]}" --symbol _gcry_mpih_add_n --needs avx-2
+expect 2 "avx2 is not a riscv64 feature, and this check is for riscv64" -- "$asmdiff" check polyval --arch riscv64 --kernel "$fx/polyval-gcrypt.c" --symbol fixture_polyval_gcrypt --needs avx2
+expect 2 "defines no global symbol 'add_n'; it defines \(nearest first\): _gcry_mpih_add_n" -- "${add[@]}" --symbol add_n
+expect 2 "mpih-add1-gcrypt.S: _gcry_mpih_add_n" -- "${add[@]}"
+expect 2 "macro.S:5:[0-9]+: error: invalid instruction mnemonic 'vpfoo' \(in a macro expanded at this line.*the same at 1 more line" -- "$asmdiff" check mpi --kernel "$tmp/macro.S" --symbol k
+expect 2 "fix: add --include verify/outside/linux-compat" -- "$asmdiff" check mpi --kernel "$tmp/offsets.S" --symbol k
+expect 2 "fix: add --include DIR, DIR the folder crypto/nosuch.h is found under" -- "$asmdiff" check mpi --kernel "$tmp/nosuch.S" --symbol k
+expect 0 "usage errors exit 2" -- "$asmdiff" check --help
 # a run that checks nothing of ours is a failure, never a pass: every kernel masked away and
 # the emulator turned off (with it, masked kernels run emulated)
-srcdir=$(cd "$(dirname "$asmdiff")" && pwd)
 expect 1 "none of the 2 kernels ran: masked away" -- env ASMDIFF_EMULATE=0 ASMDIFF_CPU_MASK=-x86_64 $run "$tool" kat "$srcdir"
 expect 1 "none of the 2 kernels ran: masked away" -- env ASMDIFF_EMULATE=0 ASMDIFF_CPU_MASK=-x86_64 $run "$tool" random 10 1
 

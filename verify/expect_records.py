@@ -10,7 +10,8 @@ check-verdict records, docs/results.md "The check's verdict"), or with --stream,
 EXPECT on those records.  Passes (0) when all hold; fails (1) printing what the records said.
 CMD's exit 77 (it could not run here) is passed on as a skip; an exit other than 0 and 1 (a
 crash, a usage error) fails; a check's exit must be its check-verdict record's "exit" (and N,
-with --exit N).
+with --exit N).  `--exit 2` expects a usage error instead: exit 2 and no check-verdict
+record (./asmdiff check writes none then), judged by its `output` lines.
 
 An EXPECT is one argument, split like a shell line (quote a stage or a value with spaces):
 
@@ -215,11 +216,15 @@ def main(argv):
     nrecs = len(recs)
     recs += [{"type": "output", "text": l} for l in lines]
     problems = []
-    if rc is not None and rc not in (0, 1):
+    # --exit 2: a usage error is what is expected (judged by its `output`): no verdict written
+    usage = want_exit == 2
+    if rc is not None and rc not in (0, 1) and not (usage and rc == 2):
         problems.append(f"the command exited {rc}: a crash or a usage error, not a verdict")
     verdicts = [r for r in recs if r.get("type") == "check-verdict"]
     summaries = [r for r in recs if r.get("type") == "summary"]
-    if not stream and not verdicts:
+    if usage and verdicts:
+        problems.append("a usage error was expected, and the check wrote a verdict")
+    elif not stream and not verdicts and not usage:
         problems.append("no check-verdict record: the check wrote no verdict")
     elif rc in (0, 1):
         said = verdicts[-1]["exit"] if verdicts else (summaries[-1].get("exit") if summaries

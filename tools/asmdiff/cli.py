@@ -4,15 +4,18 @@
 `python3 -m asmdiff COMMAND ARGS` (tools/ on the path).  Each command parses its arguments with
 argparse here and runs in a module of its own.
 
-Exit status: 0 clean; 1 a finding or a failed check; 2 bad usage (argparse's message, or ours);
-77 nothing could run here.
+Exit status: 0 clean; 1 a finding or a failed check; 2 bad usage (argparse's message, or ours:
+check's are found before anything is built, check/usage.py, an outside file that does not build
+among them); 77 nothing could run here.
 """
 import argparse
 import os
 import sys
+import textwrap
 
 from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, library, premerge,
                soak, testsets)
+from .check import usage
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
@@ -26,6 +29,21 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--sarif FILE] [--json FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
+CHECK_EPILOG = """\
+conventions (--convention): linux (Linux's lib/crypto and arch/*/crypto prototypes; leftovers
+  in vector registers and the stack are information), libgcrypt (libgcrypt's; leftovers are
+  findings where libgcrypt clears them), asmdiff (our own kernels/FAMILY/*.h prototypes);
+  ./asmdiff list prints each family's conventions with their prototypes.
+CPU features (--needs; the other spellings accepted, /proc/cpuinfo's among them, in
+parentheses; any case):
+""" + "\n".join(textwrap.fill(line, 92, initial_indent="  ", subsequent_indent="    ",
+                              break_on_hyphens=False)
+                for line in usage.feature_list().split("; ")) + """
+usage errors exit 2 before anything is built: an unknown feature, a file that does not build
+  (its errors at the file's own lines), a header only one of our compatibility folders has
+  (the --include to add), a --symbol the file does not define (the symbols it does define).
+exit status: 0 clean; 1 a finding, a FAIL row or a row not established; 2 bad usage or a file
+  that does not build; 77 nothing could run here.  docs/check-your-patch.md has the details."""
 # what an option that lacks its value needed, by its metavar
 NEEDS = {"FILE": "a file name", "SECONDS": "a number of seconds", "N": "a number",
          "MINUTES": "a number of minutes", "DIR": "a folder",
@@ -150,45 +168,94 @@ def parsers():
 
     p["check"] = c = add("check", "an outside kernel as one more implementation, or the "
                                   "families a library build of your own implements",
-                         usage=CHECK_USAGE.removeprefix("usage: "))
+                         usage=CHECK_USAGE.removeprefix("usage: "), epilog=CHECK_EPILOG,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
     # repeatable: each --kernel with its --symbol in order (or one --kernel, several --symbol);
     # --needs, --convention, --op once for all or once per --symbol
-    c.add_argument("--kernel", action="append", default=[], metavar="FILE.S")
-    c.add_argument("--symbol", action="append", default=[], metavar="NAME")
-    c.add_argument("--include", action="append", default=[], metavar="DIR")
+    c.add_argument("--kernel", action="append", default=[], metavar="FILE.S",
+                   help="the outside source to check (.S or .c; repeatable, paired in order "
+                        "with --symbol; up to four kernels with --baseline's). No default")
+    c.add_argument("--symbol", action="append", default=[], metavar="NAME",
+                   help="the entry point to check, a global symbol of its --kernel file "
+                        "(repeatable: one per --kernel, or several for one --kernel). No "
+                        "default: without it the check lists the file's global functions")
+    c.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="a folder the kernel's #include are searched in, before ours "
+                        "(verify/outside/include, always searched last); repeatable. Default: "
+                        "none; a header only our verify/outside/linux-compat (linux "
+                        "convention) or libgcrypt-riscv (libgcrypt, riscv64) has is added by "
+                        "itself")
     # a file of the kernel's tree its entry points call or jump to (libgcrypt's AVX-512 AES
     # file hands its tails to the AVX2 one): compiled and linked beside each --kernel
-    c.add_argument("--with", dest="with_", action="append", default=[], metavar="FILE")
-    c.add_argument("--needs", action="append", default=[], metavar="FEATURES")
+    c.add_argument("--with", dest="with_", action="append", default=[], metavar="FILE",
+                   help="another file of the kernel's tree its entry points call or jump into: "
+                        "compiled with the same folders and linked into each kernel's object; "
+                        "repeatable. Default: none")
+    c.add_argument("--needs", action="append", default=[], metavar="FEATURES",
+                   help="the CPU features the kernel needs, separated by commas (once for all "
+                        "or once per --symbol): it runs natively where the CPU has them, in the "
+                        "emulator elsewhere. Default: from its instructions (AVX-512 and GFNI), "
+                        "else none. Known: " + usage.feature_list().replace("%", "%%"))
     c.add_argument("--convention", action="append", default=[], type=convention,
-                   metavar="linux|libgcrypt|asmdiff")
-    c.add_argument("--op", action="append", default=[], metavar="OP")
+                   metavar="linux|libgcrypt|asmdiff",
+                   help="the calling convention of the entry point (once for all or once per "
+                        "--symbol): linux, libgcrypt or asmdiff (ours: kernels/FAMILY/*.h); "
+                        "./asmdiff list prints each family's. Default: from the includes "
+                        "(<linux/...>: linux; sysdep.h or asm-common-amd64.h: libgcrypt; "
+                        "neither: asmdiff)")
+    c.add_argument("--op", action="append", default=[], metavar="OP",
+                   help="the family's operation the entry point computes (add_n, ecb, ctr, "
+                        "...; once for all or once per --symbol). Default: identified on a "
+                        "known answer, else from its name; an --op the kernel does not compute "
+                        "is refused")
     c.add_argument("--baseline", metavar="OLD.S",
-                   help="the file before the patch: one more oracle, and benched beside it")
-    c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
-    c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
-    c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
+                   help="the file before the patch: one more oracle (new-vs-old rows), and "
+                        "benched beside the new one. Default: none")
+    c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME",
+                   help="the old file's entry point for each --symbol (once for all or once "
+                        "per --symbol). Default: the same name as --symbol")
+    c.add_argument("--baseline-include", action="append", default=[], metavar="DIR",
+                   help="the old file's include folders (repeatable). Default: --include's")
+    c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS",
+                   help="libFuzzer's time per fuzz stage (and with --libgcrypt/--openssl per "
+                        "family and level). Default: 60")
     c.add_argument("--bench", action="store_true",
                    help="after the stages, bench the outside kernels beside ours and the "
-                        "libraries in one process (--baseline does too, with old/new)")
+                        "libraries in one process (--baseline does too, with old/new). "
+                        "Default: off")
     c.add_argument("--fail-fast", action="store_true",
                    help="stop after the first stage with a finding (its rows, and with "
                         "--baseline the new-vs-old rows, are kept; later stages, coverage and "
-                        "the bench are not run)")
+                        "the bench are not run). Default: off")
     # riscv64: the kernel built for riscv64 and run under qemu-riscv64 (RVV intrinsics in C are
     # found without --arch); --beside copies a file next to it; --vlen chooses VLENs
-    c.add_argument("--arch", choices=("riscv64", "x86_64"), metavar="riscv64|x86_64")
-    c.add_argument("--beside", action="append", default=[], metavar="FILE")
+    c.add_argument("--arch", choices=("riscv64", "x86_64"), metavar="riscv64|x86_64",
+                   help="the architecture the kernel is for: riscv64 builds it with the riscv64 "
+                        "cross build and runs it under qemu-riscv64. Default: riscv64 for RVV "
+                        "intrinsics in C or RISC-V vector assembly (.option arch, vsetvli), "
+                        "else x86_64")
+    c.add_argument("--beside", action="append", default=[], metavar="FILE",
+                   help="riscv64: a file copied next to the kernel before it is built (a header "
+                        "it includes with quotes); repeatable. Default: none")
     c.add_argument("--vlen", action="append", default=[], choices=("128", "256", "512", "1024"),
-                   metavar="N")
-    c.add_argument("--libgcrypt", metavar="PREFIX")
-    c.add_argument("--openssl", metavar="PREFIX")
-    c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0")
+                   metavar="N",
+                   help="riscv64: a VLEN qemu-riscv64 runs every stage at (128, 256, 512 or "
+                        "1024; repeatable). Default: all four")
+    c.add_argument("--libgcrypt", metavar="PREFIX",
+                   help="check a libgcrypt installed under PREFIX (make install) instead of a "
+                        "--kernel: the families it implements, at each of its hardware-feature "
+                        "levels. Default: none")
+    c.add_argument("--openssl", metavar="PREFIX",
+                   help="the same for an OpenSSL installed under PREFIX. Default: none")
+    c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0. Default: none")
     c.add_argument("--json", metavar="FILE",
                    help="the verdict as JSON lines: a check-row record per row, then the "
                         "check-verdict record (docs/results.md); ASMDIFF_CHECK_JSON=FILE in the "
-                        "environment does the same")
-    c.add_argument("args", nargs="*", metavar="FAMILY | FILE")
+                        "environment does the same. Default: none")
+    c.add_argument("args", nargs="*", metavar="FAMILY | FILE",
+                   help="the family first (" + (", ".join(sorted(builds.families())) or
+                                                "./asmdiff list names them") +
+                        "); then, to reproduce a finding, its saved input file(s)")
 
     p["coverage"] = v = add("coverage", "which instructions, blocks and branch directions of "
                                         "each kernel the seeds (and CORPUS...) reached: table, "
@@ -243,6 +310,11 @@ def cmd_check(a):
                 "to their end)")
         a.files = a.args
         return library.check_library(a)
+    if a.args and a.kernel and not a.symbol:
+        # which entry point? the file's global functions, from the file built alone
+        builds.check_family(a.args[0], builds.families())
+        usage.no_symbol(a, check.check_arch(a, [{"kernel": k} for k in a.kernel
+                                                 if os.path.isfile(k)]))
     if not a.args or not a.kernel or not a.symbol:
         die(CHECK_USAGE)
     a.family, a.files = a.args[0], a.args[1:]

@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import unittest.mock
 
 from asmdiff import (bench, check, cli, fuzz_options, fuzzing, library, premerge, results, sarif,
                      soak, stage, table, testsets)
+from asmdiff.check import usage
 
 
 def rec(type_, **kw):
@@ -737,6 +739,172 @@ class BadInput(unittest.TestCase):
         self.assertEqual((a.args, a.include), (["nh", "f1", "f2"], ["d"]))
 
 
+class CheckUsage(unittest.TestCase):
+    """check's usage errors before anything is built (check/usage.py): exit 2 with the fix."""
+
+    TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    FX = os.path.join(TOP, "verify", "outside", "fixtures")
+    HAVE_CC = bool(shutil.which("clang-19")) and bool(shutil.which("llvm-nm-19") or
+                                                      shutil.which("llvm-nm"))
+
+    def bad(self, call, *messages):
+        err, out = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            with self.assertRaises(SystemExit) as e:
+                call()
+        self.assertEqual(e.exception.code, 2, err.getvalue())
+        for m in messages:
+            self.assertIn(m, err.getvalue())
+        return err.getvalue()
+
+    def slot(self, kernel, symbol, conv="asmdiff", role="new", includes=()):
+        return {"kernel": kernel, "symbol": symbol, "conv": conv, "role": role, "needs": "",
+                "includes": list(includes), "with": []}
+
+    def source(self, text, name="k.S"):
+        d = tempfile.mkdtemp(prefix="asmdiff-test.")
+        self.addCleanup(shutil.rmtree, d)
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+        return path
+
+    def test_feature_names_from_cpu_c(self):
+        names = dict(usage.cpu_features())
+        with open(usage.CPU_C) as f:
+            table = f.read().split("feature_names[] = {", 1)[1].split("};", 1)[0]
+        self.assertEqual(len(names), table.count("{CPU_"))
+        self.assertEqual((names["avx2"], names["sse4.1"], names["zvkg"]),
+                         ("x86_64", "x86_64", "riscv64"))
+        for alias, name in usage.ALIASES.items():
+            self.assertIn(name, names, alias)
+
+    def test_needs_spellings(self):
+        self.assertEqual(usage.normalize_needs("AVX2, sse4_1 pclmulqdq,aes,sse4.1"),
+                         "avx2,sse4.1,pclmul,aesni")
+        self.assertEqual(usage.normalize_needs("v,zvkg"), "v,zvkg")
+        msg = self.bad(lambda: usage.normalize_needs("sse2,avx-2"),
+                       "--needs: unknown CPU feature 'avx-2' (did you mean avx2?)",
+                       "sse4.1 (sse4_1", "avx512vbmi", "riscv64: v, zvkg")
+        self.assertNotIn("Traceback", msg)
+        self.bad(lambda: usage.normalize_needs("frobnicate"), "unknown CPU feature 'frobnicate'")
+
+    def test_needs_refused_before_anything_is_built(self):
+        a = cli.parse(["check", "mpi", "--kernel", os.path.join(self.FX, "mpih-add1-gcrypt.S"),
+                       "--symbol", "_gcry_mpih_add_n", "--needs", "avx-2"])[1]
+        with unittest.mock.patch.object(usage, "precheck") as pre:
+            self.bad(lambda: check.outside_slots(a), "unknown CPU feature 'avx-2'")
+            pre.assert_not_called()
+        a.needs = ["SSE4_1"]
+        self.assertEqual(check.outside_slots(a)[0]["needs"], "sse4.1")
+
+    def test_needs_of_the_other_architecture(self):
+        sl = dict(self.slot("k.S", "k"), needs="avx2,sse2")
+        self.bad(lambda: usage.check_needs_arch([sl], "riscv64"),
+                 "avx2, sse2 are not riscv64 features", "riscv64: v, zvkg")
+        usage.check_needs_arch([sl], "x86_64")  # no exit
+
+    def test_diagnostics_at_the_source_line(self):
+        text = textwrap.dedent("""\
+            <instantiation>:1:1: error: invalid instruction mnemonic 'vpfoo'
+            vpfoo %rdi, %rdi
+            ^~~~~
+            k.S:10:9: note: while in macro instantiation
+            k.S:3:1: warning: something
+            k.S:3:1: note: a warning's note
+            <instantiation>:1:1: error: invalid instruction mnemonic 'vpfoo'
+            vpfoo %rdx, %rdx
+            <instantiation>:1:1: note: while in macro instantiation
+            k.S:12:9: note: while in macro instantiation
+            k.S:13:18: error: invalid register name
+            k.S:13:18: error: invalid register name
+            2 errors generated.
+            """)
+        self.assertEqual(usage.diagnostics(text), [
+            "k.S:10:9: error: invalid instruction mnemonic 'vpfoo' (in a macro expanded at this "
+            "line: line 1 of the expansion, `vpfoo %rdi, %rdi`); the same at 1 more line: "
+            "k.S:12:9",
+            "k.S:13:18: error: invalid register name"])
+        many = "".join(f"k.S:{i}:1: error: bad {i}\n" for i in range(1, 15))
+        got = usage.diagnostics(many, cap=10)
+        self.assertEqual((len(got), got[-1]), (11, "... and 4 more distinct errors"))
+        self.assertEqual(usage.diagnostics("k.S:1:1: warning: only this\n"), [])
+
+    @unittest.skipUnless(HAVE_CC, "clang-19 and llvm-nm needed")
+    def test_file_that_does_not_build(self):
+        k = self.source("""\
+            .macro twice reg
+                    vpfoo \\reg, \\reg
+            .endm
+                    .globl k
+            k:      twice %rdi
+                    twice %rsi
+                    ret
+            """)
+        msg = self.bad(lambda: usage.precheck([self.slot(k, "k")], "x86_64"),
+                       f"--kernel {k} does not build", f"{k}:5:", "the same at 1 more line: "
+                       f"{k}:6:", "the compiler's whole output: ")
+        self.assertNotIn("Traceback", msg)
+
+    @unittest.skipUnless(HAVE_CC, "clang-19 and llvm-nm needed")
+    def test_missing_header(self):
+        text = """\
+            #include <asm/asm-offsets.h>
+                    .globl k
+            k:      ret
+            """
+        # the linux convention's stand-in: added by itself, said on stdout
+        sl = self.slot(self.source(text), "k", conv="linux")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            usage.precheck([sl], "x86_64")
+        compat = os.path.join(self.TOP, "verify", "outside", "linux-compat")
+        self.assertEqual(sl["includes"], [compat])
+        self.assertIn("added to its include folders (--include verify/outside/linux-compat)",
+                      out.getvalue())
+        # another convention: the --include to add
+        self.bad(lambda: usage.precheck([self.slot(self.source(text), "k")], "x86_64"),
+                 "'asm/asm-offsets.h' file not found",
+                 "fix: add --include verify/outside/linux-compat")
+        # a header none of ours has: which folder to give
+        self.bad(lambda: usage.precheck([self.slot(self.source(text.replace(
+            "asm/asm-offsets.h", "crypto/nosuch.h")), "k", conv="linux")], "x86_64"),
+            "fix: add --include DIR, DIR the folder crypto/nosuch.h is found under")
+
+    @unittest.skipUnless(HAVE_CC, "clang-19 and llvm-nm needed")
+    def test_symbol_the_file_does_not_define(self):
+        wrong = os.path.join(self.FX, "mpi-add-n-misspelt.S")
+        want = ("mpi-add-n-misspelt.S defines no global symbol 'mpi_add_n_x86_64_simple'; it "
+                "defines (nearest first): mpi_add_n_x86_64_simpl, mpi_misspelt_fixture_helper")
+        self.bad(lambda: usage.precheck([self.slot(wrong, "mpi_add_n_x86_64_simple")],
+                                        "x86_64"), want, "(--symbol)")
+        good = self.slot(os.path.join(self.FX, "mpih-add1-gcrypt.S"), "_gcry_mpih_add_n",
+                         conv="libgcrypt")
+        self.bad(lambda: usage.precheck([good, dict(self.slot(wrong, "mpi_add_n_x86_64_simple"),
+                                                    role="old")], "x86_64"),
+                 want, "(--baseline-symbol)")
+        usage.precheck([good], "x86_64")  # defined: no exit
+
+    @unittest.skipUnless(HAVE_CC, "clang-19 and llvm-nm needed")
+    def test_no_symbol_lists_the_functions(self):
+        a = cli.parse(["check", "mpi", "--kernel", os.path.join(self.FX, "mpi-add-n-misspelt.S")])[1]
+        self.bad(lambda: usage.no_symbol(a, "x86_64"), "--kernel needs --symbol NAME",
+                 "mpi-add-n-misspelt.S: mpi_add_n_x86_64_simpl, mpi_misspelt_fixture_helper")
+
+    def test_help_explains_every_option(self):
+        _, p = cli.parsers()
+        c = p["check"]
+        for action in c._actions:
+            if action.option_strings and action.option_strings[0] != "-h":
+                with self.subTest(option=action.option_strings[0]):
+                    self.assertIn("default", (action.help or "").lower())
+        text = c.format_help()
+        for word in ("sse4.1 (sse4_1", "zvkned", "linux (Linux", "libgcrypt (libgcrypt",
+                     "asmdiff (our own", "usage errors exit 2"):
+            self.assertIn(word, text)
+        self.assertIn("Default: 60", c._option_string_actions["--budget"].help)
+
+
 class HostProfile(unittest.TestCase):
     """What a host profile leaves out, and where our programs get qemu in front of them."""
 
@@ -1148,6 +1316,16 @@ class ExpectRecords(unittest.TestCase):
         self.assertEqual(self.run_cmd("print('check: clean')", "verdict=clean")[0], 1)
         # 77 passed on as a skip
         self.assertEqual(self.run_cmd("import sys; sys.exit(77)", "verdict=clean")[0], 77)
+        # --exit 2: the usage error expected, judged by its output; no verdict may be written
+        usage_err = "import sys; print('asmdiff: check: bad'); sys.exit(2)"
+        self.assertEqual(self.run_cmd(usage_err, "--exit", "2", "output \"text~check: bad\"")[0],
+                         0)
+        self.assertEqual(self.run_cmd(usage_err, "--exit", "2", "output \"text~other\"")[0], 1)
+        self.assertEqual(self.run_cmd(usage_err, "output \"text~check: bad\"")[0], 1)
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 2), "--exit", "2",
+                                      "output \"text~the table\"")[0], 1)
+        self.assertEqual(self.run_cmd(write % ("clean", 0, 0), "--exit", "2",
+                                      "output \"text~the table\"")[0], 1)
         # a malformed EXPECT is a usage error, not a verdict
         self.assertEqual(self.run_cmd("pass", "row:kat calls")[0], 2)
 

@@ -8,6 +8,7 @@ import subprocess
 
 from .. import builds
 from ..builds import TOP, die
+from .usage import diagnostics, normalize_needs
 
 
 def guess_convention(path, depth=0):
@@ -51,7 +52,9 @@ def compile_check_build(v, bdir, targets):
                        capture_output=True, text=True)
     if not p.returncode:
         return True
-    errs = compiler_errors(p.stdout + p.stderr)
+    # the outside files built alone before (usage.precheck): what fails here is the link or
+    # our side; the errors at their file:line, repeats merged, as there
+    errs = diagnostics(p.stdout + p.stderr) or compiler_errors(p.stdout + p.stderr)
     print("\n".join(errs[:30]))
     v.add("build", "FAIL", (errs[0] if errs else "meson compile failed") +
           f" (full log: meson compile -C {bdir} {' '.join(targets)})")
@@ -137,7 +140,8 @@ def outside_slots(a):
         die("--baseline-symbol and --baseline-include name the old file's parts: give --baseline")
     n = len(symbols)
     convs = per_kernel(a.convention, n, "--convention")
-    needs = per_kernel(a.needs, n, "--needs")
+    # cpu.c's names (cpuinfo's spellings taken), before anything is built
+    needs = [normalize_needs(x) for x in per_kernel(a.needs, n, "--needs")]
     ops = per_kernel(a.op, n, "--op")
     slots = []
     for k, sym, conv, need, op in zip(kernels, symbols, convs, needs, ops):

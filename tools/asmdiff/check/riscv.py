@@ -12,6 +12,7 @@ from ..builds import TOP, die
 from .baseline import compare_with_old
 from .build import build_lock, compile_check_build, configure
 from .judge import FailFast, Judge
+from .usage import precheck
 from .verdict import Verdict, json_path
 
 RISCV_VLENS = (128, 256, 512, 1024)
@@ -72,6 +73,8 @@ def check_riscv(a, family, slots):
             copy = os.path.join(d, os.path.basename(sl["kernel"]))
             shutil.copyfile(sl["kernel"], copy)
             sl["kernel"] = copy
+    # usage errors before the check build (each file built alone, each symbol defined)
+    precheck(slots, "riscv64")
     words = ["./asmdiff", "check", family, "--arch", "riscv64"]
     for sl in new:
         words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]

@@ -15,6 +15,7 @@ from .build import (build_lock, check_arch, compile_check_build, configure, outs
 from .judge import FAIL_FAST_NOT_RUN, FailFast, Judge
 from .kernel import judge_kernel
 from .riscv import check_riscv
+from .usage import precheck
 from .verdict import Verdict, json_path
 
 
@@ -25,6 +26,8 @@ def check_outside(a):
     slots = outside_slots(a)
     if check_arch(a, slots) == "riscv64":
         return check_riscv(a, family, slots)
+    # usage errors before the check build: each file built alone, each symbol defined
+    precheck(slots, "x86_64")
     new = [sl for sl in slots if sl["role"] == "new"]
     first = slots[0]
     kernel, symbol, conv = first["kernel"], first["symbol"], first["conv"]
