@@ -9,8 +9,10 @@
  * #UD on a CPU its guard admits (Linux's AVX ARIA kernel, fixed in 8b844753).
  *
  * What is judged: the executor's instructions by their form's feature column (emu/vexec.c), the
- * legacy ones Unicorn runs by prefixes and opcode (vx_legacy_features).  The reference and the
- * libraries run natively: they are the oracles.  x86-64 builds with Unicorn only. */
+ * legacy ones Unicorn runs by prefixes and opcode (vx_legacy_features).  The kernels are
+ * judged against the reference, which runs natively; the libraries do not run (the mode is
+ * about the kernels' instructions, as bounds is), so a family or a build with no kernel is "no
+ * implementation ran", never a pass.  x86-64 builds with Unicorn only. */
 #include <stdint.h>
 
 #include "asmdiff-config.h"
@@ -41,7 +43,7 @@ static uint32_t declared_of(uint64_t needs)
 static uint64_t isa_call(struct drv_pass *p, const void *fn, const uint64_t *argv, size_t argc)
 {
     const struct impl *im = p->impl;
-    if (!(im->flags & IMPL_KERNEL)) return backend_native.call(p, fn, argv, argc);
+    if (!(im->flags & IMPL_KERNEL)) return backend_native.call(p, fn, argv, argc); /* reference */
     uint64_t r = emulated_call_isa(impl_name(im), (im->flags & IMPL_CLEAN) != 0,
                                    declared_of(im->needs), fn, argv, argc);
     if (abi_call_abandoned()) p->abandoned = 1;
@@ -78,6 +80,7 @@ static int isa_setup(const char **why)
 const struct backend backend_isa = {
     .name = "isa",
     .setup = isa_setup,
+    .unavailable = drv_kernels_only,
 #if ARCH_X86_64
     .emulated = isa_emulated,
     .call = isa_call,

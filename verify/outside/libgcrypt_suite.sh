@@ -115,10 +115,10 @@ case $mode in
                                   _gcry_camellia_gfni_avx2_dec_blk1_32 avx2,gfni
                                   _gcry_camellia_gfni_avx2_ctr_enc avx2,gfni) ;;
       add-sub)  file="" kernels=(_gcry_mpih_add_n "" _gcry_mpih_sub_n "") ;;
-      vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=avx2,vaes,vpclmulqdq
+      vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=aesni,avx2,vaes,vpclmulqdq
                  kernels=(_gcry_vaes_avx2_ecb_crypt_amd64 $v2 _gcry_vaes_avx2_cbc_dec_amd64 $v2
                           _gcry_vaes_avx2_ctr_enc_amd64 $v2 _gcry_vaes_avx2_xts_crypt_amd64 $v2) ;;
-      vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=avx512f,avx512bw,avx512vl,vaes,vpclmulqdq
+      vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=aesni,avx512f,avx512bw,avx512vl,vaes,vpclmulqdq
                  with=(--with "$src/cipher/rijndael-vaes-avx2-amd64.S")
                  kernels=(_gcry_vaes_avx512_ecb_crypt_amd64 $v5 _gcry_vaes_avx512_cbc_dec_amd64 $v5
                           _gcry_vaes_avx512_ctr_enc_amd64 $v5 _gcry_vaes_avx512_xts_crypt_amd64 $v5) ;;
