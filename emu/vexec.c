@@ -3298,6 +3298,10 @@ uint32_t vx_legacy_features(const uint8_t *b, size_t n)
 uint32_t vx_feat_closure(uint32_t d)
 {
     d |= VXF(SSE) | VXF(SSE2);
+    /* every AVX-512 subset presupposes the foundation (no CPU reports one without it) */
+    if (d & (VXF(AVX512BW) | VXF(AVX512DQ) | VXF(AVX512VL) | VXF(AVX512_VBMI) |
+             VXF(AVX512_VBMI2) | VXF(AVX512_IFMA) | VXF(AVX512_BITALG) | VXF(AVX512_VPOPCNTDQ)))
+        d |= VXF(AVX512F);
     if (d & VXF(AVX512F)) d |= VXF(AVX2);
     if (d & VXF(AVX2)) d |= VXF(AVX);
     if (d & VXF(AVX)) d |= VXF(SSE4_2) | VXF(POPCNT);

@@ -263,7 +263,8 @@ uint32_t vx_legacy_features(const uint8_t *b, size_t n);
 
 /* Everything a CPU that has every feature of declared has, by the implications every shipped
  * x86-64 CPU honours: SSE and SSE2 always; SSSE3 brings SSE3; SSE4.1 SSSE3; SSE4.2 SSE4.1;
- * AVX brings SSE4.2 and POPCNT; AVX2 AVX; AVX512F AVX2.  Nothing brings AES, PCLMULQDQ,
+ * AVX brings SSE4.2 and POPCNT; AVX2 AVX; every AVX-512 subset AVX512F; AVX512F AVX2.
+ * Nothing brings AES, PCLMULQDQ,
  * VAES, VPCLMULQDQ, GFNI, SHA, BMI1, BMI2, ADX or another AVX-512 subset: a kernel that uses
  * them must say so. */
 uint32_t vx_feat_closure(uint32_t declared);

@@ -23,11 +23,13 @@
 # if no such line exists, so a changed upstream file cannot turn the plant into a no-op), and
 # the check (with --fail-fast) must report the finding EXPECT says (a row of its records:
 # verify/expect_records.py).
+# --finding EXPECT: the file as shipped must give the finding EXPECT says (with --fail-fast):
+# a bug of the upstream file itself (an instruction its glue's CPU guard does not admit).
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
-plant=() family= arch=x86_64 beside=() vlens=() more=()
+plant=() family= arch=x86_64 beside=() vlens=() more=() finding=
 while :; do
   case "${1:-}" in
     --family) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --family F ..." >&2; exit 2; }
@@ -40,6 +42,8 @@ while :; do
             vlens+=("$2"); shift 2 ;;
     --expect) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --expect EXPECT ..." >&2; exit 2; }
               more+=("$2"); shift 2 ;;
+    --finding) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --finding EXPECT ..." >&2; exit 2; }
+               finding=$2; shift 2 ;;
     --plant) [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE EXPECT BUDGET ..." >&2; exit 2; }
              plant=("$2" "$3" "$4" "$5"); shift 5 ;;
     *) break ;;
@@ -106,6 +110,12 @@ PY
   python3 "$top/verify/expect_records.py" verdict=findings "${plant[3]}" "${more[@]}" -- \
     python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
     --include "$here/linux-compat" --budget "$budget" "${fast[@]}"
+  exit $?
+fi
+if [ -n "$finding" ]; then
+  python3 "$top/verify/expect_records.py" verdict=findings "$finding" "${more[@]}" -- \
+    python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
+    --include "$here/linux-compat" --budget "$budget" --fail-fast
   exit $?
 fi
 # every kernel's known answers passed, with its calls counted (one kernel: the row is that one's)

@@ -14,8 +14,8 @@ MEMCHECK_ERROR = 42
 VALGRIND_CT_CASES = "200"
 # Instructions that mean the kernel needs AVX-512 or GFNI (when --needs does not say), and the
 # features the emulated set masks.
-EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512vl", "avx512vbmi", "gfni", "vaes",
-                     "vpclmulqdq")
+EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512vbmi", "gfni",
+                     "vaes", "vpclmulqdq")
 
 
 def emulated_mask(needs):
