@@ -869,10 +869,26 @@ class BenchSpread(unittest.TestCase):
         self.assertEqual(spread.show(iv), "1.50x [1.48, 1.52] new faster")
         iv = spread.ratio_interval(self.noisy(1 / 1.5, n=16))
         self.assertEqual((iv["verdict"], iv["high"] < 1), ("new slower", True))
-        # a small difference, every pair above 1: the digits that show the interval off 1.00
+        # just beyond the noise floor on either side: called
+        self.assertEqual(spread.ratio_interval(self.noisy(1.04, width=0.01))["verdict"],
+                         "new faster")
+        self.assertEqual(spread.ratio_interval(self.noisy(0.96, width=0.01))["verdict"],
+                         "new slower")
+
+    def test_within_the_noise(self):
+        # every pair above 1, but by less than the noise floor (2%): not called a difference,
+        # and shown with the digits that say the interval is off 1.00
         iv = spread.ratio_interval([1.002 + 0.0001 * i for i in range(16)])
-        self.assertEqual(iv["verdict"], "new faster")
-        self.assertEqual(spread.show(iv), "1.003x [1.002, 1.003] new faster")
+        self.assertEqual(iv["verdict"], spread.WITHIN_NOISE)
+        self.assertEqual(spread.show(iv),
+                         "1.003x [1.002, 1.003] no difference beyond the noise (2%)")
+        # an interval off 1 reaching into the noise band: two copies of one file measured so
+        iv = spread.ratio_interval(self.noisy(0.97, width=0.03))
+        self.assertTrue(iv["high"] < 1 and iv["high"] > 1 - spread.NOISE, iv)
+        self.assertEqual(iv["verdict"], spread.WITHIN_NOISE)
+        self.assertEqual(spread.verdict(0.95, 0.979), "new slower")
+        self.assertEqual(spread.verdict(1.021, 1.05), "new faster")
+        self.assertEqual(spread.verdict(1.0, 1.05), spread.NO_DIFFERENCE)
 
     def test_too_few_pairs(self):
         iv = spread.ratio_interval([1.0, 1.1, 0.9, 0.0, None])  # 3 usable ratios
