@@ -1,7 +1,7 @@
 """test_cli.py — unit tests of the CLI package on synthetic result streams (no build, no
 network): the results reader on good and malformed streams, the SARIF writer, check's verdict
 with two findings in one run (both reported, each in its row), argparse's bad input, soak's
-reading of libFuzzer's status lines and its verdicts.
+reading of libFuzzer's status lines and its verdicts, the bench's old/new intervals.
 
     cd tools && python3 -m unittest -v asmdiff.test_cli
 """
@@ -18,8 +18,7 @@ import unittest
 import unittest.mock
 
 from asmdiff import (bench, check, cli, fuzz_options, fuzzing, library, premerge, results, sarif,
-                     soak, spread, stage, table, testsets)
-from asmdiff.check.bench_table import ratio_record
+                     soak, stage, table, testsets)
 
 
 def rec(type_, **kw):
@@ -827,6 +826,10 @@ class BenchClock(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertFalse(any("--cpu-mhz" in c for c in self.tables(calls).values()))
         self.assertIn("each table estimates its own", err)
+
+
+from asmdiff import spread  # noqa: E402 (the bench's old/new and its interval)
+from asmdiff.check.bench_table import ratio_record  # noqa: E402
 
 
 class BenchSpread(unittest.TestCase):
