@@ -72,8 +72,9 @@ static double time_calls(bench_op_fn op, void *ctx, size_t bytes, uint64_t calls
     return now_ns() - t0;
 }
 
-/* Per-call ns at one size; doubling also warms caches, branch predictors and the clock. */
-static double calibrate(bench_op_fn op, void *ctx, size_t bytes)
+/* Per-call ns at one size; doubling also warms caches, branch predictors and the clock.  With
+ * retime (bench_pairs), timed again at the count the estimate asks for, see below. */
+static double calibrate(bench_op_fn op, void *ctx, size_t bytes, int retime)
 {
     uint64_t calls = 1;
     double t;
@@ -81,10 +82,13 @@ static double calibrate(bench_op_fn op, void *ctx, size_t bytes)
         calls *= 2;
     double per_call = t / (double)calls;
     /* A preemption during one of the short timings ends the doubling early with a per-call time
-     * many times too long (4 calls a sample where 400 were meant was seen, the clock's own cost
-     * then a few percent of each sample): time again at the count the estimate asks for, and
-     * keep the fastest. */
-    for (int again = 0; again < 2; again++) {
+     * many times too long (on the loaded 2-core machine 5-50x at the largest size, most rows;
+     * 4 calls a sample where 400 were meant was seen, the clock's own cost then a few percent
+     * of each sample, and one implementation read 0.88x against itself): time again at the
+     * count the estimate asks for, and keep the fastest.  bench_pairs needs it; bench_slope's
+     * rows do without (their samples are then shorter than ROW_BUDGET_NS plans, and a row
+     * takes ~0.1 s instead of 0.3 s: docs/speed.md). */
+    for (int again = 0; retime && again < 2; again++) {
         double c = CALIB_MIN_NS / per_call;
         if (c > (double)(UINT64_C(1) << 40))
             break;
@@ -178,8 +182,8 @@ static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t m
     double best[BENCH_POINTS];
 
     int npoints = slope_sizes(unit, max_bytes, sizes);
-    double t_lo = calibrate(op, ctx, sizes[0]);
-    double t_hi = npoints > 1 ? calibrate(op, ctx, sizes[npoints - 1]) : t_lo;
+    double t_lo = calibrate(op, ctx, sizes[0], 0);
+    double t_hi = npoints > 1 ? calibrate(op, ctx, sizes[npoints - 1], 0) : t_lo;
 
     double sample_ns = budget_ns / (npoints * BENCH_REPS_MAX);
     if (sample_ns < SAMPLE_MIN_NS)
@@ -219,8 +223,8 @@ void bench_pairs(bench_op_fn new_op, void *new_ctx, bench_op_fn old_op, void *ol
     memset(out, 0, sizeof *out);
     int npoints = slope_sizes(unit, max_bytes, sizes);
     for (int k = 0; k < 2; k++) { /* calibration warms both before the first pair */
-        double t_lo = calibrate(op[k], ctx[k], sizes[0]);
-        double t_hi = npoints > 1 ? calibrate(op[k], ctx[k], sizes[npoints - 1]) : t_lo;
+        double t_lo = calibrate(op[k], ctx[k], sizes[0], 1);
+        double t_hi = npoints > 1 ? calibrate(op[k], ctx[k], sizes[npoints - 1], 1) : t_lo;
         sweep_ns += slope_calls(sizes, npoints, t_lo, t_hi, SAMPLE_MIN_NS, calls[k]);
     }
     /* As many pairs as PAIRS_BUDGET_NS holds, never fewer than BENCH_PAIRS_MIN. */
