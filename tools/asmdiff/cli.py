@@ -164,8 +164,7 @@ def parsers():
                    metavar="linux|libgcrypt|asmdiff")
     c.add_argument("--op", action="append", default=[], metavar="OP")
     c.add_argument("--baseline", metavar="OLD.S",
-                   help="the file before the patch: one more oracle, and benched beside it "
-                        "(old/new timed in alternation: the median and its interval)")
+                   help="the file before the patch: one more oracle, and benched beside it")
     c.add_argument("--baseline-symbol", action="append", default=[], metavar="NAME")
     c.add_argument("--baseline-include", action="append", default=[], metavar="DIR")
     c.add_argument("--budget", type=seconds, default=60, metavar="SECONDS")
