@@ -16,11 +16,12 @@ record (./asmdiff check writes none then), judged by its `output` lines.
 An EXPECT is one argument, split like a shell line (quote a stage or a value with spaces):
 
     EXPECT := [no | every] RECORD [TERM...] [where TERM...]
-    RECORD := row[:STAGE] | verdict | finding | summary | impl | info | start | output
+    RECORD := row[:STAGE] | verdict | ratio | finding | summary | impl | info | start | output
     TERM   := FIELD OP VALUE
 
   - RECORD names the records looked at: `row:STAGE` the check-rows whose `stage` is STAGE
-    (`row` or `row:*`: every row), `verdict` the check-verdict, the others the stream's records
+    (`row` or `row:*`: every row), `verdict` the check-verdict, `ratio` the check's bench-ratio
+    records (--baseline's old/new with its interval), the others the stream's records
     of that type (`summary`: the last one).  `verdict=V` alone is short for `verdict verdict=V`.
     `output` is the one exception to records: each line CMD printed, as {"text": LINE}, for
     what no record carries yet (the bench table of `check --baseline`); every use of it is a
@@ -53,7 +54,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPS = ("!=", ">=", "<=", "=", ">", "<", "~")
 TERM = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)(!=|>=|<=|=|>|<|~)(.*)$", re.S)
-TYPES = {"row": "check-row", "verdict": "check-verdict"}
+TYPES = {"row": "check-row", "verdict": "check-verdict", "ratio": "bench-ratio"}
 
 
 class Bad(Exception):
@@ -74,7 +75,8 @@ def parse(spec):
     if not words:
         raise Bad(f"EXPECT '{spec}': no record named")
     rec, _, stage = words.pop(0).partition(":")
-    if rec not in ("row", "verdict", "finding", "summary", "impl", "info", "start", "output"):
+    if rec not in ("row", "verdict", "ratio", "finding", "summary", "impl", "info", "start",
+                   "output"):
         raise Bad(f"EXPECT '{spec}': no record kind '{rec}'")
     terms, where, into = [], [], None
     into = terms

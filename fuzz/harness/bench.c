@@ -36,6 +36,11 @@
 /* A single sample never shorter than this, whatever the budget says. */
 #define SAMPLE_MIN_NS 200e3
 
+/* bench_pairs: the wall time of the pairs of one operation (beyond calibration), and how many
+ * sweeps over the sizes each pair's two fits take the fastest of. */
+#define PAIRS_BUDGET_NS 500e6
+#define PAIR_SWEEPS 2
+
 #define MHZ_ESTIMATES 9
 #define MHZ_BUDGET_NS 25e6
 #define MHZ_MIN 400
@@ -67,14 +72,32 @@ static double time_calls(bench_op_fn op, void *ctx, size_t bytes, uint64_t calls
     return now_ns() - t0;
 }
 
-/* Per-call ns at one size; doubling also warms caches, branch predictors and the clock. */
-static double calibrate(bench_op_fn op, void *ctx, size_t bytes)
+/* Per-call ns at one size; doubling also warms caches, branch predictors and the clock.  With
+ * retime (bench_pairs), timed again at the count the estimate asks for, see below. */
+static double calibrate(bench_op_fn op, void *ctx, size_t bytes, int retime)
 {
     uint64_t calls = 1;
     double t;
     while ((t = time_calls(op, ctx, bytes, calls)) < CALIB_MIN_NS && calls < (UINT64_C(1) << 40))
         calls *= 2;
-    return t / (double)calls;
+    double per_call = t / (double)calls;
+    /* A preemption during one of the short timings ends the doubling early with a per-call time
+     * many times too long (on the loaded 2-core machine 5-50x at the largest size, most rows;
+     * 4 calls a sample where 400 were meant was seen, the clock's own cost then a few percent
+     * of each sample, and one implementation read 0.88x against itself): time again at the
+     * count the estimate asks for, and keep the fastest.  bench_pairs needs it; bench_slope's
+     * rows do without (their samples are then shorter than ROW_BUDGET_NS plans, and a row
+     * takes ~0.1 s instead of 0.3 s: docs/speed.md). */
+    for (int again = 0; retime && again < 2; again++) {
+        double c = CALIB_MIN_NS / per_call;
+        if (c > (double)(UINT64_C(1) << 40))
+            break;
+        uint64_t n = c < 1 ? 1 : (uint64_t)c;
+        double u = time_calls(op, ctx, bytes, n) / (double)n;
+        if (u < per_call)
+            per_call = u;
+    }
+    return per_call;
 }
 
 static void raise_priority_once(void)
@@ -87,14 +110,10 @@ static void raise_priority_once(void)
     (void)setpriority(PRIO_PROCESS, 0, -10);
 }
 
-static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t max_bytes,
-                                double budget_ns)
+/* Up to BENCH_POINTS evenly spaced multiples of unit, the largest max_bytes rounded down to a
+ * whole unit; returns how many. */
+static int slope_sizes(size_t unit, size_t max_bytes, size_t sizes[BENCH_POINTS])
 {
-    size_t sizes[BENCH_POINTS] = { 0 };
-    uint64_t calls[BENCH_POINTS];
-    double best[BENCH_POINTS];
-    struct fit f = { 0, 0 };
-
     if (unit == 0)
         unit = 1;
     size_t nunits = max_bytes / unit;
@@ -103,13 +122,15 @@ static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t m
     int npoints = nunits < BENCH_POINTS ? (int)nunits : BENCH_POINTS;
     for (int i = 0; i < npoints; i++)
         sizes[i] = unit * (nunits * (size_t)(i + 1) / (size_t)npoints);
+    return npoints;
+}
 
-    double t_lo = calibrate(op, ctx, sizes[0]);
-    double t_hi = npoints > 1 ? calibrate(op, ctx, sizes[npoints - 1]) : t_lo;
-
-    double sample_ns = budget_ns / (npoints * BENCH_REPS_MAX);
-    if (sample_ns < SAMPLE_MIN_NS)
-        sample_ns = SAMPLE_MIN_NS;
+/* Calls per sample at each size, from the per-call times at the smallest and the largest size
+ * (interpolated in between), so that each sample lasts about sample_ns; returns the time of
+ * one sweep over all sizes. */
+static double slope_calls(const size_t *sizes, int npoints, double t_lo, double t_hi,
+                          double sample_ns, uint64_t *calls)
+{
     double sweep_ns = 0;
     for (int i = 0; i < npoints; i++) {
         double frac = npoints > 1 ? (double)(sizes[i] - sizes[0]) /
@@ -121,25 +142,14 @@ static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t m
         double c = sample_ns / t_est;
         calls[i] = c < 1 ? 1 : (uint64_t)c;
         sweep_ns += (double)calls[i] * t_est;
-        best[i] = -1;
     }
-    /* A slow op (one call longer than a sample) gets fewer repetitions, never fewer than 3. */
-    double fit_reps = budget_ns / sweep_ns;
-    int reps = fit_reps >= BENCH_REPS_MAX   ? BENCH_REPS_MAX
-               : fit_reps <= BENCH_REPS_MIN ? BENCH_REPS_MIN
-                                            : (int)fit_reps;
+    return sweep_ns;
+}
 
-    /* Sweep all sizes per repetition (rather than all repetitions per size) so that a burst of
-     * noise or a clock change hits different sizes at different times, and the minimum of each
-     * size comes from a quiet moment. */
-    for (int r = 0; r < reps; r++) {
-        for (int i = 0; i < npoints; i++) {
-            double t = time_calls(op, ctx, sizes[i], calls[i]) / (double)calls[i];
-            if (best[i] < 0 || t < best[i])
-                best[i] = t;
-        }
-    }
-
+/* Ordinary least squares per-call ns = a + slope * bytes over the sizes' fastest times. */
+static struct fit slope_fit(const size_t *sizes, const double *best, int npoints)
+{
+    struct fit f = { 0, 0 };
     if (npoints == 1) {
         /* One size cannot separate overhead from per-byte cost; report the plain ratio. */
         f.ns_per_byte = best[0] / (double)sizes[0];
@@ -162,6 +172,93 @@ static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t m
     f.ns_per_byte = sxy / sxx;
     f.intercept_ns = ym - f.ns_per_byte * xm;
     return f;
+}
+
+static struct fit slope_measure(bench_op_fn op, void *ctx, size_t unit, size_t max_bytes,
+                                double budget_ns)
+{
+    size_t sizes[BENCH_POINTS] = { 0 };
+    uint64_t calls[BENCH_POINTS];
+    double best[BENCH_POINTS];
+
+    int npoints = slope_sizes(unit, max_bytes, sizes);
+    double t_lo = calibrate(op, ctx, sizes[0], 0);
+    double t_hi = npoints > 1 ? calibrate(op, ctx, sizes[npoints - 1], 0) : t_lo;
+
+    double sample_ns = budget_ns / (npoints * BENCH_REPS_MAX);
+    if (sample_ns < SAMPLE_MIN_NS)
+        sample_ns = SAMPLE_MIN_NS;
+    double sweep_ns = slope_calls(sizes, npoints, t_lo, t_hi, sample_ns, calls);
+    for (int i = 0; i < npoints; i++)
+        best[i] = -1;
+    /* A slow op (one call longer than a sample) gets fewer repetitions, never fewer than 3. */
+    double fit_reps = budget_ns / sweep_ns;
+    int reps = fit_reps >= BENCH_REPS_MAX   ? BENCH_REPS_MAX
+               : fit_reps <= BENCH_REPS_MIN ? BENCH_REPS_MIN
+                                            : (int)fit_reps;
+
+    /* Sweep all sizes per repetition (rather than all repetitions per size) so that a burst of
+     * noise or a clock change hits different sizes at different times, and the minimum of each
+     * size comes from a quiet moment. */
+    for (int r = 0; r < reps; r++) {
+        for (int i = 0; i < npoints; i++) {
+            double t = time_calls(op, ctx, sizes[i], calls[i]) / (double)calls[i];
+            if (best[i] < 0 || t < best[i])
+                best[i] = t;
+        }
+    }
+    return slope_fit(sizes, best, npoints);
+}
+
+void bench_pairs(bench_op_fn new_op, void *new_ctx, bench_op_fn old_op, void *old_ctx,
+                 size_t unit, size_t max_bytes, struct bench_pairs *out)
+{
+    size_t sizes[BENCH_POINTS] = { 0 };
+    uint64_t calls[2][BENCH_POINTS];
+    bench_op_fn op[2] = { new_op, old_op };
+    void *ctx[2] = { new_ctx, old_ctx };
+    double sweep_ns = 0;
+
+    raise_priority_once();
+    memset(out, 0, sizeof *out);
+    int npoints = slope_sizes(unit, max_bytes, sizes);
+    for (int k = 0; k < 2; k++) { /* calibration warms both before the first pair */
+        double t_lo = calibrate(op[k], ctx[k], sizes[0], 1);
+        double t_hi = npoints > 1 ? calibrate(op[k], ctx[k], sizes[npoints - 1], 1) : t_lo;
+        sweep_ns += slope_calls(sizes, npoints, t_lo, t_hi, SAMPLE_MIN_NS, calls[k]);
+    }
+    /* As many pairs as PAIRS_BUDGET_NS holds, never fewer than BENCH_PAIRS_MIN. */
+    double fit_pairs = PAIRS_BUDGET_NS / (sweep_ns * PAIR_SWEEPS);
+    int npairs = fit_pairs >= BENCH_PAIRS_MAX   ? BENCH_PAIRS_MAX
+                 : fit_pairs <= BENCH_PAIRS_MIN ? BENCH_PAIRS_MIN
+                                                : (int)fit_pairs;
+    for (int p = 0; p < npairs; p++) {
+        double best[2][BENCH_POINTS];
+        for (int i = 0; i < npoints; i++)
+            best[0][i] = best[1][i] = -1;
+        /* Alternate at every size: new then old, then old then new at the next size and sweep
+         * (neither always runs first, after the other has warmed the caches), so a drift or a
+         * clock change hits both alike; each size keeps its fastest of PAIR_SWEEPS. */
+        for (int r = 0; r < PAIR_SWEEPS; r++) {
+            for (int i = 0; i < npoints; i++) {
+                for (int j = 0; j < 2; j++) {
+                    int k = (p + r + i + j) & 1;
+                    double t = time_calls(op[k], ctx[k], sizes[i], calls[k][i]) /
+                               (double)calls[k][i];
+                    if (best[k][i] < 0 || t < best[k][i])
+                        best[k][i] = t;
+                }
+            }
+        }
+        struct fit fn = slope_fit(sizes, best[0], npoints);
+        struct fit fo = slope_fit(sizes, best[1], npoints);
+        out->new_ns_per_byte[p] = fn.ns_per_byte;
+        out->old_ns_per_byte[p] = fo.ns_per_byte;
+        /* a pair whose fit failed (a slope of 0 or below: noise on a flat op) has no ratio */
+        if (fn.ns_per_byte > 0 && fo.ns_per_byte > 0)
+            out->ratio[out->n++] = fo.ns_per_byte / fn.ns_per_byte;
+        out->tried = p + 1;
+    }
 }
 
 #if defined(__x86_64__)
@@ -367,6 +464,55 @@ void bench_table_na(FILE *out, const char *family, const char *impl, const char 
         return; /* a skipped implementation has no numbers; an empty row would break parsers */
     name_column(out, impl, op);
     fprintf(out, "n/a: %s\n", why);
+    fflush(out);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void bench_table_pairs(FILE *out, const char *new_impl, const char *old_impl, const char *op,
+                       const struct bench_pairs *p, const char *why, int csv)
+{
+    jr_begin("bench-pairs");
+    jr_str("impl", new_impl);
+    jr_str("old", old_impl);
+    jr_str("op", op);
+    if (why) {
+        jr_bool("available", 0);
+        jr_str("reason", why);
+    } else {
+        jr_int("pairs", p->n);
+        jr_int("tried", p->tried);
+        jr_list_begin("ratios");
+        for (int i = 0; i < p->n; i++) jr_num(NULL, p->ratio[i]);
+        jr_list_end();
+        jr_list_begin("new_ns_per_byte");
+        for (int i = 0; i < p->tried; i++) jr_num(NULL, p->new_ns_per_byte[i]);
+        jr_list_end();
+        jr_list_begin("old_ns_per_byte");
+        for (int i = 0; i < p->tried; i++) jr_num(NULL, p->old_ns_per_byte[i]);
+        jr_list_end();
+    }
+    jr_end();
+    if (csv)
+        return; /* the CSV has a row per implementation and operation only */
+    char name[512];
+    snprintf(name, sizeof name, "%s/%s %s", old_impl, new_impl, op);
+    fprintf(out, " %-*s | ", NAME_WIDTH, name);
+    if (why || p->n == 0) {
+        fprintf(out, "old/new n/a: %s\n", why ? why : "no pair gave two slopes");
+        fflush(out);
+        return;
+    }
+    double r[BENCH_PAIRS_MAX];
+    memcpy(r, p->ratio, sizeof(double) * (size_t)p->n);
+    qsort(r, (size_t)p->n, sizeof r[0], cmp_double);
+    double med = p->n & 1 ? r[p->n / 2] : (r[p->n / 2 - 1] + r[p->n / 2]) / 2;
+    fprintf(out, "old/new %.2fx, median of %d pairs in alternation (%.2fx to %.2fx)\n", med,
+            p->n, r[0], r[p->n - 1]);
     fflush(out);
 }
 

@@ -5,7 +5,9 @@
  *   asmdiff-<family> list               implementations, whether this host runs them, and why not
  *   asmdiff-<family> kat [SRCDIR]       published vectors on every implementation
  *   asmdiff-<family> exhaustive         small domains, completely
- *   asmdiff-<family> bench [--csv]      bench-slope table, every implementation side by side
+ *   asmdiff-<family> bench [--csv]      bench-slope table, every implementation side by side;
+ *                      [--pair NEW OLD]  and after each operation's rows those two in
+ *                                       alternation: old/new per pair (docs/speed.md)
  *   asmdiff-<family> ct N               N random cases, kernels only, secrets undefined: run it
  *                                       under valgrind --error-exitcode=1 (constant time)
  *   asmdiff-<family> bounds PATH...|random N [SEED]
@@ -345,7 +347,12 @@ struct mode {
 
 static const struct mode modes[];
 static const char *argv0;
+#define BENCH_PAIR_ARGS 8
+/* bench --pair NEW OLD: two implementations timed in alternation after each operation's rows */
+static const char *pair_names[BENCH_PAIR_ARGS][2];
+static int npairs;
 static int bench_table(int csv);
+static const struct impl *impl_named(const char *name);
 
 static int usage(void)
 {
@@ -603,6 +610,16 @@ static int cmd_bench(const struct mode *m, int argc, char **argv)
             }
             bench_set_mhz(mhz);
             i++;
+        } else if (!strcmp(argv[i], "--pair")) {
+            if (i + 2 >= argc || npairs == BENCH_PAIR_ARGS) {
+                fprintf(stderr, "asmdiff: bench: --pair needs two implementations' names (NEW "
+                        "OLD), up to %d pairs\n", BENCH_PAIR_ARGS);
+                return 2;
+            }
+            pair_names[npairs][0] = argv[i + 1];
+            pair_names[npairs][1] = argv[i + 2];
+            npairs++;
+            i += 2;
         } else {
             fprintf(stderr, "asmdiff: bench: unknown argument '%s'\n", argv[i]);
             return 2;
@@ -616,6 +633,13 @@ static int cmd_bench(const struct mode *m, int argc, char **argv)
         return 0;
     }
     drv_benching = 1; /* in a check build, ours beside the outside kernels */
+    for (int p = 0; p < npairs; p++)
+        for (int k = 0; k < 2; k++)
+            if (!impl_named(pair_names[p][k])) {
+                fprintf(stderr, "asmdiff: bench: --pair: %s has no implementation named '%s' "
+                        "(asmdiff-%s list names them)\n", F->name, pair_names[p][k], F->name);
+                return 2;
+            }
     return bench_table(csv);
 }
 
@@ -656,7 +680,7 @@ static const struct mode modes[] = {
     {"list", "", NULL, cmd_list, NULL, NULL},
     {"kat", "[SRCDIR]", NULL, cmd_kat, NULL, NULL},
     {"exhaustive", "", NULL, cmd_exhaustive, NULL, NULL},
-    {"bench", "[--csv] [--cpu-mhz MHZ] [--mhz-only]", NULL, cmd_bench, NULL, NULL},
+    {"bench", "[--csv] [--cpu-mhz MHZ] [--mhz-only] [--pair NEW OLD]...", NULL, cmd_bench, NULL, NULL},
     {"ct", "N", &backend_valgrind, cmd_ct,
      "ct takes a count of random cases (run it under valgrind)", NULL},
     {"bounds", "(PATH... | random N [SEED])", &backend_bounds, cmd_emulator,
@@ -748,6 +772,55 @@ static void bench_thunk_emulated(void *ctx, size_t bytes)
     (void)bench_emulated(ctx, bytes, err, sizeof err);
 }
 
+static const struct impl *impl_named(const char *name)
+{
+    for (size_t i = 0; i < drv_nimpls(); i++)
+        if (!strcmp(impl_name(drv_impl_at(i)), name)) return drv_impl_at(i);
+    return NULL;
+}
+
+/* Why the pair cannot be timed in alternation for this operation here, NULL when it can; *skip
+ * set when one of them has no such operation (no line, as the table has no row). */
+static const char *pair_unmeasurable(const struct impl *const im[2], const char *const name[2],
+                                     size_t op, uint8_t *buf, int *skip, char *why, size_t len)
+{
+    *skip = 0;
+    for (int k = 0; k < 2; k++) {
+        const char *no = impl_unavailable(im[k]);
+        if (!no && impl_emulated(im[k])) no = "emulated here: the emulator's speed, not the CPU's";
+        if (no) {
+            snprintf(why, len, "%s: %s", name[k], no);
+            return why;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (F->bench_run(im[k], op, buf, F->bench_ops[op].unit) < 0) {
+            *skip = 1;
+            return "";
+        }
+    return NULL;
+}
+
+static void bench_pairs_of(size_t op, uint8_t *buf, int csv)
+{
+    const struct bench_op *o = &F->bench_ops[op];
+    for (int p = 0; p < npairs; p++) {
+        const struct impl *im[2] = {impl_named(pair_names[p][0]), impl_named(pair_names[p][1])};
+        char why[400];
+        int skip;
+        const char *no = pair_unmeasurable(im, pair_names[p], op, buf, &skip, why, sizeof why);
+        if (skip) continue;
+        if (no) {
+            bench_table_pairs(human, pair_names[p][0], pair_names[p][1], o->name, NULL, no, csv);
+            continue;
+        }
+        struct bench_ctx b[2] = {{im[0], op, buf}, {im[1], op, buf}};
+        struct bench_pairs r;
+        bench_pairs(bench_thunk, &b[0], bench_thunk, &b[1], o->unit, o->max_bytes, &r);
+        bench_table_pairs(human, pair_names[p][0], pair_names[p][1], o->name, &r, NULL, csv);
+    }
+}
+
 static int bench_table(int csv)
 {
     size_t max = 0;
@@ -793,6 +866,7 @@ static int bench_table(int csv)
             bench_table_row(human, F->name, impl_name(im), o->name, &r, csv);
             rows++;
         }
+        bench_pairs_of(op, buf, csv);
     }
     bench_table_end(human, csv);
     free(buf);

@@ -1,7 +1,7 @@
 """test_cli.py — unit tests of the CLI package on synthetic result streams (no build, no
 network): the results reader on good and malformed streams, the SARIF writer, check's verdict
 with two findings in one run (both reported, each in its row), argparse's bad input, soak's
-reading of libFuzzer's status lines and its verdicts.
+reading of libFuzzer's status lines and its verdicts, the bench's old/new intervals.
 
     cd tools && python3 -m unittest -v asmdiff.test_cli
 """
@@ -996,6 +996,101 @@ class BenchClock(unittest.TestCase):
         self.assertIn("each table estimates its own", err)
 
 
+from asmdiff import spread  # noqa: E402 (the bench's old/new and its interval)
+from asmdiff.check.bench_table import ratio_record  # noqa: E402
+
+
+class BenchSpread(unittest.TestCase):
+    """old/new with its spread (spread.py): the median of the per-pair ratios and the sign
+    test's interval for it; "no measurable difference" exactly when the interval holds 1.  No
+    timing: synthetic pairs."""
+
+    @staticmethod
+    def noisy(centre, n=32, width=0.03):
+        """n ratios about centre, spread over +-width, in a scrambled order (deterministic)."""
+        return [centre * (1 + width * (((i * 7919) % n) / (n - 1) * 2 - 1)) for i in range(n)]
+
+    def test_ranks_and_confidence(self):
+        # P(Binomial(16, 1/2) <= 3) = 697/65536: ranks 4 and 13 cover 97.9%; rank 5 only 92.3%
+        k, cov = spread.order_interval(16)
+        self.assertEqual(k, 4)
+        self.assertAlmostEqual(cov, 1 - 2 * 697 / 65536)
+        self.assertEqual(spread.order_interval(32)[0], 10)
+        self.assertEqual(spread.order_interval(6), (1, 1 - 2 / 64))
+        self.assertIsNone(spread.order_interval(5))  # 1 - 2/32 < 95%: no interval
+        iv = spread.ratio_interval([float(x) for x in range(16, 0, -1)])
+        self.assertEqual((iv["low"], iv["high"], iv["median"], iv["pairs"]), (4.0, 13.0, 8.5, 16))
+        self.assertGreaterEqual(iv["confidence"], 0.95)
+
+    def test_same_kernel_no_measurable_difference(self):
+        # a kernel against itself: ratios scattered on both sides of 1
+        iv = spread.ratio_interval(self.noisy(1.0))
+        self.assertEqual(iv["verdict"], spread.NO_DIFFERENCE)
+        self.assertTrue(iv["low"] <= 1 <= iv["high"])
+        self.assertEqual(spread.show(iv), "1.00x [0.99, 1.01] no measurable difference")
+        # one pair hit by a preemption moves neither the median nor the verdict
+        hit = self.noisy(1.0, n=16)
+        hit[5] = 5.0
+        self.assertEqual(spread.ratio_interval(hit)["verdict"], spread.NO_DIFFERENCE)
+
+    def test_positive_control_a_real_difference(self):
+        iv = spread.ratio_interval(self.noisy(1.5))
+        self.assertEqual(iv["verdict"], "new faster")
+        self.assertGreater(iv["low"], 1)
+        self.assertEqual(spread.show(iv), "1.50x [1.48, 1.52] new faster")
+        iv = spread.ratio_interval(self.noisy(1 / 1.5, n=16))
+        self.assertEqual((iv["verdict"], iv["high"] < 1), ("new slower", True))
+        # just beyond the noise floor on either side: called
+        self.assertEqual(spread.ratio_interval(self.noisy(1.04, width=0.01))["verdict"],
+                         "new faster")
+        self.assertEqual(spread.ratio_interval(self.noisy(0.96, width=0.01))["verdict"],
+                         "new slower")
+
+    def test_within_the_noise(self):
+        # every pair above 1, but by less than the noise floor (2%): not called a difference,
+        # and shown with the digits that say the interval is off 1.00
+        iv = spread.ratio_interval([1.002 + 0.0001 * i for i in range(16)])
+        self.assertEqual(iv["verdict"], spread.WITHIN_NOISE)
+        self.assertEqual(spread.show(iv),
+                         "1.003x [1.002, 1.003] no difference beyond the noise (2%)")
+        # an interval off 1 reaching into the noise band: two copies of one file measured so
+        iv = spread.ratio_interval(self.noisy(0.97, width=0.03))
+        self.assertTrue(iv["high"] < 1 and iv["high"] > 1 - spread.NOISE, iv)
+        self.assertEqual(iv["verdict"], spread.WITHIN_NOISE)
+        self.assertEqual(spread.verdict(0.95, 0.979), "new slower")
+        self.assertEqual(spread.verdict(1.021, 1.05), "new faster")
+        self.assertEqual(spread.verdict(1.0, 1.05), spread.NO_DIFFERENCE)
+
+    def test_too_few_pairs(self):
+        iv = spread.ratio_interval([1.0, 1.1, 0.9, 0.0, None])  # 3 usable ratios
+        self.assertEqual((iv["low"], iv["high"], iv["pairs"]), (None, None, 3))
+        self.assertIn("too few pairs", iv["verdict"])
+        self.assertEqual(spread.show(spread.ratio_interval([])), "no pairs")
+
+    def test_record_in_the_check_json(self):
+        pr = rec("bench-pairs", mode="bench", impl="f", old="old:f", op="add_n", pairs=16,
+                 tried=16, ratios=self.noisy(1.0, n=16))
+        rr = ratio_record(pr)
+        self.assertEqual({k: rr[k] for k in ("type", "kernel", "old", "op", "pairs",
+                                             "verdict")},
+                         {"type": "bench-ratio", "kernel": "f", "old": "old:f", "op": "add_n",
+                          "pairs": 16, "verdict": spread.NO_DIFFERENCE})
+        self.assertTrue(rr["low"] <= rr["median"] <= rr["high"])
+        na = ratio_record(rec("bench-pairs", impl="f", old="old:f", op="add_n",
+                                          available=False, reason="old:f: emulated here"))
+        self.assertEqual((na["pairs"], na["low"], na["text"]), (0, None,
+                                                                "n/a: old:f: emulated here"))
+        v = check.Verdict()
+        v.add("kat", "pass", "8 cases", kernel="f", calls=8)
+        v.extra.append(rr)
+        with tempfile.NamedTemporaryFile("r", suffix=".jsonl") as f:
+            v.json_out = f.name
+            with contextlib.redirect_stdout(io.StringIO()):
+                v.print("check mpi")
+            types = [json.loads(line)["type"] for line in f]
+        self.assertEqual(types, ["check-row", "bench-ratio", "check-verdict"])
+
+
 class Soak(unittest.TestCase):
     """./asmdiff soak's reading of a run: libFuzzer's status lines, the speed windows, the
     verdict of a run that found something, ran nothing or died; its bad input."""
@@ -1252,6 +1347,9 @@ class ExpectRecords(unittest.TestCase):
         {"type": "check-row", "check": "build", "stage": "build", "kernel": None,
          "result": "pass", "detail": "", "cases": None, "calls": None, "finding": None,
          "not_established": False},
+        {"type": "bench-ratio", "kernel": "nh_sse2", "old": "old:nh_sse2", "op": "hash",
+         "median": 1.001, "low": 0.99, "high": 1.01, "pairs": 32, "confidence": 0.98,
+         "verdict": "no measurable difference", "reason": None, "text": "1.00x [0.99, 1.01] ..."},
         {"type": "check-verdict", "verdict": "findings", "exit": 1, "rows": 3,
          "unestablished": [], "title": "check nh"}]
 
@@ -1283,6 +1381,8 @@ class ExpectRecords(unittest.TestCase):
                 ("no row:* result=FAIL", "no row:* result=FINDING"),
                 ("every row:* calls>0 where result=pass stage!=build",
                  "every row:* calls>0 where result=pass"),
+                ("ratio op=hash \"verdict=no measurable difference\" low<=1 high>=1 pairs>=16",
+                 "every ratio verdict=\"new faster\""),
         ]:
             with self.subTest(good=good):
                 self.assertEqual(self.judge(good)[0], 0, self.judge(good)[1])

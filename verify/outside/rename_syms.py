@@ -4,6 +4,7 @@ for a check build (meson.build, ./asmdiff check): LIB.a copied to OUT.a with SYM
 point under test, renamed PREFIX<SYMBOL>, and every other global symbol it defines that an
 EARLIER library (the family's own kernels, an earlier outside kernel) defines too renamed the
 same way, so a patch's file, the file before it and our own kernels link into one program.
+Every code section of LIB.a starts on a 4 KiB boundary in OUT.a (CODE_ALIGN below).
 
 The slot (outside_slot.c) refers to PREFIX<SYMBOL> alone, strongly: the function a check calls
 is, by construction, the one that LIB.a (the file given with --kernel or --baseline) defines.
@@ -42,6 +43,29 @@ def symbols(lib, extern_only=True):
         # "name type value size"; archive member headers end with ':' or ']:'
         if len(parts) >= 2 and not line.rstrip().endswith(":") and parts[1] not in ("U", "w"):
             names.add(parts[0])
+    return names
+
+
+# Every code section of an outside kernel starts on a page boundary: the same code (the file
+# given as both --kernel and --baseline, the functions a patch leaves alone) then sits at the
+# same address modulo 4 KiB in each slot, so their loops cross the same 64-byte lines and the
+# bench's old/new compares the files, not where the linker happened to put them (the same
+# 1-limb add_n loop, once across a line and once not, measured 0.68x against itself).
+CODE_ALIGN = 4096
+
+
+def code_sections(lib):
+    """The names of the code sections of lib's objects."""
+    p = subprocess.run([tool("objdump"), "-h", lib], capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"rename_syms: objdump -h {lib}: {p.stderr.strip()}")
+    names = []
+    for line in p.stdout.splitlines():
+        parts = line.split()
+        # "Idx Name Size VMA Type": a code section's type is TEXT
+        if len(parts) >= 5 and parts[0].isdigit() and parts[-1] == "TEXT" and \
+                parts[1] not in names:
+            names.append(parts[1])
     return names
 
 
@@ -90,7 +114,9 @@ def main(argv):
             f.write(f"{name} {prefix}{name}\n")
     if os.path.exists(out):
         os.unlink(out)
-    args = [tool("objcopy"), f"--redefine-syms={mapfile}", lib, out]
+    args = [tool("objcopy"), f"--redefine-syms={mapfile}"] + \
+        [f"--set-section-alignment={name}={CODE_ALIGN}" for name in code_sections(lib)] + \
+        [lib, out]
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"rename_syms: {' '.join(args)}: {p.stderr.strip()}")

@@ -17,7 +17,7 @@ The package, by concern: verdict.py (the verdict table and its JSON records), ju
 stage's records into rows; the property rows), kernel.py (every stage of a built kernel;
 Valgrind's constant time), build.py (the outside kernels of a command; the check build),
 x86.py (the x86-64 check), riscv.py (the riscv64 check), baseline.py (--baseline's "new vs
-old" rows), bench_table.py (--baseline's bench)."""
+old" rows), bench_table.py (--baseline's bench; old/new's interval from ../spread.py)."""
 from .baseline import compare_with_old, mismatches
 from .bench_table import bench_records, bench_table
 from .build import (OUTSIDE_MAX, check_arch, compile_check_build, compiler_errors, configure,

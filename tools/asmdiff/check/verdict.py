@@ -30,6 +30,7 @@ class Verdict:
         self.unestablished = []  # rows that made no call of the outside kernel
         self.meta = {}           # row index -> kernel, cases, calls, finding, not_established
         self.json_out = json_out  # a file for the JSON records, or None
+        self.extra = []  # records after the rows, before the verdict (bench-ratio)
 
     def add(self, check, result, detail, kernel=None, cases=None, calls=None, finding=None):
         self.meta[len(self.rows)] = {"kernel": kernel, "cases": cases, "calls": calls,
@@ -71,7 +72,8 @@ class Verdict:
         return "clean", 0, "check: clean"
 
     def records(self, title):
-        """Every row as a check-row record, then the check-verdict record (docs/results.md)."""
+        """Every row as a check-row record, the bench-ratio records of --baseline's bench, then
+        the check-verdict record (docs/results.md)."""
         out = []
         for i, r in enumerate(self.table().records()):
             m = self.meta.get(i) or {}
@@ -86,6 +88,7 @@ class Verdict:
                         "cases": m.get("cases"), "calls": m.get("calls"),
                         "finding": m.get("finding") if r["result"] == "FINDING" else None,
                         "not_established": bool(m.get("not_established"))})
+        out += self.extra
         verdict, rc, _ = self.outcome()
         out.append({"type": "check-verdict", "verdict": verdict, "exit": rc,
                     "rows": len(self.rows), "unestablished": list(self.unestablished),

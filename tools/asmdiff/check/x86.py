@@ -149,7 +149,7 @@ def check_outside(a):
         if stopped:
             v.add("bench", "n/a", f"--fail-fast stopped the check at '{stopped}'")
         else:
-            bench_table(family, slots, tool, env)
+            v.extra += bench_table(family, slots, tool, env) or []
     if a.sarif:
         sarif.write(a.sarif, judge.findings, kernel=kernel)
     return v.print(f"check {family}: {label} ({conv} convention)")
