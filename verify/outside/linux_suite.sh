@@ -23,6 +23,8 @@
 # if no such line exists, so a changed upstream file cannot turn the plant into a no-op), and
 # the check (with --fail-fast) must report the finding EXPECT says (a row of its records:
 # verify/expect_records.py).
+# NEEDS is the kernel's --needs, or '-' for none: the check then takes the needs its
+# convention declares (linux_polyval.c), as a user who gives no --needs gets them.
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
@@ -65,7 +67,10 @@ while [ $# -gt 0 ]; do
     missing "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)" \
       "the slow set's setup (tools/get_linux_source)"
   fi
-  args+=(--kernel "$path" --symbol "$2" --needs "$3")
+  args+=(--kernel "$path" --symbol "$2")
+  # NEEDS '-': none given, so the check takes those the convention declares for the entry
+  # point (struct convention.needs: linux_polyval.c's)
+  [ "$3" = - ] || args+=(--needs "$3")
   symbols+=("$2")
   shift 3
 done
