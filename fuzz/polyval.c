@@ -11,7 +11,17 @@
  * riscv64 CPUs with V and Zvkg, and everywhere the portable GHASH-route model
  * (kernels/polyval/polyval-portable-ghash.c), which is also what a CPU without Zvkg still tests.
  * Block counts cluster around the kernels' VLEN-dependent group sizes: the blocks one vector
- * register holds (vlenb / 16) and the groups of LMUL 4 and 8.
+ * register holds (vlenb / 16) and the groups of LMUL 4 and 8.  On x86-64 the portable model is
+ * the family's only kernel of ours, run natively and in Unicorn (bounds, ct-trace, emu-diff).
+ *
+ * Outside kernels (./asmdiff check polyval): upstream files in their own homes' conventions,
+ * each a struct convention whose make_ops returns a struct uhash_upstream (fuzz/harness/uhash.h,
+ * which also holds the case, so a convention file reads it without this file): libgcrypt's
+ * Zvkg POLYVAL below (riscv64), and on x86-64 Linux 6.12's polyval-clmulni_asm.S
+ * (fuzz/conventions/linux_polyval.c: clmul_polyval_update on Linux's key powers H^8..H^1, its
+ * glue's 1..256 blocks a call, and clmul_polyval_mul checked as the glue's per-block update;
+ * both need PCLMULQDQ and AVX, which the convention declares, so the check also runs them
+ * emulated with pclmul masked).  The fourth buffer, the key schedule, is only theirs.
  */
 #include <stdlib.h>
 #include <string.h>
