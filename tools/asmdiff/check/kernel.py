@@ -67,7 +67,10 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         sl["covers"] = covers
         emulated |= bool(impl.get("emulated"))
         # the needs the kernel runs with: --needs, or those its convention declares (the impl
-        # record has either), so a row's own needs also choose the emulated set below
+        # record has either), so a row's own needs also choose the emulated set below; a
+        # convention's are its glue's CPU guard, declared as --needs would be (cpu features)
+        if not needs and (impl.get("needs") or "").split():
+            declared = True
         needs = ",".join(dict.fromkeys([n for n in re.split(r"[, ]+", needs or "") if n] +
                                        (impl.get("needs") or "").split()))
         role = (f" (the file before the patch, compared with {sl['pair']})"
