@@ -1908,6 +1908,26 @@ SPEC_FN(s_xorps_leg)
     return 0;
 }
 
+/* Legacy SSE pclmulqdq xmm, xmm/m128, imm8 (66 0F 3A 44): vpclmulqdq's 128-bit product with
+ * the destination as its first source; bits 511:128 are kept, a memory operand must be 16-byte
+ * aligned.  Unicorn 2.0.1 refuses the instruction whatever CPU model it is given, so the
+ * executor runs it wherever it appears (Linux's polyval-clmulni_asm.S mixes it with VEX). */
+SPEC_FN(s_pclmulqdq_leg)
+{
+    union vx_vreg a, b, o;
+    memcpy(a.b, x->c->z[in->reg].b, 16);
+    if (in->mem) {
+        uint64_t ad = ea(x, in);
+        if (ad & 15) return misaligned(x, ad, 16);
+        if (rd(x, ad, b.b, 16)) return -1;
+    } else {
+        memcpy(b.b, x->c->z[in->rm].b, 16);
+    }
+    v_clmul(x, in, &o, NULL, &a, &b, 16);
+    memcpy(x->c->z[in->reg].b, o.b, 16);
+    return 0;
+}
+
 /* Legacy SSE movaps xmm/m128, xmm (0F 29): a register destination keeps bits 511:128. */
 SPEC_FN(s_movaps_store_leg)
 {
@@ -2651,6 +2671,8 @@ static const struct vx_form forms[] = {
     LEG("movsb", 0, 0xff, 0xa4, 0xff, -1, -1, VF_BYTE, 0, g_movsb, "")
     LEG("nop r/m", 1, 0xff, 0x1f, 0xff, -1, 0, M, 0, g_nop, "r/m")
     LEG("endbr64", 1, 2, 0x1e, 0xff, -1, 7, M | VF_REGONLY, 0, g_endbr, "")
+    /* legacy SSE Unicorn cannot run (s_pclmulqdq_leg) */
+    {"pclmulqdq", VX_ENC_LEG, 3, 1, 0x44, 0xff, -1, -1, 1, VK_SPEC, 16, 0, 16, M | VF_ALIGN | I8, 0, (void *)s_pclmulqdq_leg, "xmm, xmm/m128, imm8", "v-v", FFIX(X_PCLMULQDQ)},
 };
 
 const struct vx_form *vx_forms(size_t *n)
@@ -2707,9 +2729,10 @@ static const struct vx_form *find_form(const struct vx_insn *in, int need_modrm)
         if (f->enc != VX_ENC_LEG && !((f->lm >> in->l) & 1)) continue;
         if ((f->flags & VF_MODRM) && (f->flags & VF_MEMONLY) && !in->mem) continue;
         if ((f->flags & VF_MODRM) && (f->flags & VF_REGONLY) && in->mem) continue;
-        if (f->enc == VX_ENC_LEG && (f->flags & VF_BYTE) == 0 && in->osz16 &&
+        if (f->enc == VX_ENC_LEG && (f->flags & VF_BYTE) == 0 && in->osz16 && f->pp != 1 &&
             f->op != 0x1f && f->op != 0x90)
-            continue; /* 16-bit operand size: not in the table */
+            continue; /* 16-bit operand size: not in the table (66 as an SSE form's own
+                       * prefix, pp 1, is no operand size) */
         return f;
     }
     return NULL;

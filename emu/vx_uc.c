@@ -39,7 +39,8 @@ static void pull_state(struct vxu *v)
 }
 
 /* Called on every instruction Unicorn runs: the prefix bytes only, no decode (c4, c5 and 62
- * are VEX and EVEX in 64-bit mode, as vx_is_vector_insn says). */
+ * are VEX and EVEX in 64-bit mode, as vx_is_vector_insn says; and the one legacy SSE
+ * instruction the executor takes from Unicorn, pclmulqdq). */
 int vxu_unicorn_check(struct vxu *v, uint64_t addr)
 {
     uint8_t b[15];
@@ -47,7 +48,12 @@ int vxu_unicorn_check(struct vxu *v, uint64_t addr)
     while (i < got && (b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x36 ||
                        b[i] == 0x64 || b[i] == 0x65 || b[i] == 0x67))
         i++;
-    if (!(i < got && (b[i] == 0xc4 || b[i] == 0xc5 || b[i] == 0x62))) {
+    /* legacy pclmulqdq (66 [REX] 0F 3A 44), which Unicorn 2.0.1 refuses: the executor's too
+     * (which judges its features in the isa mode, as it does VEX's) */
+    size_t j = i < got && b[i] == 0x66 ? i + 1 : got;
+    if (j < got && (b[j] & 0xf0) == 0x40) j++;
+    int clmul = j + 2 < got && b[j] == 0x0f && b[j + 1] == 0x3a && b[j + 2] == 0x44;
+    if (!clmul && !(i < got && (b[i] == 0xc4 || b[i] == 0xc5 || b[i] == 0x62))) {
         if (v->env.isa_check && (vx_legacy_features(b, got) & ~v->env.isa)) {
             /* beyond the declared features: stopped in front of it, as the executor stops */
             v->isa_stop = addr;

@@ -11,7 +11,17 @@
  * riscv64 CPUs with V and Zvkg, and everywhere the portable GHASH-route model
  * (kernels/polyval/polyval-portable-ghash.c), which is also what a CPU without Zvkg still tests.
  * Block counts cluster around the kernels' VLEN-dependent group sizes: the blocks one vector
- * register holds (vlenb / 16) and the groups of LMUL 4 and 8.
+ * register holds (vlenb / 16) and the groups of LMUL 4 and 8.  On x86-64 the portable model is
+ * the family's only kernel of ours, run natively and in Unicorn (bounds, ct-trace, emu-diff).
+ *
+ * Outside kernels (./asmdiff check polyval): upstream files in their own homes' conventions,
+ * each a struct convention whose make_ops returns a struct uhash_upstream (fuzz/harness/uhash.h,
+ * which also holds the case, so a convention file reads it without this file): libgcrypt's
+ * Zvkg POLYVAL below (riscv64), and on x86-64 Linux 6.12's polyval-clmulni_asm.S
+ * (fuzz/conventions/linux_polyval.c: clmul_polyval_update on Linux's key powers H^8..H^1, its
+ * glue's 1..256 blocks a call, and clmul_polyval_mul checked as the glue's per-block update;
+ * both need PCLMULQDQ and AVX, which the convention declares, so the check also runs them
+ * emulated with pclmul masked).  The fourth buffer, the key schedule, is only theirs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +32,14 @@
 #include "properties.h"
 #include "report.h"
 #include "rng.h"
+#include "uhash.h"
 #include "vectors.h"
 #include "kernels/polyval/polyval.h"
 #include "reference/polyval.h"
 
-#define POLYVAL_MAX_BLOCKS 136 /* past two LMUL=8 groups at VLEN 1024 (2 x 64 blocks) */
-#define POLYVAL_MAX_SPLITS 7   /* at most 8 update calls per input */
+/* the case is uhash.h's, which the upstream conventions read too */
+#define POLYVAL_MAX_BLOCKS UHASH_MAX_BLOCKS /* past two LMUL=8 groups at VLEN 1024 (2 x 64) */
+#define POLYVAL_MAX_SPLITS UHASH_MAX_SPLITS
 
 typedef void (*polyval_fn)(uint8_t state[16], const uint8_t key_h[16], const uint8_t *blocks,
                            size_t nblocks);
@@ -55,19 +67,16 @@ static const struct impl impls[] = {
     IMPL("c-portable-ghash", 0, IMPL_KERNEL, polyval_update_portable_ghash),
 };
 
-enum { B_MSG, B_STATE, B_KEY };
-/* any byte offset: vle8 has no alignment requirement, so none may be assumed */
-static const struct buf_spec bufs[] = {
-    {"message", 1, BUF_SECRET}, {"state", 1, BUF_SECRET}, {"key", 1, BUF_SECRET}};
+enum { B_MSG = UHASH_B_MSG, B_STATE = UHASH_B_STATE, B_KEY = UHASH_B_KEY };
+/* any byte offset: vle8 has no alignment requirement, so none may be assumed; the key
+ * schedule (an upstream home's precomputed key powers, placed by its convention) is 16-byte
+ * aligned as Linux keeps it, and with a granule of 64 draws no placement byte from the input */
+static const struct buf_spec bufs[] = {{"message", 1, BUF_SECRET},
+                                       {"state", 1, BUF_SECRET},
+                                       {"key", 1, BUF_SECRET},
+                                       {"key schedule", 64, BUF_SECRET}};
 
-static struct polyval_case {
-    uint8_t h[16];
-    uint8_t start[16]; /* state before the first call: 0 in POLYVAL, anything when chained */
-    size_t nblocks;
-    uint8_t msg[16 * POLYVAL_MAX_BLOCKS];
-    size_t nsplits;
-    size_t split[POLYVAL_MAX_SPLITS]; /* ascending block indices where a new call begins */
-} the_case;
+static struct uhash_case the_case;
 
 /* Bytes per vector register, 0 where there is none (x86-64 builds, riscv64 without V). */
 static unsigned vlenb(void)
@@ -93,7 +102,7 @@ static int cmp_size(const void *a, const void *b)
 
 static void *decode(struct input *in)
 {
-    struct polyval_case *c = &the_case;
+    struct uhash_case *c = &the_case;
     /* Group sizes in blocks: one vector register, and LMUL 4 and 8 groups of them.  Without
      * vectors, the blocks one register holds at VLEN 256, 512 and 1024, so inputs found on
      * other hosts still land near group boundaries when replayed on riscv64. */
@@ -124,7 +133,7 @@ static const char *const property_names[] = {"call blocks mod group", "call grou
                                              "chained start"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
 {
-    const struct polyval_case *c = cv;
+    const struct uhash_case *c = cv;
     size_t group = vlenb() >= 16 ? vlenb() / 2 : 8, from = 0, n = 0;
     uint8_t any = 0;
     for (size_t i = 0; i < 16; i++) any |= c->start[i];
@@ -143,7 +152,7 @@ const struct family_properties asmdiff_properties = {property_names, 3, properti
 static const void *expect(const void *cv)
 {
     static uint8_t want[16];
-    const struct polyval_case *c = cv;
+    const struct uhash_case *c = cv;
     memcpy(want, c->start, 16);
     c_reference(want, c->h, c->msg, c->nblocks);
     return want;
@@ -180,29 +189,32 @@ static void mulx_ghash(uint8_t v[16])
     if (carry) v[0] ^= 0xe1;
 }
 
-static void gcry_run(const struct impl *im, const struct polyval_case *c, const uint8_t *want)
+static void gcry_run(const struct uhash_upstream *k, const struct uhash_case *c, uint8_t got[16])
 {
-    uint8_t handle[16], rstate[16], got[16];
+    uint8_t handle[16], rstate[16];
     reverse16(handle, c->h);
     mulx_ghash(handle);
     reverse16(rstate, c->start);
     const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
     uint8_t *state = drv_inout(B_STATE, rstate, 16);
     const uint8_t *key = drv_in(B_KEY, handle, 16);
-    size_t from = 0;
     for (size_t i = 0; i <= c->nsplits; i++) {
-        size_t to = i < c->nsplits ? c->split[i] : c->nblocks;
-        DRV_CALL((gcry_polyval_fn)im->ops, key, state, msg + 16 * from, to - from);
-        from = to;
+        size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
+        DRV_CALL((gcry_polyval_fn)k->fn, key, state, msg + 16 * from, to - from);
     }
     reverse16(got, state);
-    drv_expect_equal("final state", want, got, 16);
 }
+
+/* one per outside kernel of the check build (driver.h: OUTSIDE_MAX) */
+static struct uhash_upstream gcry_kernels[OUTSIDE_MAX];
+static size_t gcry_nkernels;
 
 static const void *gcry_make_ops(const struct convention *cv, const void *fn, size_t op)
 {
     (void)cv, (void)op;
-    return fn;
+    if (gcry_nkernels == OUTSIDE_MAX) return NULL;
+    gcry_kernels[gcry_nkernels] = (struct uhash_upstream){.fn = fn, .run = gcry_run};
+    return &gcry_kernels[gcry_nkernels++];
 }
 
 static const char *const gcry_ops[] = {"polyval"};
@@ -221,26 +233,28 @@ const struct convention convention_libgcrypt_polyval = {
 
 static void run(const struct impl *im, const void *cv, const void *want)
 {
-    const struct polyval_case *c = cv;
+    const struct uhash_case *c = cv;
     if (im->flags & IMPL_OUTSIDE) {
-        gcry_run(im, c, want);
+        /* an upstream home's entry point: its convention places and calls (uhash.h) */
+        const struct uhash_upstream *k = im->ops;
+        uint8_t got[16];
+        k->run(k, c, got);
+        drv_expect_equal("final state", want, got, 16);
         return;
     }
     const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
     uint8_t *state = drv_inout(B_STATE, c->start, 16);
     const uint8_t *key = drv_in(B_KEY, c->h, 16);
-    size_t from = 0;
     for (size_t i = 0; i <= c->nsplits; i++) {
-        size_t to = i < c->nsplits ? c->split[i] : c->nblocks;
+        size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
         DRV_CALL((polyval_fn)im->ops, state, key, msg + 16 * from, to - from);
-        from = to;
     }
     drv_expect_equal("final state", want, state, 16);
 }
 
 static void params(const void *cv)
 {
-    const struct polyval_case *c = cv;
+    const struct uhash_case *c = cv;
     char calls[160];
     report_param("blocks", "%zu (%zu bytes)", c->nblocks, 16 * c->nblocks);
     size_t used = (size_t)snprintf(calls, sizeof calls, "%zu:", c->nsplits + 1);
@@ -263,7 +277,7 @@ static void params(const void *cv)
 
 static void vary_secrets(void *cv, uint64_t seed)
 {
-    struct polyval_case *c = cv;
+    struct uhash_case *c = cv;
     rng_fill(&seed, c->h, 16);
     rng_fill(&seed, c->msg, sizeof c->msg);
 }
@@ -272,7 +286,7 @@ static void vary_secrets(void *cv, uint64_t seed)
 
 static int kat(const char *srcdir)
 {
-    struct polyval_case *c = &the_case;
+    struct uhash_case *c = &the_case;
     uint8_t want[16], got[16];
     struct vec_file vf;
     int count = 0;
@@ -313,7 +327,7 @@ static int kat(const char *srcdir)
 
 static int exhaustive(void)
 {
-    struct polyval_case *c = &the_case;
+    struct uhash_case *c = &the_case;
     memset(c, 0, sizeof *c);
     c->nblocks = 1;
     for (int i = 0; i < 128; i++)

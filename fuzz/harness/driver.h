@@ -160,6 +160,10 @@ struct convention {
      * (message_len % 16 == 0); NULL: all. */
     int (*accepts)(const struct convention *cv, const void *ops, const void *c);
     const void *rows; /* the convention's own data (an entry-point table), for its functions */
+    /* The CPU features every entry point of this convention needs, as cpu.h spells them
+     * ("pclmul,avx": what its glue checks before it registers them), taken when the command
+     * names none (--needs); NULL or "": none said. */
+    const char *needs;
 };
 
 /* The name of a convention's operation op. */

@@ -82,11 +82,13 @@ static void slot_setup(struct outside_slot *sl)
         exit(2);
     }
     const struct convention *cv = sl->conv;
-    /* the needs as a mask string ("-sse2,-avx2"): cpu.h's one parser of feature names */
+    /* the needs as a mask string ("-sse2,-avx2"): cpu.h's one parser of feature names; the
+     * command's (--needs), else those the convention declares for its entry points */
     uint64_t needs = 0;
-    if (*k->needs) {
+    const char *need_names = *k->needs ? k->needs : cv->needs ? cv->needs : "";
+    if (*need_names) {
         char mask[256] = "", err[200];
-        for (const char *p = k->needs; *p;) {
+        for (const char *p = need_names; *p;) {
             size_t n = strcspn(p, ", ");
             if (n) snprintf(mask + strlen(mask), sizeof mask - strlen(mask), "%s-%.*s",
                             *mask ? "," : "", (int)n, p);

@@ -25,6 +25,8 @@
 # verify/expect_records.py).
 # --finding EXPECT: the file as shipped must give the finding EXPECT says (with --fail-fast):
 # a bug of the upstream file itself (an instruction its glue's CPU guard does not admit).
+# NEEDS is the kernel's --needs, or '-' for none: the check then takes the needs its
+# convention declares (linux_polyval.c), as a user who gives no --needs gets them.
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
@@ -69,7 +71,10 @@ while [ $# -gt 0 ]; do
     missing "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)" \
       "the slow set's setup (tools/get_linux_source)"
   fi
-  args+=(--kernel "$path" --symbol "$2" --needs "$3")
+  args+=(--kernel "$path" --symbol "$2")
+  # NEEDS '-': none given, so the check takes those the convention declares for the entry
+  # point (struct convention.needs: linux_polyval.c's)
+  [ "$3" = - ] || args+=(--needs "$3")
   symbols+=("$2")
   shift 3
 done

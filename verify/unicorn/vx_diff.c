@@ -213,6 +213,7 @@ static size_t encode(const struct vx_form *f, struct enc *e, uint8_t *o)
     e->rex_emitted = 0;
     if (f->enc == VX_ENC_LEG) {
         if (f->pp == 2) o[n++] = 0xf3;
+        if (f->pp == 1) o[n++] = 0x66; /* an SSE form's own prefix (pclmulqdq) */
         unsigned rex = 0x40 | e->rexw << 3 | R << 2 | X << 1 | B;
         if (rex != 0x40 || e->force_rex) {
             o[n++] = (uint8_t)rex;

@@ -10,7 +10,8 @@
  *
  * Then the whole table, at every vector length each form allows: every VEX and EVEX form needs
  * something, every EVEX form needs AVX512VL below 512 bits and not at 512, every VEX vector form
- * needs AVX or AVX2, no legacy form needs more than SSE, and every feature has its SDM name.
+ * needs AVX or AVX2, no legacy form needs more than SSE (but pclmulqdq, PCLMULQDQ), and every
+ * feature has its SDM name.
  *
  * Exit 0 when every case and rule holds, 1 otherwise (each failure printed). */
 #include "emu/vexec.h"
@@ -115,6 +116,8 @@ static const struct want cases[] = {
      "KUNPCKBW: VEX.L1.66.0F.W0 4B /r KUNPCKBW k1, k2, k3 -- AVX512F"},
     {"xorps %xmm1, %xmm2", B(0x0f, 0x57, 0xd1), F(SSE),
      "XORPS: NP 0F 57 /r XORPS xmm1, xmm2/m128 -- SSE"},
+    {"pclmulqdq $0x11, %xmm7, %xmm11", B(0x66, 0x44, 0x0f, 0x3a, 0x44, 0xdf, 0x11), F(PCLMULQDQ),
+     "PCLMULQDQ: 66 0F 3A 44 /r ib PCLMULQDQ xmm1, xmm2/m128, imm8 -- PCLMULQDQ"},
     {"addq %rax, %rbx", B(0x48, 0x01, 0xc3), 0, "ADD: REX.W + 01 /r -- baseline (no flag)"},
 };
 
@@ -152,8 +155,9 @@ int main(void)
             if (f->enc == VX_ENC_LEG && l) continue;
             uint32_t s = f->feat[l];
             const char *why = NULL;
-            if (f->enc == VX_ENC_LEG && (s & ~VXF(SSE)))
-                why = "a legacy form needs at most SSE";
+            if (f->enc == VX_ENC_LEG && (s & ~VXF(SSE)) &&
+                !(s == VXF(PCLMULQDQ) && !strcmp(f->name, "pclmulqdq")))
+                why = "a legacy form needs at most SSE (pclmulqdq: PCLMULQDQ)";
             else if (f->enc != VX_ENC_LEG && !s)
                 why = "a VEX or EVEX form needs a feature";
             else if (f->enc == VX_ENC_EVEX && f->fvar == VX_FV_NONE && f->lm != 1 &&

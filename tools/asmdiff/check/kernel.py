@@ -13,9 +13,10 @@ from .judge import set_aside
 MEMCHECK_ERROR = 42
 VALGRIND_CT_CASES = "200"
 # Instructions that mean the kernel needs AVX-512 or GFNI (when --needs does not say), and the
-# features the emulated set masks.
+# features the emulated set masks (pclmul: Linux's POLYVAL file, whose carry-less multiplies
+# the emulator runs too; a kernel needing only AVX or AES-NI gets no emulated set).
 EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512vbmi", "gfni",
-                     "vaes", "vpclmulqdq")
+                     "vaes", "vpclmulqdq", "pclmul")
 
 
 def emulated_mask(needs):
@@ -65,6 +66,13 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
             judge.covers = list(dict.fromkeys(judge.covers + covers))
         sl["covers"] = covers
         emulated |= bool(impl.get("emulated"))
+        # the needs the kernel runs with: --needs, or those its convention declares (the impl
+        # record has either), so a row's own needs also choose the emulated set below; a
+        # convention's are its glue's CPU guard, declared as --needs would be (cpu features)
+        if not needs and (impl.get("needs") or "").split():
+            declared = True
+        needs = ",".join(dict.fromkeys([n for n in re.split(r"[, ]+", needs or "") if n] +
+                                       (impl.get("needs") or "").split()))
         role = (f" (the file before the patch, compared with {sl['pair']})"
                 if sl["role"] == "old" else "")
         v.add(row, "pass", f"covers {', '.join(covers) or 'nothing'}{role}" +
