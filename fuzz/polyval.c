@@ -10,6 +10,9 @@
  * Implementations: the Zvkg kernels in both forms (kernels/polyval/polyval-riscv64-zvkg.S) on
  * riscv64 CPUs with V and Zvkg, and everywhere the portable GHASH-route model
  * (kernels/polyval/polyval-portable-ghash.c), which is also what a CPU without Zvkg still tests.
+ * On x86-64: x86_64-vpclmul-avx512-perblock (one reduction per block) and
+ * x86_64-vpclmul-avx512-aggregated (H^1..H^16 per call, 16 blocks per reduction), the pair for
+ * short and long messages, and x86_64-pclmul (PCLMULQDQ + AVX, 4 blocks per reduction).
  * Block counts cluster around the kernels' VLEN-dependent group sizes: the blocks one vector
  * register holds (vlenb / 16) and the groups of LMUL 4 and 8.
  */
@@ -50,6 +53,14 @@ static const struct impl impls[] = {
      polyval_update_zvkg_lmul1),
     IMPL("riscv64-zvkg-fraclmul", CPU_RV_V | CPU_RV_ZVKG, IMPL_KERNEL | IMPL_CLEAN,
      polyval_update_zvkg_fraclmul),
+#endif
+#if ARCH_X86_64
+    IMPL("x86_64-vpclmul-avx512-perblock", CPU_AVX512F | CPU_AVX512VL | CPU_VPCLMULQDQ,
+         IMPL_KERNEL | IMPL_CLEAN, polyval_update_x86_64_vpclmul_avx512_perblock),
+    IMPL("x86_64-vpclmul-avx512-aggregated", CPU_AVX512F | CPU_AVX512VL | CPU_VPCLMULQDQ,
+         IMPL_KERNEL | IMPL_CLEAN, polyval_update_x86_64_vpclmul_avx512_aggregated),
+    IMPL("x86_64-pclmul", CPU_PCLMUL | CPU_AVX, IMPL_KERNEL | IMPL_CLEAN,
+         polyval_update_x86_64_pclmul),
 #endif
     /* C: the compiler may leave anything in vector registers, so only the ABI is checked */
     IMPL("c-portable-ghash", 0, IMPL_KERNEL, polyval_update_portable_ghash),
