@@ -55,9 +55,12 @@ static const struct impl impls[] = {
      polyval_update_zvkg_fraclmul),
 #endif
 #if ARCH_X86_64
-    IMPL("x86_64-vpclmul-avx512-perblock", CPU_AVX512F | CPU_AVX512VL | CPU_VPCLMULQDQ,
-         IMPL_KERNEL | IMPL_CLEAN, polyval_update_x86_64_vpclmul_avx512_perblock),
-    IMPL("x86_64-vpclmul-avx512-aggregated", CPU_AVX512F | CPU_AVX512VL | CPU_VPCLMULQDQ,
+    IMPL("x86_64-vpclmul-avx512-perblock",
+         CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ, IMPL_KERNEL | IMPL_CLEAN,
+         polyval_update_x86_64_vpclmul_avx512_perblock),
+    /* its xmm steps (H^2, the reductions, single blocks) are PCLMULQDQ's VEX form */
+    IMPL("x86_64-vpclmul-avx512-aggregated",
+         CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ | CPU_PCLMUL,
          IMPL_KERNEL | IMPL_CLEAN, polyval_update_x86_64_vpclmul_avx512_aggregated),
     IMPL("x86_64-pclmul", CPU_PCLMUL | CPU_AVX, IMPL_KERNEL | IMPL_CLEAN,
          polyval_update_x86_64_pclmul),

@@ -44,8 +44,10 @@
  * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16; those are zeroed
  * before return, then vzeroupper.  No callee-saved register, no stack, no opmask register is
  * used.  nblocks = 0 returns at once (nothing read or written).
- * Requires AVX-512F, AVX-512VL and VPCLMULQDQ (cpu.h CPU_AVX512F | CPU_AVX512VL |
- * CPU_VPCLMULQDQ).
+ * Requires AVX-512F, AVX-512BW (vpslldq/vpsrldq on zmm), AVX-512VL, VPCLMULQDQ and PCLMULQDQ
+ * (cpu.h CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ | CPU_PCLMUL): the xmm steps
+ * (H^2, each group's one reduction, the single blocks) use xmm9-15, where the assembler picks
+ * PCLMULQDQ's VEX form of vpclmulqdq.
  *
  * Register map of the main loop (lane j = 128 bits j of a zmm, lane 0 at the lowest address):
  *   zmm0       the state in lane 0, lanes 1-3 zero (XORed into the group's first block)

@@ -30,16 +30,18 @@
  * the chain) to save one multiplication that is not on it.
  *
  * Calling convention: System V AMD64.  rdi = state (in/out), rsi = key_h, rdx = blocks,
- * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, xmm0-6 (zmm0-6 whole); those
- * are zeroed before return, then vzeroupper.  No callee-saved register, no stack, no opmask
- * register is used.  nblocks = 0 returns at once (nothing read or written).
- * Requires AVX-512F, AVX-512VL and VPCLMULQDQ (cpu.h CPU_AVX512F | CPU_AVX512VL |
- * CPU_VPCLMULQDQ; the EVEX encodings: vpxorq, vpternlogq on xmm).
+ * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, xmm16-22 (zmm16-22 whole);
+ * those are zeroed before return, then vzeroupper.  No callee-saved register, no stack, no
+ * opmask register is used.  nblocks = 0 returns at once (nothing read or written).
+ * Requires AVX-512F, AVX-512BW, AVX-512VL and VPCLMULQDQ (cpu.h CPU_AVX512F | CPU_AVX512BW |
+ * CPU_AVX512VL | CPU_VPCLMULQDQ): every vector instruction is EVEX-encoded, the registers being
+ * xmm16-22, so the carry-less multiplications are VPCLMULQDQ's EVEX.128 form (on xmm0-15 the
+ * assembler would pick PCLMULQDQ's VEX form), and vpslldq/vpsrldq in EVEX are AVX-512BW's.
  *
  * Register map of the loop:
- *   xmm0 the state (then state ^ X, then dot(state ^ X, H))   xmm1 H
- *   xmm2 low half of the product   xmm3, xmm4 middle products, temporaries
- *   xmm5 POLYVAL_C (qword 0)       xmm6 the reduction's temporary
+ *   xmm16 the state (then state ^ X, then dot(state ^ X, H))   xmm17 H
+ *   xmm18 low half of the product  xmm19, xmm20 middle products, temporaries
+ *   xmm21 POLYVAL_C (qword 0)      xmm22 the reduction's temporary
  *   rdx next block   rcx blocks left
  */
 
@@ -48,18 +50,18 @@
 PV_ENTRY polyval_update_x86_64_vpclmul_avx512_perblock
         test %rcx, %rcx
         jz .Lpb_return                          /* perblock: nothing to hash */
-        vmovdqu (%rdi), %xmm0                   /* the state */
-        vmovdqu (%rsi), %xmm1                   /* H */
-        vmovdqa polyval_x86_reduce_c(%rip), %xmm5
+        vmovdqu64 (%rdi), %xmm16                 /* the state */
+        vmovdqu64 (%rsi), %xmm17                 /* H */
+        vmovdqa64 polyval_x86_reduce_c(%rip), %xmm21
 .Lpb_block:
-        vpxorq (%rdx), %xmm0, %xmm0             /* state ^ X */
-        PV_MUL_EVEX %xmm0, %xmm1, %xmm2, %xmm0, %xmm3, %xmm4
-        PV_REDUCE_EVEX %xmm2, %xmm0, %xmm5, %xmm6
+        vpxorq (%rdx), %xmm16, %xmm16             /* state ^ X */
+        PV_MUL_EVEX %xmm16, %xmm17, %xmm18, %xmm16, %xmm19, %xmm20
+        PV_REDUCE_EVEX %xmm18, %xmm16, %xmm21, %xmm22
         add $16, %rdx
         dec %rcx                                /* perblock: one block hashed */
         jnz .Lpb_block
-        vmovdqu %xmm0, (%rdi)
-        PV_CLEAR 0, 1, 2, 3, 4, 5, 6            /* perblock: state, key, products */
+        vmovdqu64 %xmm16, (%rdi)
+        PV_CLEAR 16, 17, 18, 19, 20, 21, 22     /* perblock: state, key, products */
         vzeroupper
 .Lpb_return:
         ret
