@@ -27,8 +27,8 @@
  * Powers only when a call has 4 blocks or more (3 products), so short calls cost about what the
  * per-block form's do.  One run of `./asmdiff bench polyval` (2026-12-04, a 2-core Xeon with
  * AVX-512, where this form runs beside the AVX-512 ones), cycles per byte over
- * x86_64-vpclmul-avx512-perblock's: calls of 1 block 1.08x, 4 blocks 0.61x, one long call
- * 0.36x; over x86_64-vpclmul-avx512-aggregated's, one long call 3.0x.
+ * x86_64-vpclmul-avx512-perblock's: calls of 1 block 1.07x, 4 blocks 0.61x, one long call
+ * 0.36x; over x86_64-vpclmul-avx512-aggregated's, one long call 3.1x.
  *
  * Calling convention: System V AMD64.  rdi = state (in/out), rsi = key_h, rdx = blocks,
  * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, xmm0-13 (their upper halves

@@ -23,9 +23,9 @@
  * block: it wins on short messages, this form on long ones; `./asmdiff bench polyval`
  * measures where they cross (its "calls of K" rows: a buffer hashed in calls of K blocks).
  * One run (2026-12-04, a 2-core Xeon with AVX-512, loaded by other jobs), this form's cycles
- * per byte over the per-block form's: 1 block 2.75x, 2 blocks 1.70x, 3 blocks 1.47x, 4 blocks
- * 0.86x, 8 blocks 0.49x, 16 blocks 0.29x, 64 blocks 0.16x, one long call 0.12x (0.139 c/B
- * against 1.17): the crossover lies between 3 and 4 blocks a call.  Calls of 1-3 blocks pay
+ * per byte over the per-block form's: 1 block 2.72x, 2 blocks 1.70x, 3 blocks 1.53x, 4 blocks
+ * 0.86x, 8 blocks 0.50x, 16 blocks 0.35x, 64 blocks 0.16x, one long call 0.12x (0.138 c/B
+ * against 1.18): the crossover lies between 3 and 4 blocks a call.  Calls of 1-3 blocks pay
  * for all 16 powers and use one of them; a caller that knows its messages are short calls
  * the per-block form.
  *

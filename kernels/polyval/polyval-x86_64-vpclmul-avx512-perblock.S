@@ -20,8 +20,8 @@
  * blocks: it wins on long messages, this one on short ones; `./asmdiff bench polyval`
  * measures where they cross (its "calls of K" rows: a buffer hashed in calls of K blocks).
  * One run (2026-12-04, a 2-core Xeon with AVX-512, loaded by other jobs), the aggregated
- * form's cycles per byte over this one's: 1 block 2.75x, 2 blocks 1.70x, 3 blocks 1.47x,
- * 4 blocks 0.86x, 8 blocks 0.49x, 16 blocks 0.29x, 64 blocks 0.16x, one long call 0.12x: this
+ * form's cycles per byte over this one's: 1 block 2.72x, 2 blocks 1.70x, 3 blocks 1.53x,
+ * 4 blocks 0.86x, 8 blocks 0.50x, 16 blocks 0.35x, 64 blocks 0.16x, one long call 0.12x: this
  * form is the faster one for calls of 1 to 3 blocks.
  *
  * Schoolbook, not Karatsuba: the four products of (state ^ X) with H are independent and issue
