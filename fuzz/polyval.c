@@ -10,6 +10,9 @@
  * Implementations: the Zvkg kernels in both forms (kernels/polyval/polyval-riscv64-zvkg.S) on
  * riscv64 CPUs with V and Zvkg, and everywhere the portable GHASH-route model
  * (kernels/polyval/polyval-portable-ghash.c), which is also what a CPU without Zvkg still tests.
+ * On x86-64: x86_64-vpclmul-avx512-perblock (one reduction per block) and
+ * x86_64-vpclmul-avx512-aggregated (H^1..H^16 per call, 16 blocks per reduction), the pair for
+ * short and long messages, and x86_64-pclmul (PCLMULQDQ + AVX, 4 blocks per reduction).
  * Block counts cluster around the kernels' VLEN-dependent group sizes: the blocks one vector
  * register holds (vlenb / 16) and the groups of LMUL 4 and 8.  On x86-64 the portable model is
  * the family's only kernel of ours, run natively and in Unicorn (bounds, ct-trace, emu-diff).
@@ -62,6 +65,17 @@ static const struct impl impls[] = {
      polyval_update_zvkg_lmul1),
     IMPL("riscv64-zvkg-fraclmul", CPU_RV_V | CPU_RV_ZVKG, IMPL_KERNEL | IMPL_CLEAN,
      polyval_update_zvkg_fraclmul),
+#endif
+#if ARCH_X86_64
+    IMPL("x86_64-vpclmul-avx512-perblock",
+         CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ, IMPL_KERNEL | IMPL_CLEAN,
+         polyval_update_x86_64_vpclmul_avx512_perblock),
+    /* its xmm steps (H^2, the reductions, single blocks) are PCLMULQDQ's VEX form */
+    IMPL("x86_64-vpclmul-avx512-aggregated",
+         CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ | CPU_PCLMUL,
+         IMPL_KERNEL | IMPL_CLEAN, polyval_update_x86_64_vpclmul_avx512_aggregated),
+    IMPL("x86_64-pclmul", CPU_PCLMUL | CPU_AVX, IMPL_KERNEL | IMPL_CLEAN,
+         polyval_update_x86_64_pclmul),
 #endif
     /* C: the compiler may leave anything in vector registers, so only the ABI is checked */
     IMPL("c-portable-ghash", 0, IMPL_KERNEL, polyval_update_portable_ghash),
@@ -127,21 +141,30 @@ static void *decode(struct input *in)
 }
 
 /* Case properties (properties.h), per call of the split: its block count against the widest
- * group (8 blocks without vectors, VLENB / 2 with them; the empty call apart), that group
- * count's scale; and whether the state starts nonzero. */
+ * group (8 blocks without vectors, VLENB / 2 with them, 16 on x86-64: the aggregated form's
+ * group; the empty call apart), the scale of its count of the smallest groups (the widest on
+ * riscv64; on x86-64 the 4 blocks of x86_64-pclmul, whose "fewer than 4" path the remainder
+ * mod 16 alone does not tell; none for the empty call, which would share the value of 1-3
+ * blocks); and whether the state starts nonzero. */
 static const char *const property_names[] = {"call blocks mod group", "call groups scale",
                                              "chained start"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
 {
     const struct uhash_case *c = cv;
     size_t group = vlenb() >= 16 ? vlenb() / 2 : 8, from = 0, n = 0;
+#if ARCH_X86_64
+    const size_t unit = 4;
+    group = 16;
+#else
+    const size_t unit = group;
+#endif
     uint8_t any = 0;
     for (size_t i = 0; i < 16; i++) any |= c->start[i];
     n = prop_add(out, n, max, 2, any != 0);
     for (size_t i = 0; i <= c->nsplits; i++) {
         size_t to = i < c->nsplits ? c->split[i] : c->nblocks;
         n = prop_add(out, n, max, 0, to > from ? (to - from) % group : group); /* empty apart */
-        n = prop_add(out, n, max, 1, prop_log2((to - from) / group));
+        if (to > from) n = prop_add(out, n, max, 1, prop_log2((to - from) / unit)); /* ditto */
         from = to;
     }
     return n;
@@ -347,13 +370,22 @@ static int exhaustive(void)
 
 /* ---- bench ---- */
 
-static const struct bench_op bench_ops[] = {{"update", 16, 4096}};
+/* "update": one call over the whole buffer (the cost per byte of long messages).  "calls of
+ * K": the buffer hashed in successive calls of K blocks each, so the slope is the cost of one
+ * K-block call (powers of H made per call included) per byte: where the x86-64 per-block and
+ * aggregated forms cross. */
+static const struct bench_op bench_ops[] = {
+    {"update", 16, 4096},       {"calls of 1", 16, 4096},   {"calls of 2", 32, 4096},
+    {"calls of 3", 48, 4096},   {"calls of 4", 64, 4096},   {"calls of 8", 128, 4096},
+    {"calls of 16", 256, 8192}, {"calls of 32", 512, 16384}, {"calls of 64", 1024, 32768}};
+static const size_t bench_call_blocks[] = {0, 1, 2, 3, 4, 8, 16, 32, 64};
 
 static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
 {
     static uint8_t state[16], key[16] = {0x9e, 0x3c, 0xda, 0x78};
-    (void)op;
-    ((polyval_fn)im->ops)(state, key, buf, bytes / 16);
+    size_t k = bench_call_blocks[op] ? bench_call_blocks[op] : bytes / 16;
+    for (size_t off = 0; off + 16 * k <= bytes && k; off += 16 * k)
+        ((polyval_fn)im->ops)(state, key, buf + off, k);
     return 0;
 }
 
@@ -383,7 +415,7 @@ const struct family asmdiff_family = {
     .kat = kat,
     .exhaustive = exhaustive,
     .bench_ops = bench_ops,
-    .nbench_ops = 1,
+    .nbench_ops = sizeof bench_ops / sizeof bench_ops[0],
     .bench_run = bench_run,
     .list_extra = list_extra,
 };

@@ -43,26 +43,37 @@ def cmd_bench(args):
     fams = builds.families()
     for a in args.families:
         builds.check_family(a, fams)
-    return bench(args.families, args.csv, fams, mhz=args.cpu_mhz)
+    return bench(args.families, args.csv, fams, mhz=args.cpu_mhz,
+                 host_fams=builds.load_families(builds.BUILD))
 
 
-def bench(chosen, csv=False, fams=None, mhz=None):
-    """mhz: the clock for every x86-64 table (a string of MHz), or None to estimate it once."""
+def bench(chosen, csv=False, fams=None, mhz=None, host_fams=None):
+    """mhz: the clock for every x86-64 table (a string of MHz), or None to estimate it once.
+    host_fams: the host build's families (builds.load_families): a family that the riscv64 build
+    also has (polyval: Zvkg kernels there, x86-64 kernels here) gets this host's table too,
+    before the emulated one."""
     fams = fams or builds.families()
+    host_fams = host_fams or {}
     chosen = chosen or sorted(fams, key=lambda n: (fams[n]["riscv64"], n))
-    x86 = [n for n in chosen if not fams[n]["riscv64"]]
+    tables = []  # (name, fam): the host's tables first, then the emulated ones
+    for name in chosen:
+        own = host_fams.get(name)
+        if fams[name]["riscv64"] and own and not own["riscv64"]:
+            tables.append((name, own))
+    tables += [(name, fams[name]) for name in chosen]
+    tables.sort(key=lambda t: t[1]["riscv64"])
+    x86 = [(n, f) for n, f in tables if not f["riscv64"]]
     how = "given"
     if x86 and mhz is None:
-        first = fams[x86[0]]
+        name0, first = x86[0]
         mhz = estimate_mhz(builds.runner(first) +
-                           [os.path.join(first["build"], "asmdiff-" + x86[0])])
+                           [os.path.join(first["build"], "asmdiff-" + name0)])
         how = "estimated once; --cpu-mhz N gives it"
     if x86 and mhz:
         print(f"bench: one clock for every table of this run: {mhz} MHz ({how})",
               file=sys.stderr if csv else sys.stdout, flush=True)
     first = True
-    for name in chosen:
-        fam = fams[name]
+    for name, fam in tables:
         if fam["riscv64"] and csv:
             continue  # emulated timings: not data for a spreadsheet
         if fam["riscv64"]:

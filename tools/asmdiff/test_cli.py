@@ -989,6 +989,23 @@ class BenchClock(unittest.TestCase):
         self.assertEqual(self.tables(calls)["asmdiff-mpi"][-2:], ["--cpu-mhz", "2800"])
         self.assertIn("2800 MHz (given)", out)
 
+    def test_family_of_both_builds_gets_both_tables(self):
+        calls = []
+
+        def fake(cmd, **kw):
+            calls.append(cmd)
+            return subprocess.CompletedProcess(cmd, 0, "table\n", "")
+        host = {"polyval": {"riscv64": False, "build": "/b"}}
+        with unittest.mock.patch.object(bench.subprocess, "run", fake), \
+                unittest.mock.patch.object(bench.builds, "qemu_cpu", lambda v: "rv64"), \
+                contextlib.redirect_stdout(io.StringIO()):
+            rc = bench.bench(["polyval"], fams=self.FAMS, mhz="2800", host_fams=host)
+        self.assertEqual(rc, 0)
+        runs = [next(a for a in c if "asmdiff-" in a) for c in calls]
+        self.assertEqual(runs, ["/b/asmdiff-polyval", "/r/asmdiff-polyval"])  # host first
+        self.assertEqual(calls[0][-2:], ["--cpu-mhz", "2800"])
+        self.assertNotIn("--cpu-mhz", calls[1])
+
     def test_failed_estimate_leaves_each_table_its_own(self):
         rc, calls, _, err = self.run_bench(1)
         self.assertEqual(rc, 0)
