@@ -41,6 +41,10 @@
 # Without network or compilers for the library the test skips (77) naming what failed; under
 # ASMDIFF_STRICT=1 that is an error.
 set -u
+# libgcrypt's guards: HWF_INTEL_AVX512 (src/hwf-x86.c) is AVX512 F, DQ, CD, BW, VL, IFMA, VBMI,
+# VBMI2, VNNI, BITALG and VPOPCNTDQ together (its AVX-512 entry points open with
+# spec_stop_avx512's vpopcntb, BITALG): of those, the ones cpu.h names
+h512=avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512bitalg
 expect() { python3 "$top/verify/expect_records.py" "$@"; }
 mode=$1 family=$2 budget=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -103,7 +107,7 @@ case $mode in
     # one check build (each with its own rows and calls); FAMILY and BUDGET as for the others
     clean=$("$top/tools/build_libgcrypt" "$cache" 2>/dev/null)
     src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
-    a512=avx512f,avx512bw,avx512vl,gfni
+    a512=$h512,gfni
     c512=cipher/camellia-gfni-avx512-amd64.S c2=cipher/camellia-gfni-avx2-amd64.S
     with=()
     case ${mode#*-kernel-} in   # file, then symbol and needs per kernel
@@ -115,10 +119,12 @@ case $mode in
                                   _gcry_camellia_gfni_avx2_dec_blk1_32 avx2,gfni
                                   _gcry_camellia_gfni_avx2_ctr_enc avx2,gfni) ;;
       add-sub)  file="" kernels=(_gcry_mpih_add_n "" _gcry_mpih_sub_n "") ;;
-      vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=aesni,avx2,vaes,vpclmulqdq
+      # the VAES paths: AES-NI, AVX2 and HWF_INTEL_VAES_VPCLMUL (VAES and VPCLMULQDQ); the
+      # XTS code's single-lane vpclmulqdq on xmm is PCLMULQDQ, which that guard does not ask for
+      vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=aesni,pclmul,avx2,vaes,vpclmulqdq
                  kernels=(_gcry_vaes_avx2_ecb_crypt_amd64 $v2 _gcry_vaes_avx2_cbc_dec_amd64 $v2
                           _gcry_vaes_avx2_ctr_enc_amd64 $v2 _gcry_vaes_avx2_xts_crypt_amd64 $v2) ;;
-      vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=aesni,avx512f,avx512bw,avx512vl,vaes,vpclmulqdq
+      vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=aesni,pclmul,$h512,vaes,vpclmulqdq
                  with=(--with "$src/cipher/rijndael-vaes-avx2-amd64.S")
                  kernels=(_gcry_vaes_avx512_ecb_crypt_amd64 $v5 _gcry_vaes_avx512_cbc_dec_amd64 $v5
                           _gcry_vaes_avx512_ctr_enc_amd64 $v5 _gcry_vaes_avx512_xts_crypt_amd64 $v5) ;;
@@ -178,7 +184,7 @@ case $mode in
     sym=${syms[0]}
     cmd=(python3 "$top/tools/asmdiff_cmd.py" check aria)
     for s in "${syms[@]}"; do cmd+=(--kernel "$file" --symbol "$s"); done
-    cmd+=(--include "$clean.build" --include "$src/cipher" --needs avx512f,avx512bw,avx512vl,gfni
+    cmd+=(--include "$clean.build" --include "$src/cipher" --needs "$h512,gfni"
           --budget "$budget")
     # the verdict rows to see: one kernel's passed; two kernels' each passed with its calls
     rows=()

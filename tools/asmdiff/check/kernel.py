@@ -15,8 +15,8 @@ VALGRIND_CT_CASES = "200"
 # Instructions that mean the kernel needs AVX-512 or GFNI (when --needs does not say), and the
 # features the emulated set masks (pclmul: Linux's POLYVAL file, whose carry-less multiplies
 # the emulator runs too; a kernel needing only AVX or AES-NI gets no emulated set).
-EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512vbmi", "gfni",
-                     "vaes", "vpclmulqdq", "pclmul")
+EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512vbmi",
+                     "avx512bitalg", "gfni", "vaes", "vpclmulqdq", "pclmul")
 
 
 def emulated_mask(needs):
