@@ -442,7 +442,6 @@ static uint64_t emulated_call(const char *name, const void *fn, const uint64_t *
                     : !strncmp(err, "beyond the declared", 19) ? FINDING_ISA
                                                                : FINDING_EMULATOR;
         fail_handler(name, err);
-        abandoned = 1; /* it did not complete: nothing of it is judged, as after a native fault */
         return 0;
     }
     const char *what = abi_check(before, after, judge_clean && before->vec_mode != ABI_VEC_NONE);

@@ -87,14 +87,16 @@ if [ "$arch" = riscv64 ]; then
   done
   for n in "${vlens[@]}"; do args+=(--vlen "$n"); done
 fi
-if [ ${#plant[@]} -gt 0 ]; then
-  # the planted copy at a path of its own plant in the build folder, so the next run reuses
-  # its check build (recompiling the one file) instead of configuring a new one
-  tmp=${ASMDIFF_BUILD:?}/linux-plant/$(printf '%s\n' "$arch" "${plant[@]:0:3}" "${args[@]}" | sha1sum | cut -c1-10)
-  mkdir -p "$tmp"
-  orig=${args[1]}
-  copy=$tmp/$(basename "$orig")
-  python3 - "$orig" "$copy" "${plant[@]:0:3}" <<'PY' || exit 1
+if [ ${#plant[@]} -gt 0 ] || [ -n "$finding" ]; then
+  if [ ${#plant[@]} -gt 0 ]; then
+    finding=${plant[3]}
+    # the planted copy at a path of its own plant in the build folder, so the next run reuses
+    # its check build (recompiling the one file) instead of configuring a new one
+    tmp=${ASMDIFF_BUILD:?}/linux-plant/$(printf '%s\n' "$arch" "${plant[@]:0:3}" "${args[@]}" | sha1sum | cut -c1-10)
+    mkdir -p "$tmp"
+    orig=${args[1]}
+    copy=$tmp/$(basename "$orig")
+    python3 - "$orig" "$copy" "${plant[@]:0:3}" <<'PY' || exit 1
 import sys
 src, dst, after, find, replace = sys.argv[1:6]
 lines = open(src).read().split("\n")
@@ -108,19 +110,15 @@ lines[at] = indent + replace
 open(dst, "w").write("\n".join(lines))
 print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
 PY
-  for i in "${!args[@]}"; do [ "${args[$i]}" = "$orig" ] && args[$i]=$copy; done
-  # riscv64: no --fail-fast (a VLEN's stages take seconds): the plant is caught at every VLEN
+    for i in "${!args[@]}"; do [ "${args[$i]}" = "$orig" ] && args[$i]=$copy; done
+  fi
+  # the finding EXPECT names (the plant's, or the shipped file's own); riscv64: no --fail-fast
+  # (a VLEN's stages take seconds): the plant is caught at every VLEN
   fast=(--fail-fast)
   [ "$arch" = riscv64 ] && fast=()
-  python3 "$top/verify/expect_records.py" verdict=findings "${plant[3]}" "${more[@]}" -- \
-    python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
-    --include "$here/linux-compat" --budget "$budget" "${fast[@]}"
-  exit $?
-fi
-if [ -n "$finding" ]; then
   python3 "$top/verify/expect_records.py" verdict=findings "$finding" "${more[@]}" -- \
     python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
-    --include "$here/linux-compat" --budget "$budget" --fail-fast
+    --include "$here/linux-compat" --budget "$budget" "${fast[@]}"
   exit $?
 fi
 # every kernel's known answers passed, with its calls counted (one kernel: the row is that one's)
