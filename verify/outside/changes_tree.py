@@ -13,9 +13,9 @@ TREE and its commit 1:
               README), from $ASMDIFF_LINUX_SRC or $ASMDIFF_BUILD/lib-cache/linux-6.12 (the slow
               set's setup unpacks it: tools/get_linux_source)
   gcrypt-mpi  libgcrypt 1.12.4's mpi/amd64/mpih-add1.S (with src/gcrypt.h.in and
-              cipher/Makefile.am, so the tree is one), from the sources tools/build_libgcrypt
-              keeps under $ASMDIFF_BUILD/lib-cache (it fetches them once, as the libgcrypt-1.12
-              suite does)
+              cipher/Makefile.am, so the tree is one), from $ASMDIFF_LIBGCRYPT_SRC or the
+              sources tools/build_libgcrypt keeps under $ASMDIFF_BUILD/lib-cache (it fetches
+              them once, as the libgcrypt-1.12 suite does)
 VARIANT, commit 2:
   clean    the file replaced by our fixture in the same convention and prototype
            (verify/outside/fixtures/nh-sse2-linux.S: NH SSE2 written for asmdiff in Linux's
@@ -68,6 +68,12 @@ def source(tree):
             missing(f"Linux sources not found: set ASMDIFF_LINUX_SRC or run "
                     f"tools/get_linux_source ({src}/{TREES[tree][0]} is missing)",
                     "the slow set's setup (tools/get_linux_source)")
+        return src
+    if os.environ.get("ASMDIFF_LIBGCRYPT_SRC"):
+        src = os.environ["ASMDIFF_LIBGCRYPT_SRC"]
+        if not os.path.isfile(os.path.join(src, TREES[tree][0])):
+            missing(f"libgcrypt sources not found: {src}/{TREES[tree][0]} is missing "
+                    "(ASMDIFF_LIBGCRYPT_SRC)", "ASMDIFF_LIBGCRYPT_SRC")
         return src
     cache = os.path.join(BUILD, "lib-cache")
     found = sorted(glob.glob(os.path.join(cache, "src", "libgcrypt20-*", "")))

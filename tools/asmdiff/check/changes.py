@@ -217,8 +217,10 @@ def rel(path):
     return path if r.startswith("..") else r
 
 
-# a file's result from its checks' (worst first)
+# a file's result from its checks' (worst first), and how the summary counts each
 ORDER = ("findings", "not clean", "refused", "clean")
+COUNTED = {"findings": "with findings", "not clean": "not clean", "refused": "refused by the check",
+           "clean": "clean"}
 
 
 def check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, out):
@@ -257,8 +259,18 @@ def check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, out):
             why = next((l for l in lines if l.startswith("asmdiff:")), f"exit {rc}")
         elif rc == 77:
             why = "nothing could run here (exit 77)"
+        elif result == "not clean":
+            why = "not clean: " + (f"rows not established: {', '.join(verdict['unestablished'])}"
+                                   if verdict and verdict.get("unestablished") else
+                                   f"exit {rc}" + ("" if verdict else ", no verdict written"))
         for r in recs:
             r["file"] = path
+            if r.get("type") == "check-row" and r.get("result") in ("FINDING", "FAIL") and \
+                    not why:
+                f = r.get("finding") or {}
+                why = f"{r.get('check')}: {r['result']} " + (
+                    f"{f.get('kind')} ({f.get('implementation')})" if f else
+                    str(r.get("detail"))[:100])
             if r.get("type") == "bench-ratio":
                 ratios.append(f"{r.get('kernel')} {r.get('op')} old/new {r.get('text')}")
         out.extend(recs)
@@ -330,7 +342,7 @@ def report(a, kind, base, head, lines, recs):
     covered = [f for f in lines if f["covered"]]
     count = {r: sum(f["result"] == r for f in covered) for r in ORDER}
     uncovered = len(lines) - len(covered)
-    parts = [f"{count[r]} {r}" for r in ORDER if count[r]] + \
+    parts = [f"{count[r]} {COUNTED[r]}" for r in ORDER if count[r]] + \
         ([f"{uncovered} not covered"] if uncovered else [])
     summary = (f"checked {len(covered)} of {len(lines)} changed file"
                f"{'s' if len(lines) != 1 else ''}: " + ("; ".join(parts) or "none"))
