@@ -324,7 +324,13 @@ def cmd_check(a):
     if a.changes:
         given = [o for o, v in (("FAMILY", a.args), ("--kernel", a.kernel), ("--symbol", a.symbol),
                                 ("--baseline", a.baseline), ("--libgcrypt", a.libgcrypt),
-                                ("--openssl", a.openssl), ("--include", a.include)) if v]
+                                ("--openssl", a.openssl), ("--include", a.include),
+                                ("--with", a.with_), ("--needs", a.needs),
+                                ("--convention", a.convention), ("--op", a.op),
+                                ("--baseline-symbol", a.baseline_symbol),
+                                ("--baseline-include", a.baseline_include), ("--arch", a.arch),
+                                ("--beside", a.beside), ("--vlen", a.vlen),
+                                ("--sarif", a.sarif)) if v]
         if given:
             die(f"check: --changes finds each file's family, entry points and folders itself "
                 f"(the homes table): {', '.join(given)} cannot go with it\n{CHECK_USAGE}")

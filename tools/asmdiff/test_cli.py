@@ -1789,6 +1789,39 @@ class Changes(unittest.TestCase):
                       out)
         self.assertEqual(recs[-1]["verdict"], "findings")
 
+    def test_header_includers(self):
+        # a changed header is not a kernel source, and the unchanged homed files that include
+        # it are checked for it, each commit's file built with that commit's header
+        ran = []
+
+        def fake(cmd, log):
+            ran.append(cmd)
+            with open(cmd[cmd.index("--json") + 1], "w") as f:
+                f.write(json.dumps({"type": "check-verdict", "exit": 0, "verdict": "clean"}) + "\n")
+            return 0, []
+        tree = os.path.join(self.tmp, "g")
+        cam = "cipher/camellia-gfni-avx2-amd64.S"
+        hdr = "cipher/camellia-aesni-avx2-amd64.h"
+        syms = " ".join(s for s, _ in
+                        __import__("asmdiff.check.homes").check.homes.HOMES["libgcrypt"][cam]["kernels"])
+        git_tree(tree, {"src/gcrypt.h.in": "x\n",
+                        cam: '#include "camellia-aesni-avx2-amd64.h"\n' + syms + "\n",
+                        hdr: "old\n", "cipher/other-amd64.S": "no include\n"},
+                 [{hdr: "new\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree], fake)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(len(ran), 2)  # three entry points: two with their old twins, then one
+        kernel, base = ran[0][ran[0].index("--kernel") + 1], ran[0][ran[0].index("--baseline") + 1]
+        self.assertTrue(kernel.endswith("/head/" + cam) and base.endswith("/base/" + cam))
+        for side, text in ((kernel, "new\n"), (base, "old\n")):
+            with open(os.path.join(os.path.dirname(side), os.path.basename(hdr))) as f:
+                self.assertEqual(f.read(), text)
+        files = {r["file"]: r for r in recs if r["type"] == "changes-file"}
+        self.assertEqual(files[hdr]["included_by"], [cam])
+        self.assertEqual((files[cam]["change"], files[cam]["via"]), ("unchanged", [hdr]))
+        self.assertIn("checked 0 of 1 changed file and 1 unchanged file that includes one: "
+                      "1 clean; 1 not covered", out)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -39,7 +39,7 @@ from .verdict import json_path
 OURS = os.path.join(TOP, "verify", "outside")
 CHECK = [sys.executable, "-B", os.path.join(TOP, "tools", "asmdiff_cmd.py"), "check"]
 CHANGE_NAMES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
-                "T": "type changed"}
+                "T": "type changed", "I": "unchanged"}
 
 
 def git(top, *args, check=True, binary=False):
@@ -223,14 +223,17 @@ COUNTED = {"findings": "with findings", "not clean": "not clean", "refused": "re
            "clean": "clean"}
 
 
-def check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, out):
+def check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, out, via=None):
     """Check one covered file (every entry point, in as few checks as the build allows); its
-    changes-file record.  out collects the checks' records."""
+    changes-file record.  out collects the checks' records.  via: the changed files an
+    unchanged one is checked for (it includes or links them)."""
     os.makedirs(ws, exist_ok=True)
     new = side(top, head, path, row, os.path.join(ws, "head"))
     old = side(top, base, old_path, row, os.path.join(ws, "base")) if old_path else None
     syms = [s for s, _ in row["kernels"]]
-    print(f"\n=== {path} ({CHANGE_NAMES.get(st, st)}): {row['family']}, {row['convention']} "
+    print(f"\n=== {path} ({CHANGE_NAMES.get(st, st)}" +
+          (f"; it includes {', '.join(via)}" if via else "") +
+          f"): {row['family']}, {row['convention']} "
           f"convention, {len(syms)} entry point{'s' if len(syms) > 1 else ''}: {', '.join(syms)}"
           + ("" if old else " — no file at BASE: checked without a baseline"), flush=True)
     with_base = [k for k in row["kernels"] if old and defines(old[0], k[0])]
@@ -282,7 +285,7 @@ def check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, out):
     return {"type": "changes-file", "file": path, "change": CHANGE_NAMES.get(st, st),
             "old_path": old_path, "covered": True, "reason": None, "result": result,
             "family": row["family"], "convention": row["convention"], "symbols": syms,
-            "baseline": bool(old), "ratios": ratios, "checks": checks}
+            "baseline": bool(old), "ratios": ratios, "checks": checks, "via": via or []}
 
 
 def check_changes(a):
@@ -306,17 +309,49 @@ def check_changes(a):
           f"{len(files)} changed file{'s' if len(files) != 1 else ''}; each check's output "
           f"and records in {rel(ws)}", flush=True)
     recs, lines, n = [], [], [0]
+    changed = {p for _, p, _ in files}
+    via = {}  # an unchanged homed file -> the changed files it includes (or links: --with)
     for st, path, old_path in files:
         row, why = homes.classify(kind, path)
         if st == "D":
             why, row = "deleted: no file at HEAD to check", None
         if row is None:
+            users = [] if st == "D" else includers(top, kind, head, path, changed)
+            for u in users:
+                via.setdefault(u, []).append(path)
             lines.append({"type": "changes-file", "file": path,
                           "change": CHANGE_NAMES.get(st, st), "old_path": old_path,
-                          "covered": False, "reason": why, "result": "not covered"})
+                          "covered": False, "reason": why, "result": "not covered",
+                          "included_by": users})
             continue
         lines.append(check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, recs))
+    for path, what in via.items():
+        # unchanged, but built from a changed file: checked as it builds at each commit
+        at_base = not git(top, "cat-file", "-e", f"{base}:{path}", check=False).returncode
+        f = check_file(top, kind, ws, base, head, "I", path, path if at_base else None,
+                       homes.HOMES[kind][path], a, n, recs, via=what)
+        lines.append(f)
     return report(a, kind, base, head, lines, recs)
+
+
+def includers(top, kind, head, path, changed):
+    """The homed files, unchanged in the range, that include path (a file of their own folder
+    or of their row's include folders, by its name, with quotes or angle brackets) or link it
+    (--with), or have it copied beside them (--beside), at HEAD."""
+    folder, name = os.path.dirname(path), os.path.basename(path)
+    users = []
+    for rpath, row in homes.HOMES[kind].items():
+        if rpath in changed:
+            continue
+        if path in row["with"] or path in row["beside"]:
+            users.append(rpath)
+            continue
+        if folder != os.path.dirname(rpath) and folder not in row["include"]:
+            continue
+        p = git(top, "show", f"{head}:{rpath}", check=False)
+        if not p.returncode and re.search(rf'#\s*include\s*["<]{re.escape(name)}[">]', p.stdout):
+            users.append(rpath)
+    return users
 
 
 def report(a, kind, base, head, lines, recs):
@@ -324,14 +359,21 @@ def report(a, kind, base, head, lines, recs):
     t = Table(("file", "change", "result", "detail"), pad=2)
     for f in lines:
         if not f["covered"]:
-            t.add(f["file"], f["change"], "not covered", f["reason"])
+            t.add(f["file"], f["change"], "not covered", f["reason"] + (
+                f"; {', '.join(f['included_by'])} include{'s' if len(f['included_by']) == 1 else ''}"
+                " it: checked below" if f.get("included_by") else ""))
             continue
         d = f"{f['family']}, {f['convention']} convention: {', '.join(f['symbols'])}"
+        if f["via"]:
+            d += f"; checked for {', '.join(f['via'])}, which it includes (or links)"
         if not f["baseline"]:
             d += "; added since BASE: checked without a baseline"
         elif f["old_path"] != f["file"]:
             d += f"; baseline {f['old_path']} (BASE)"
         for c in f["checks"]:
+            if f["baseline"] and not c["baseline"]:
+                d += (f"; {'+'.join(c['symbols'])}: not named in the BASE file, checked "
+                      "without a baseline")
             if c["why"]:
                 d += f"; {'+'.join(c['symbols'])}: {c['why']}"
         t.add(f["file"], f["change"], f["result"], d)
@@ -341,11 +383,15 @@ def report(a, kind, base, head, lines, recs):
             t.add("", "", "", f"  table: {rel(c['log'])} (records {rel(c['records'])})")
     covered = [f for f in lines if f["covered"]]
     count = {r: sum(f["result"] == r for f in covered) for r in ORDER}
+    nchanged = sum(not f.get("via") for f in lines)
     uncovered = len(lines) - len(covered)
+    nvia = len(covered) - sum(not f.get("via") for f in covered)
     parts = [f"{count[r]} {COUNTED[r]}" for r in ORDER if count[r]] + \
         ([f"{uncovered} not covered"] if uncovered else [])
-    summary = (f"checked {len(covered)} of {len(lines)} changed file"
-               f"{'s' if len(lines) != 1 else ''}: " + ("; ".join(parts) or "none"))
+    summary = (f"checked {len(covered) - nvia} of {nchanged} changed file"
+               f"{'s' if nchanged != 1 else ''}" +
+               (f" and {nvia} unchanged file{'s' if nvia != 1 else ''} that include{'' if nvia != 1 else 's'} one"
+                if nvia else "") + ": " + ("; ".join(parts) or "none"))
     if count["findings"] or count["not clean"]:
         verdict, rc = ("findings" if count["findings"] else "not-clean"), 1
         last = "changes: FINDINGS or failures (each in its file's table above)"
@@ -371,7 +417,7 @@ def report(a, kind, base, head, lines, recs):
                 f.write(json.dumps(r) + "\n")
             f.write(json.dumps({"type": "check-verdict", "verdict": verdict, "exit": rc,
                                 "title": f"changes {a.changes}", "base": base, "head": head,
-                                "tree": kind, "changed": len(lines), "checked": len(covered),
+                                "tree": kind, "changed": nchanged, "checked": len(covered),
                                 "counts": count, "not_covered": uncovered, "summary": summary,
                                 "rows": 0, "unestablished": []}) + "\n")
     return rc
