@@ -1711,6 +1711,11 @@ class Changes(unittest.TestCase):
         self.assertIn("checked 0 of 4 changed files: 4 not covered", out)
         self.assertIn("no changed kernel source covered", out)
         self.assertNotIn("changes: clean", out)
+        # BASE...HEAD: from their merge base (HEAD~1 here); an empty side is HEAD
+        for rng in ("HEAD~1...HEAD", "HEAD~1.."):
+            rc2, out2, _, _ = self.run_changes(["--changes", rng, "--tree", tree])
+            self.assertEqual(rc2, 1, rng)
+            self.assertIn("checked 0 of 4 changed files: 4 not covered", out2, rng)
         # an OpenSSL tree: recognised, no rows yet
         ossl = os.path.join(self.tmp, "o")
         git_tree(ossl, {"Configure": "x\n", "crypto/aes/asm/aesni-x86_64.pl": "a\n"},
