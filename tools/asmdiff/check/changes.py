@@ -359,9 +359,10 @@ def report(a, kind, base, head, lines, recs):
     t = Table(("file", "change", "result", "detail"), pad=2)
     for f in lines:
         if not f["covered"]:
+            by = f.get("included_by") or []
             t.add(f["file"], f["change"], "not covered", f["reason"] + (
-                f"; {', '.join(f['included_by'])} include{'s' if len(f['included_by']) == 1 else ''}"
-                " it: checked below" if f.get("included_by") else ""))
+                f"; {', '.join(by)} include{'s' if len(by) == 1 else ''} it: checked below"
+                if by else ""))
             continue
         d = f"{f['family']}, {f['convention']} convention: {', '.join(f['symbols'])}"
         if f["via"]:
@@ -390,8 +391,9 @@ def report(a, kind, base, head, lines, recs):
         ([f"{uncovered} not covered"] if uncovered else [])
     summary = (f"checked {len(covered) - nvia} of {nchanged} changed file"
                f"{'s' if nchanged != 1 else ''}" +
-               (f" and {nvia} unchanged file{'s' if nvia != 1 else ''} that include{'' if nvia != 1 else 's'} one"
-                if nvia else "") + ": " + ("; ".join(parts) or "none"))
+               (f" and {nvia} unchanged file{'s' if nvia != 1 else ''} that "
+                f"include{'' if nvia != 1 else 's'} one" if nvia else "") +
+               ": " + ("; ".join(parts) or "none"))
     if count["findings"] or count["not clean"]:
         verdict, rc = ("findings" if count["findings"] else "not-clean"), 1
         last = "changes: FINDINGS or failures (each in its file's table above)"
