@@ -1794,6 +1794,32 @@ class Changes(unittest.TestCase):
                       out)
         self.assertEqual(recs[-1]["verdict"], "findings")
 
+    def test_new_entry_point(self):
+        # an entry point the HEAD file names and the BASE file does not is checked without a
+        # baseline (the others with theirs, two to a check), and its line says so
+        ran = []
+
+        def fake(cmd, log):
+            ran.append(cmd)
+            with open(cmd[cmd.index("--json") + 1], "w") as f:
+                f.write(json.dumps({"type": "check-verdict", "exit": 0, "verdict": "clean"}) + "\n")
+            return 0, []
+        from asmdiff.check import homes
+        aria = "arch/x86/crypto/aria-aesni-avx2-asm_64.S"
+        syms = [s_ for s_, _ in homes.HOMES["linux"][aria]["kernels"]]
+        tree = os.path.join(self.tmp, "t")
+        git_tree(tree, {"Kbuild": "x\n", aria: "\n".join(syms[:-1]) + "\n"},
+                 [{aria: "\n".join(syms) + "\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree], fake)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([("--baseline" in c, c.count("--symbol")) for c in ran],
+                         [(True, 2), (True, 2), (False, 1)])
+        self.assertEqual(ran[2][ran[2].index("--symbol") + 1], syms[-1])
+        # needs given per entry point where they differ (avx2,aesni and avx2,gfni)
+        self.assertEqual([ran[1][i + 1] for i, w in enumerate(ran[1]) if w == "--needs"],
+                         ["avx2,aesni", "avx2,gfni"])
+        self.assertIn(f"{syms[-1]}: not named in the BASE file, checked without a baseline", out)
+
     def test_header_includers(self):
         # a changed header is not a kernel source, and the unchanged homed files that include
         # it are checked for it, each commit's file built with that commit's header
