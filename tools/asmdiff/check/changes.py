@@ -383,6 +383,9 @@ def report(a, kind, base, head, lines, recs):
         t.add(f["file"], f["change"], f["result"], d)
         for r in f["ratios"]:
             t.add("", "", "", f"  bench {r}")
+        if f["baseline"] and not f["ratios"] and not a.fail_fast:
+            t.add("", "", "", "  bench: no old/new ratio from the check's bench (its table says "
+                              "why: a stage that stopped it, or no bench row for this convention)")
         for c in f["checks"]:
             t.add("", "", "", f"  table: {rel(c['log'])} (records {rel(c['records'])})")
     covered = [f for f in lines if f["covered"]]
