@@ -15,7 +15,7 @@ import textwrap
 
 from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, library, premerge,
                soak, testsets)
-from .check import usage
+from .check import changes, usage
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
@@ -26,6 +26,8 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
                "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
                "[FILE...]\n"
+               "       ./asmdiff check --changes BASE..HEAD [--tree DIR] [--budget SECONDS] "
+               "[--fail-fast] [--json FILE]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--sarif FILE] [--json FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
@@ -42,6 +44,11 @@ parentheses; any case):
 usage errors exit 2 before anything is built: an unknown feature, a file that does not build
   (its errors at the file's own lines), a header only one of our compatibility folders has
   (the --include to add), a --symbol the file does not define (the symbols it does define).
+--changes BASE..HEAD [--tree DIR]: every kernel source changed between two commits of a
+  Linux, libgcrypt or OpenSSL git tree, each checked with its BASE file as --baseline, as the
+  homes table (tools/asmdiff/check/homes.py) knows it; a line per changed file, checked or
+  why not (not a kernel source, no row yet, deleted; added: no baseline).  Exit 1 also when no
+  changed file was covered (zero checked is not a pass); 2 for a bad range or tree.
 exit status: 0 clean; 1 a finding, a FAIL row or a row not established; 2 bad usage or a file
   that does not build; 77 nothing could run here.  docs/check-your-patch.md has the details."""
 # what an option that lacks its value needed, by its metavar
@@ -247,6 +254,17 @@ def parsers():
                         "levels. Default: none")
     c.add_argument("--openssl", metavar="PREFIX",
                    help="the same for an OpenSSL installed under PREFIX. Default: none")
+    c.add_argument("--changes", metavar="BASE..HEAD",
+                   help="in a git tree of Linux, libgcrypt or OpenSSL: every kernel source "
+                        "changed between the two commits (BASE...HEAD: from their merge base), "
+                        "checked as the homes table (tools/asmdiff/check/homes.py) says (its "
+                        "family, convention, entry points, CPU needs, include folders), the "
+                        "file at BASE its --baseline; then a line per changed file (checked, or "
+                        "why not) and a count. Exit 1 on a finding and when no changed file "
+                        "was covered. Default: none")
+    c.add_argument("--tree", metavar="DIR",
+                   help="with --changes: the git work tree (any folder in it). Default: the "
+                        "current folder")
     c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0. Default: none")
     c.add_argument("--json", metavar="FILE",
                    help="the verdict as JSON lines: a check-row record per row, then the "
@@ -301,6 +319,22 @@ def unknown_options(command, extras, usage=""):
 
 
 def cmd_check(a):
+    if a.tree and not a.changes:
+        die("check: --tree names the git tree of --changes: give --changes BASE..HEAD")
+    if a.changes:
+        given = [o for o, v in (("FAMILY", a.args), ("--kernel", a.kernel), ("--symbol", a.symbol),
+                                ("--baseline", a.baseline), ("--libgcrypt", a.libgcrypt),
+                                ("--openssl", a.openssl), ("--include", a.include),
+                                ("--with", a.with_), ("--needs", a.needs),
+                                ("--convention", a.convention), ("--op", a.op),
+                                ("--baseline-symbol", a.baseline_symbol),
+                                ("--baseline-include", a.baseline_include), ("--arch", a.arch),
+                                ("--beside", a.beside), ("--vlen", a.vlen),
+                                ("--sarif", a.sarif)) if v]
+        if given:
+            die(f"check: --changes finds each file's family, entry points and folders itself "
+                f"(the homes table): {', '.join(given)} cannot go with it\n{CHECK_USAGE}")
+        return changes.check_changes(a)
     if a.libgcrypt or a.openssl:
         if a.kernel or a.symbol:
             die("check: --libgcrypt/--openssl test a library; --kernel tests one file: one at a "
