@@ -5,9 +5,9 @@ own.  Whether the library ran, the counts and the findings come from the result 
 import os
 import subprocess
 
-from . import builds, fuzzing, results, sarif, stage
+from . import builds, fuzzing, results, stage
 from .builds import TOP, die
-from .check import Verdict, distinct, json_path
+from .check import Verdict, distinct, output_paths
 
 # OpenSSL's own levels: OPENSSL_ia32cap masks (word 0: CPUID.1 EDX, then ECX in the upper half;
 # word 1: CPUID.7 EBX, then ECX), each clearing what the paths it selects depend on.
@@ -101,7 +101,7 @@ def check_library(a):
     bdir, prefixes = builds.lib_build(a.libgcrypt, a.openssl)
     fams = builds.load_families(bdir)
     chosen, budget = a.files, a.budget
-    v, found = Verdict(json_path(a)), []
+    v, found = Verdict(outputs=output_paths(a)), []
     candidates = chosen or [n for n in fams if not fams[n]["riscv64"]]
     for n in candidates:
         builds.check_family(n, fams)
@@ -160,6 +160,4 @@ def check_library(a):
                 v.add(name, "pass", f"{execs} execs, every feature")
     if not v.rows:
         v.add("families", "skip", "no family here is implemented by the given libraries")
-    if a.sarif:
-        sarif.write(a.sarif, found)
     return v.print(title)

@@ -35,6 +35,10 @@ def finding(check_, heading, title, **kw):
     return rec("finding", **dict(fields, **kw))
 
 
+FIXTURE = "verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S"
+# the repository root a finding's URI is relative to: this checkout's git top level (the
+# source folder itself in a tarball without .git)
+GIT_TOP = check.formats.source_root(os.path.join(results.TOP, FIXTURE))
 MISMATCH = finding("mismatch", "MISMATCH", "_gcry_mpih_add_n add_n: output differs",
                    source="verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S:61")
 RESIDUE = finding("residue", "REGISTER RESIDUE", "_gcry_mpih_add_n add_n: xmm5 holds data")
@@ -452,7 +456,8 @@ class Tables(unittest.TestCase):
             "check              result   detail",
             "kat                pass     40 cases, 120 calls of f",
             "vector leftovers   FINDING  REGISTER RESIDUE in mpi: f | xmm5",
-            "check: FINDINGS or failures (each finding reproduces with the command in its row)"])
+            "check: FINDINGS or failures (each finding reproduces with the command in its row, "
+            f"run in {results.TOP})"])
         # premerge's summary: fixed widths 10, 34, 8
         rows = [("nh", "fuzz 5s", "pass", "9 execs"), ("all", "test suites (fast)", "FAIL", "x")]
         self.assertEqual(premerge.summary_table(rows).lines(), [
@@ -512,7 +517,12 @@ class CheckJson(unittest.TestCase):
             "detail": by["kat: _gcry_mpih_add_n"]["detail"], "cases": 40, "calls": 80,
             "finding": {"kind": "MISMATCH", "check": "mismatch",
                         "implementation": "_gcry_mpih_add_n",
-                        "reproduce": "asmdiff-mpi-outside kat /src"},
+                        "reproduce": "asmdiff-mpi-outside kat /src", "cwd": results.TOP,
+                        "family": "mpi", "title": MISMATCH["title"],
+                        "source": MISMATCH["source"],
+                        # the instruction's line, the file relative to its repository's root
+                        "location": {"file": os.path.join(results.TOP, FIXTURE), "line": 61,
+                                     "from": "instruction", "root": GIT_TOP, "uri": FIXTURE}},
             "not_established": False})
         self.assertTrue(by["kat: _gcry_mpih_add_n"]["detail"].startswith("MISMATCH in mpi"))
         self.assertEqual((by["kat: _gcry_mpih_sub_n"]["result"],
