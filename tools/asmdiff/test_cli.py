@@ -590,6 +590,19 @@ class Stages(unittest.TestCase):
         self.assertEqual([l for l, _ in levels], ["every feature", "without intel-avx2",
                                                   "without intel-gfni", "without any"])
 
+    def test_level_says_the_path_it_took(self):
+        # libgcrypt's hwflist in that level's process: the disabled feature must be gone
+        lib = [rec("impl", name="libgcrypt-no-intel-gfni", kind="library", available=True,
+                   hwf=["intel-avx2", "intel-avx512"])]
+        self.assertEqual(library.path_taken(lib, "libgcrypt", "intel-gfni"),
+                         ("hwf in effect: intel-avx2 intel-avx512", None))
+        # the control: a level whose feature is still in effect did not take effect
+        lib[0]["hwf"].append("intel-gfni")
+        path, why = library.path_taken(lib, "libgcrypt", "intel-gfni")
+        self.assertIn("did not take effect: intel-gfni still in libgcrypt's hwflist", why)
+        self.assertIsNone(library.path_taken(lib, "libgcrypt", "")[1])
+        self.assertIn("not observable", library.path_taken([], "openssl", "~0x0:~0x20")[0])
+
     def test_premerge_fuzz_row(self):
         recs = [rec("impl", name="ref", kind="reference", available=True),
                 rec("impl", name="a", kind="kernel", available=True),
