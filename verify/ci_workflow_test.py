@@ -10,7 +10,8 @@ The fixture tree is a git repository of two commits, as a pull request makes the
 NH (verify/outside/fixtures/nh-sse2-linux.S beside arch/x86/crypto/nh-sse2-x86_64.S, which
 includes it), then the same file with the wrong shuffle planted.  The job's `env` is the
 template's, with BASE_SHA the first commit (the runner's ${{ }} expression), ASMDIFF_DIR this
-checkout (so `Set up asmdiff` clones nothing) and ASMDIFF_BUDGET 3.  Asserted:
+checkout (so `Set up asmdiff` clones nothing), ASMDIFF_BUDGET 3 and ASMDIFF_OPTIONS --fail-fast
+(the test is of the workflow, not of the check's stages).  Asserted:
 
 - the check step fails (exit 1: the planted finding) and the `if: always()` steps still run;
 - each file the `uses:` steps upload (sarif_file, path) exists; the SARIF has the finding at
@@ -203,7 +204,9 @@ def main(argv):
         tree = os.path.join(tmp, "tree")
         base, head = fixture(tree)
         env = dict(os.environ, **env0)
-        env.update(BASE_SHA=base, ASMDIFF_DIR=TOP, ASMDIFF_BUDGET="3",
+        # (--fail-fast through the template's own ASMDIFF_OPTIONS: the check stops at its first
+        # stage with a finding, new-vs-old rows kept; the workflow's steps are what is tested)
+        env.update(BASE_SHA=base, ASMDIFF_DIR=TOP, ASMDIFF_BUDGET="3", ASMDIFF_OPTIONS="--fail-fast",
                    ASMDIFF_GIT="file:///nonexistent/no-network", GITHUB_WORKSPACE=tree,
                    GITHUB_ENV=os.path.join(tmp, "github_env"), RUNNER_TEMP=tmp,
                    GITHUB_STEP_SUMMARY=os.path.join(tmp, "summary.md"), CI="true")
