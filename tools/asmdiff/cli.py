@@ -22,14 +22,15 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "[--include DIR]... [--with FILE]... [--needs FEATURES]... "
                "[--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
-               "[--budget SECONDS] [--fail-fast] [--bench] [--sarif FILE] [--json FILE] [--baseline OLD.S "
+               "[--budget SECONDS] [--fail-fast] [--bench] [--json FILE] [--junit FILE] "
+               "[--markdown FILE] [--sarif FILE [--source-root DIR]] [--baseline OLD.S "
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
                "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
                "[FILE...]\n"
                "       ./asmdiff check --changes BASE..HEAD [--tree DIR] [--budget SECONDS] "
                "[--fail-fast] [--json FILE]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
-               "[--budget SECONDS] [--sarif FILE] [--json FILE]")
+               "[--budget SECONDS] [--json FILE] [--junit FILE] [--markdown FILE] [--sarif FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
 CHECK_EPILOG = """\
 conventions (--convention): linux (Linux's lib/crypto and arch/*/crypto prototypes; leftovers
@@ -265,11 +266,24 @@ def parsers():
     c.add_argument("--tree", metavar="DIR",
                    help="with --changes: the git work tree (any folder in it). Default: the "
                         "current folder")
-    c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0. Default: none")
+    c.add_argument("--sarif", metavar="FILE",
+                   help="the findings as SARIF 2.1.0, each on its file (relative to "
+                        "--source-root) at the instruction's line, else the entry point's. "
+                        "Default: none")
     c.add_argument("--json", metavar="FILE",
                    help="the verdict as JSON lines: a check-row record per row, then the "
                         "check-verdict record (docs/results.md); ASMDIFF_CHECK_JSON=FILE in the "
                         "environment does the same. Default: none")
+    c.add_argument("--junit", metavar="FILE",
+                   help="the verdict as JUnit XML: a testcase per row (FINDING, FAIL and rows "
+                        "not established fail; n/a and skip are skipped). Default: none")
+    c.add_argument("--markdown", metavar="FILE",
+                   help="the verdict table as Markdown, for a pull request comment. Default: "
+                        "none")
+    c.add_argument("--source-root", metavar="DIR",
+                   help="the repository root SARIF's URIs (and the JSON's finding.location) "
+                        "are relative to. Default: the git top level of the kernel file's "
+                        "folder, else that folder")
     c.add_argument("args", nargs="*", metavar="FAMILY | FILE",
                    help="the family first (" + (", ".join(sorted(builds.families())) or
                                                 "./asmdiff list names them") +
@@ -342,6 +356,9 @@ def cmd_check(a):
         if a.fail_fast:
             die("check: --fail-fast applies to a --kernel check (a library's levels each run "
                 "to their end)")
+        if a.source_root:
+            die("check: --source-root places a --kernel file's findings; a library check has "
+                "no file of yours to place them on")
         a.files = a.args
         return library.check_library(a)
     if a.args and a.kernel and not a.symbol:
@@ -351,6 +368,8 @@ def cmd_check(a):
                                                  if os.path.isfile(k)]))
     if not a.args or not a.kernel or not a.symbol:
         die(CHECK_USAGE)
+    if a.source_root and not os.path.isdir(a.source_root):
+        die(f"--source-root: no folder {a.source_root}")
     a.family, a.files = a.args[0], a.args[1:]
     return check.check_outside(a)
 

@@ -35,6 +35,10 @@ def finding(check_, heading, title, **kw):
     return rec("finding", **dict(fields, **kw))
 
 
+FIXTURE = "verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S"
+# the repository root a finding's URI is relative to: this checkout's git top level (the
+# source folder itself in a tarball without .git)
+GIT_TOP = check.formats.source_root(os.path.join(results.TOP, FIXTURE))
 MISMATCH = finding("mismatch", "MISMATCH", "_gcry_mpih_add_n add_n: output differs",
                    source="verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S:61")
 RESIDUE = finding("residue", "REGISTER RESIDUE", "_gcry_mpih_add_n add_n: xmm5 holds data")
@@ -452,7 +456,8 @@ class Tables(unittest.TestCase):
             "check              result   detail",
             "kat                pass     40 cases, 120 calls of f",
             "vector leftovers   FINDING  REGISTER RESIDUE in mpi: f | xmm5",
-            "check: FINDINGS or failures (each finding reproduces with the command in its row)"])
+            "check: FINDINGS or failures (each finding reproduces with the command in its row, "
+            f"run in {results.TOP})"])
         # premerge's summary: fixed widths 10, 34, 8
         rows = [("nh", "fuzz 5s", "pass", "9 execs"), ("all", "test suites (fast)", "FAIL", "x")]
         self.assertEqual(premerge.summary_table(rows).lines(), [
@@ -512,7 +517,12 @@ class CheckJson(unittest.TestCase):
             "detail": by["kat: _gcry_mpih_add_n"]["detail"], "cases": 40, "calls": 80,
             "finding": {"kind": "MISMATCH", "check": "mismatch",
                         "implementation": "_gcry_mpih_add_n",
-                        "reproduce": "asmdiff-mpi-outside kat /src"},
+                        "reproduce": "asmdiff-mpi-outside kat /src", "cwd": results.TOP,
+                        "family": "mpi", "title": MISMATCH["title"],
+                        "source": MISMATCH["source"],
+                        # the instruction's line, the file relative to its repository's root
+                        "location": {"file": os.path.join(results.TOP, FIXTURE), "line": 61,
+                                     "from": "instruction", "root": GIT_TOP, "uri": FIXTURE}},
             "not_established": False})
         self.assertTrue(by["kat: _gcry_mpih_add_n"]["detail"].startswith("MISMATCH in mpi"))
         self.assertEqual((by["kat: _gcry_mpih_sub_n"]["result"],
@@ -579,6 +589,19 @@ class Stages(unittest.TestCase):
         self.assertEqual(version, "libgcrypt 1.12.0")
         self.assertEqual([l for l, _ in levels], ["every feature", "without intel-avx2",
                                                   "without intel-gfni", "without any"])
+
+    def test_level_says_the_path_it_took(self):
+        # libgcrypt's hwflist in that level's process: the disabled feature must be gone
+        lib = [rec("impl", name="libgcrypt-no-intel-gfni", kind="library", available=True,
+                   hwf=["intel-avx2", "intel-avx512"])]
+        self.assertEqual(library.path_taken(lib, "libgcrypt", "intel-gfni"),
+                         ("hwf in effect: intel-avx2 intel-avx512", None))
+        # the control: a level whose feature is still in effect did not take effect
+        lib[0]["hwf"].append("intel-gfni")
+        path, why = library.path_taken(lib, "libgcrypt", "intel-gfni")
+        self.assertIn("did not take effect: intel-gfni still in libgcrypt's hwflist", why)
+        self.assertIsNone(library.path_taken(lib, "libgcrypt", "")[1])
+        self.assertIn("not observable", library.path_taken([], "openssl", "~0x0:~0x20")[0])
 
     def test_premerge_fuzz_row(self):
         recs = [rec("impl", name="ref", kind="reference", available=True),
@@ -1345,6 +1368,204 @@ def mock_env(**kw):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+class ResultFormats(unittest.TestCase):
+    """check's verdict records in every format (check/formats.py), written from records alone
+    (one check or several, as `check --changes` gives them): JSON lines, JUnit, Markdown, SARIF
+    with URIs relative to the author's repository root and a region per finding that has a
+    line; and premerge's Markdown and JUnit through the same writers (outputs.py)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        # an author's tree: a git repository holding the kernel in a subfolder
+        self.tree = os.path.join(self.tmp.name, "linux")
+        os.makedirs(os.path.join(self.tree, "arch", "x86", "crypto"))
+        subprocess.run(["git", "init", "-q", self.tree], check=True)
+        self.kernel = os.path.join(self.tree, "arch/x86/crypto/nh-sse2-x86_64.S")
+        with open(self.kernel, "w") as f:
+            f.write("/* nh */\n#include <linux/linkage.h>\n\nSYM_FUNC_START(nh_sse2)\n"
+                    "\tret\nSYM_FUNC_END(nh_sse2)\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def verdict(self, with_line=False):
+        v = check.Verdict()
+        v.kernels = {"nh_sse2": (self.kernel, "nh_sse2")}
+        v.add("build", "pass", "nh-sse2-x86_64.S")
+        src = f"{self.kernel}:5" if with_line else None
+        f = dict(finding("mismatch", "MISMATCH", "nh_sse2 hash: output differs", source=src,
+                         implementation="nh_sse2", family="nh"),
+                 reproduce="./asmdiff check nh --kernel K --symbol nh_sse2 /f/crash-1")
+        v.add_finding("kat", f, kernel="nh_sse2", cases=83, calls=166)
+        v.add("random", "pass", "3000 cases", kernel="nh_sse2", cases=3000, calls=8000)
+        v.add("emu-diff", "n/a", "the CPU cannot run it")
+        v.not_established("valgrind ct", "valgrind not installed")
+        return v
+
+    def test_location_relative_to_the_repository_root(self):
+        recs = self.verdict().records("check nh: nh_sse2")
+        loc = next(r for r in recs if r.get("finding"))["finding"]["location"]
+        # no instruction named: the entry point's line, the URI relative to the git top level
+        self.assertEqual(loc, {"file": self.kernel, "line": 4, "from": "entry point",
+                               "root": os.path.realpath(self.tree)
+                               if os.path.realpath(self.tree) != self.tree else self.tree,
+                               "uri": "arch/x86/crypto/nh-sse2-x86_64.S"})
+        recs = self.verdict(with_line=True).records("t")
+        loc = next(r for r in recs if r.get("finding"))["finding"]["location"]
+        self.assertEqual((loc["line"], loc["from"]), (5, "instruction"))
+        # --source-root names another root; a file outside it is an absolute file:// URI
+        self.assertEqual(check.formats.location({}, self.kernel, "nh_sse2",
+                                                os.path.join(self.tree, "arch"))["uri"],
+                         "x86/crypto/nh-sse2-x86_64.S")
+        self.assertEqual(check.formats.location({}, self.kernel, "nh_sse2",
+                                                os.path.join(self.tree, "lib"))["uri"],
+                         "file://" + self.kernel)
+
+    def test_entry_line_forms(self):
+        path = os.path.join(self.tmp.name, "k.S")
+        for text, line in (("/* void f(int); */\nf:\n", 2), ("x\nC_SYMBOL_NAME(f:)\n", 2),
+                           ("\n\nENTRY(f)\n", 3), ("\t.globl f\n", 1),
+                           ("int g(void);\nvoid\nf (int a,\n", 3), ("fg:\n", None)):
+            with open(path, "w") as fh:
+                fh.write(text)
+            self.assertEqual(check.formats.entry_line(path, "f"), (path, line), text)
+        # a planted copy that includes the original: the line is the original's
+        with open(os.path.join(self.tmp.name, "plant.S"), "w") as fh:
+            fh.write('#define PLANT 1\n#include "orig.S"\n')
+        with open(os.path.join(self.tmp.name, "orig.S"), "w") as fh:
+            fh.write("\n\nSYM_TYPED_FUNC_START(f)\n")
+        self.assertEqual(check.formats.entry_line(os.path.join(self.tmp.name, "plant.S"), "f"),
+                         (os.path.join(self.tmp.name, "orig.S"), 3))
+
+    def test_every_format_from_the_records(self):
+        recs = self.verdict().records("check nh: nh_sse2") + \
+            self.verdict(with_line=True).records("check nh: second")
+        out = {k: os.path.join(self.tmp.name, "out." + k) for k in
+               ("json", "junit", "markdown", "sarif")}
+        check.formats.write(recs, **out)
+        self.assertEqual([json.loads(x) for x in read(out["json"]).splitlines()], recs)
+        # JUnit: a suite per check, a case per row; FINDING and not established fail, n/a skips
+        import xml.etree.ElementTree as ET
+        root = ET.parse(out["junit"]).getroot()
+        suites = root.findall("testsuite")
+        self.assertEqual([s.get("name") for s in suites], ["check nh: nh_sse2",
+                                                           "check nh: second"])
+        cases = suites[0].findall("testcase")
+        self.assertEqual([c.get("name") for c in cases],
+                         ["build", "kat", "random", "emu-diff", "valgrind ct"])
+        status = {c.get("name"): [e.tag for e in c] for c in cases}
+        self.assertEqual(status, {"build": [], "kat": ["failure"], "random": [],
+                                  "emu-diff": ["skipped"], "valgrind ct": ["failure"]})
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("skipped")),
+                         ("10", "4", "2"))
+        self.assertIn("reproduce: ./asmdiff check nh", cases[1].find("failure").get("message"))
+        # Markdown: a heading with the verdict per check, the rows with their counts
+        md = read(out["markdown"])
+        self.assertIn("## asmdiff check nh: nh_sse2: FINDINGS (exit 1)\n", md)
+        self.assertIn("| random | pass | 3000 cases | 3000 | 8000 |\n", md)
+        self.assertIn(f"run in `{results.TOP}`", md)
+        # SARIF: relative URIs, %SRCROOT% the author's root, a region for each finding
+        log = json.loads(read(out["sarif"]))
+        self.assertEqual(validate_sarif(log), [])
+        run = log["runs"][0]
+        self.assertEqual(run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+                         "file://" + check.formats.source_root(self.kernel) + "/")
+        phys = [r["locations"][0]["physicalLocation"] for r in run["results"]]
+        self.assertEqual([(p["artifactLocation"]["uri"], p["artifactLocation"]["uriBaseId"],
+                           p["region"]["startLine"]) for p in phys],
+                         [("arch/x86/crypto/nh-sse2-x86_64.S", "%SRCROOT%", 4),
+                          ("arch/x86/crypto/nh-sse2-x86_64.S", "%SRCROOT%", 5)])
+        self.assertIn("placed at the entry point", run["results"][0]["message"]["text"])
+
+    def test_sarif_rule_for_a_check_outside_checks_def(self):
+        # memcheck's finding is the CLI's own check: a rule of its own, so the log validates
+        v = self.verdict()
+        v.add_finding("valgrind ct", {"check": "valgrind-ct", "heading":
+                                      "SECRET-DEPENDENT (memcheck)", "implementation": "nh_sse2",
+                                      "title": "nh_sse2: Conditional jump", "reproduce": "x"},
+                      kernel="nh_sse2")
+        log = check.formats.sarif_log(v.records("t"))
+        self.assertEqual(validate_sarif(log), [])
+        self.assertIn("valgrind-ct", [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]])
+
+    def test_print_writes_the_formats_asked_for(self):
+        out = {k: os.path.join(self.tmp.name, "p." + k) for k in ("junit", "markdown", "sarif")}
+        v = self.verdict()
+        v.outputs.update(out)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(v.print("check nh"), 1)
+        self.assertTrue(all(os.path.getsize(p) > 0 for p in out.values()))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "p.json")))
+        a = cli.parse(["check", "nh", "--kernel", "k.S", "--symbol", "f", "--junit", "j.xml",
+                       "--markdown", "m.md", "--sarif", "s.sarif", "--source-root", "r"])[1]
+        self.assertEqual((check.output_paths(a), a.source_root),
+                         ({"json": None, "junit": "j.xml", "markdown": "m.md",
+                           "sarif": "s.sarif"}, "r"))
+
+    def test_premerge_writes_through_the_same_writers(self):
+        rows = [("nh", "fuzz 5s", "pass", "9 execs"), ("aria", "fuzz 5s", "FINDING", "M; x")]
+        res = [("build/x", "kat-nh", "OK", 1.5, ""), ("build/x", "ct-aria", "FAIL", 2.0, "out"),
+               ("build/x", "emu", "SKIP", 0.1, "")]
+        path = os.path.join(self.tmp.name, "premerge.xml")
+        premerge.write_junit(path, res, rows, ["nh", "aria"])
+        import xml.etree.ElementTree as ET
+        root = ET.parse(path).getroot()
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("skipped")),
+                         ("5", "2", "1"))
+        ct = root.find("./testsuite/testcase[@name='ct-aria']")
+        self.assertEqual((ct.get("time"), ct.find("failure").text), ("2.00", "out"))
+
+    def test_stage_streams_collected_in_asmdiff_results(self):
+        # ASMDIFF_RESULTS given to a command of the CLI: each stage's own stream appended
+        prog = os.path.join(self.tmp.name, "prog")
+        with open(prog, "w") as f:
+            f.write(FAKE_TOOL)
+        os.chmod(prog, 0o755)
+        outer = os.path.join(self.tmp.name, "all.jsonl")
+        env = dict(os.environ, ASMDIFF_RESULTS=outer,
+                   RECORDS_KAT=json.dumps([rec("start", env=""), MISMATCH]))
+        for _ in range(2):
+            st = stage.run([prog, "kat"], env)
+            self.assertEqual(len(st.findings), 1)  # the stage still reads its own
+        self.assertEqual([r["type"] for r in results.read(outer)],
+                         ["start", "finding", "start", "finding"])
+        # the control: without it nothing is written anywhere else
+        env.pop("ASMDIFF_RESULTS")
+        stage.run([prog, "kat"], env)
+        self.assertEqual(len(results.read(outer)), 4)
+
+    def test_reproduce_lines(self):
+        v = check.Verdict()
+        judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()},
+                            "./asmdiff check nh --kernel /k.S --symbol nh_sse2")
+        st = stage.Stage(1, "", [rec("start", env="ASMDIFF_CPU_MASK=-avx2 ")])
+        # a saved input by its absolute path, whatever the folder the check ran in
+        with unittest.mock.patch("os.getcwd", return_value="/somewhere"):
+            line = judge.reproduce(st, {"input": "crash-1"})
+        self.assertEqual(line, "ASMDIFF_CPU_MASK=-avx2 ./asmdiff check nh --kernel /k.S "
+                               "--symbol nh_sse2 /somewhere/crash-1")
+        # a stage's own line that names the default build (`./asmdiff fuzz`) is replaced;
+        # a mode's line of the check build's program is kept
+        st = stage.Stage(1, "", [rec("start", env=""), rec("impl", name="nh_sse2",
+                                                           kind="outside", calls=1, cases=1),
+                                 dict(MISMATCH, implementation=None, input="/f/crash-2",
+                                      reproduce="./asmdiff fuzz nh /f/crash-2"),
+                                 dict(RESIDUE, implementation=None, input="/f/crash-3",
+                                      reproduce="/b/asmdiff-nh-outside ct-trace /f/crash-3")])
+        with contextlib.redirect_stdout(io.StringIO()):
+            judge.stage(st, "valgrind ct", stage.Stage.counts, checked=False)
+        lines = [f["reproduce"] for f in judge.findings]
+        self.assertEqual(lines, ["./asmdiff check nh --kernel /k.S --symbol nh_sse2 /f/crash-2",
+                                 "/b/asmdiff-nh-outside ct-trace /f/crash-3"])
+        self.assertEqual(check.judge.command_line(["./asmdiff", "check", "a b"]),
+                         "./asmdiff check 'a b'")
 
 
 class ExpectRecords(unittest.TestCase):
