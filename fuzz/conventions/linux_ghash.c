@@ -36,8 +36,9 @@
 #include "reference/ghash.h"
 
 enum linux_ghash_shape {
-    LG_UPDATE, /* fn(dst, src, srclen, shash) */
-    LG_MUL,    /* fn(dst, shash): dst = dst . H */
+    LG_UPDATE,      /* fn(dst, src, srclen, shash), srclen an unsigned int as declared */
+    LG_MUL,         /* fn(dst, shash): dst = dst . H */
+    LG_UPDATE_ZEXT, /* the update with srclen zero-extended to 64 bits */
 };
 
 struct lg_row {
@@ -48,6 +49,7 @@ struct lg_row {
 static const struct lg_row rows[] = {
     {"ghash_update", LG_UPDATE},
     {"ghash_mul", LG_MUL},
+    {"ghash_update_zext", LG_UPDATE_ZEXT},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -61,6 +63,9 @@ static void glue_key(uint8_t shash[16], const uint8_t h[16])
 typedef void (*update_fn)(uint8_t *dst, const uint8_t *src, unsigned int srclen,
                           const uint8_t *shash);
 typedef void (*mul_fn)(uint8_t *dst, const uint8_t *shash);
+/* the same entry point, its length passed as a 64-bit value with bits 32-63 zero */
+typedef void (*update_zext_fn)(uint8_t *dst, const uint8_t *src, size_t srclen,
+                               const uint8_t *shash);
 
 /* The junk tail of call i: 0..15 bytes, a function of the key and i. */
 static size_t tail_of(const struct uhash_case *c, size_t i)
@@ -75,7 +80,7 @@ static void run(const struct uhash_upstream *k, const struct uhash_case *c, uint
     glue_key(shash_bytes, c->h);
     const uint8_t *shash = drv_in(UHASH_B_KEY, shash_bytes, 16);
     uint8_t *state = drv_inout(UHASH_B_STATE, c->start, 16);
-    if (r->shape == LG_UPDATE) {
+    if (r->shape != LG_MUL) {
         /* the message with each call's tail written over the next call's first bytes (it
          * reads none of them) and the last call's tail after the blocks */
         static uint8_t with_tail[sizeof c->msg + 16];
@@ -86,8 +91,11 @@ static void run(const struct uhash_upstream *k, const struct uhash_case *c, uint
         for (size_t i = 0; i <= c->nsplits; i++) {
             size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
             size_t t = i < c->nsplits ? 0 : last;
-            DRV_CALL((update_fn)k->fn, state, msg + 16 * from,
-                     (unsigned int)(16 * (to - from) + t), shash);
+            unsigned int srclen = (unsigned int)(16 * (to - from) + t);
+            if (r->shape == LG_UPDATE) /* the checked call puts junk in bits 32-63 */
+                DRV_CALL((update_fn)k->fn, state, msg + 16 * from, srclen, shash);
+            else
+                DRV_CALL((update_zext_fn)k->fn, state, msg + 16 * from, (size_t)srclen, shash);
         }
     } else {
         const uint8_t *msg = drv_in(UHASH_B_MSG, c->msg, 16 * c->nblocks);
@@ -106,8 +114,8 @@ static void bench(const struct uhash_upstream *k, uint8_t state[16], const uint8
 {
     uint8_t shash[16] __attribute__((aligned(16)));
     glue_key(shash, h);
-    if (((const struct lg_row *)k->row)->shape == LG_UPDATE) {
-        ((update_fn)k->fn)(state, blocks, (unsigned int)(16 * nblocks), shash);
+    if (((const struct lg_row *)k->row)->shape != LG_MUL) {
+        ((update_zext_fn)k->fn)(state, blocks, 16 * nblocks, shash);
         return;
     }
     for (size_t b = 0; b < nblocks; b++) {
@@ -158,13 +166,20 @@ static int identify(const struct convention *cv, const void *fn, const char *sym
     ghash_update(&ref, msg, 9);
     ghash_final(&ref, want);
     memset(acc, 0, sizeof acc);
-    DRV_PROBE((update_fn)fn, acc, msg, (unsigned int)(16 * 9), shash);
+    DRV_PROBE((update_zext_fn)fn, acc, msg, (size_t)(16 * 9), shash);
     if (!memcmp(acc, want, 16)) return 0;
     memset(acc, 0, sizeof acc);
     memcpy(acc, msg, 16);
     ghash_mul(want, msg, h);
     DRV_PROBE((mul_fn)fn, acc, shash, (size_t)0, shash);
     return memcmp(acc, want, 16) ? -1 : 1;
+}
+
+/* the two update rows are one computation, the length passed two ways */
+static int same_operation(const struct convention *cv, size_t a, size_t b)
+{
+    (void)cv;
+    return rows[a].shape != LG_MUL && rows[b].shape != LG_MUL;
 }
 
 /* every case: the glue calls the update with any length, the multiplication per block */
@@ -182,7 +197,8 @@ const struct convention convention_linux_ghash = {
                  "(dst = dst . H, run as the glue runs it on a partial block: each block added "
                  "into dst in C, then mul): shash = struct ghash_ctx's key, mulX_POLYVAL("
                  "ByteReverse(H)) (RFC 8452 Appendix A), as the glue's setkey describes it; "
-                 "update's srclen any length, its last srclen mod 16 bytes left to the C glue",
+                 "update's srclen any length, its last srclen mod 16 bytes left to the C glue; "
+                 "ghash_update_zext: the update with srclen zero-extended to 64 bits",
     .clean = 0,
     .leftovers = CONV_LINUX_LEFTOVERS,
     .nops = NROWS,
@@ -190,6 +206,7 @@ const struct convention convention_linux_ghash = {
     .make_ops = make_ops,
     .identify = identify,
     .accepts = accepts,
+    .same_operation = same_operation,
     .rows = rows,
     .needs = "pclmul,ssse3",
 };
