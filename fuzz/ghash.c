@@ -69,6 +69,18 @@ static const char *nettle_not_built(void)
 
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
+#if ARCH_X86_64
+    /* the needs of the POLYVAL forms whose bodies these are (fuzz/polyval.c), plus SSSE3's
+     * vpshufb (AVX brings it) for the byte reversal: nothing new */
+    IMPL("x86_64-vpclmul-avx512-perblock",
+         CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ, IMPL_KERNEL | IMPL_CLEAN,
+         ghash_update_x86_64_vpclmul_avx512_perblock),
+    IMPL("x86_64-vpclmul-avx512-aggregated",
+         CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ | CPU_PCLMUL,
+         IMPL_KERNEL | IMPL_CLEAN, ghash_update_x86_64_vpclmul_avx512_aggregated),
+    IMPL("x86_64-pclmul", CPU_PCLMUL | CPU_AVX, IMPL_KERNEL | IMPL_CLEAN,
+         ghash_update_x86_64_pclmul),
+#endif
     /* C: the compiler may leave anything in vector registers, so only the ABI is checked */
     IMPL("c-portable-polyval", 0, IMPL_KERNEL, ghash_update_portable_polyval),
 #if ASMDIFF_HAVE_NETTLE
