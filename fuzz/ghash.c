@@ -23,7 +23,8 @@
  *
  * Outside kernels (./asmdiff check ghash): Linux 6.12's arch/x86/crypto/ghash-clmulni-intel_asm.S
  * (fuzz/conventions/linux_ghash.c: clmul_ghash_update and clmul_ghash_mul, on the key as its
- * glue transforms it).
+ * glue transforms it); on riscv64 arch/riscv/crypto/ghash-riscv64-zvkg.S (ghash_zvkg, the
+ * raw H), in a riscv64 check build under qemu-riscv64 at each VLEN.
  */
 #include <stdlib.h>
 #include <string.h>

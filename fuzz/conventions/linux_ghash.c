@@ -1,5 +1,6 @@
 /* linux_ghash.c — Linux's x86 GHASH assembly (arch/x86/crypto/ghash-clmulni-intel_asm.S of
- * Linux 6.12) as a convention of the ghash family (./asmdiff check ghash --convention linux),
+ * Linux 6.12) as a convention of the ghash family (and on riscv64 arch/riscv/crypto's
+ * ghash-riscv64-zvkg.S, below) (./asmdiff check ghash --convention linux),
  * as its glue (ghash-clmulni-intel_glue.c) declares and calls the two entry points:
  *
  *   void clmul_ghash_update(char *dst, const char *src, unsigned int srclen, const le128 *shash);
@@ -35,6 +36,73 @@
 #include "uhash.h"
 #include "reference/ghash.h"
 
+#if defined(__riscv)
+/* riscv64: arch/riscv/crypto/ghash-riscv64-zvkg.S, as ghash-riscv64-glue.c declares and calls
+ * it:
+ *   asmlinkage void ghash_zvkg(be128 *accumulator, const be128 *key, const u8 *data,
+ *                              size_t len);
+ * The key is H as it is (the glue's setkey copies the 16 bytes), the accumulator GHASH's state,
+ * both GCM strings; len is a nonzero multiple of 16 (the glue keeps partial blocks in C and
+ * calls only with whole ones), so a case with an empty call is not run on it.  Needs V and
+ * Zvkg (the glue also wants VLEN >= 128, which every riscv64 check VLEN is). */
+typedef void (*zvkg_fn)(uint8_t *accumulator, const uint8_t *key, const uint8_t *data,
+                        size_t len);
+
+static void run(const struct uhash_upstream *k, const struct uhash_case *c, uint8_t got[16])
+{
+    const uint8_t *msg = drv_in(UHASH_B_MSG, c->msg, 16 * c->nblocks);
+    uint8_t *state = drv_inout(UHASH_B_STATE, c->start, 16);
+    const uint8_t *key = drv_in(UHASH_B_KEY, c->h, 16);
+    for (size_t i = 0; i <= c->nsplits; i++) {
+        size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
+        DRV_CALL((zvkg_fn)k->fn, state, key, msg + 16 * from, 16 * (to - from));
+    }
+    memcpy(got, state, 16);
+}
+
+static void bench(const struct uhash_upstream *k, uint8_t state[16], const uint8_t h[16],
+                  const uint8_t *blocks, size_t nblocks)
+{
+    if (nblocks) ((zvkg_fn)k->fn)(state, h, blocks, 16 * nblocks);
+}
+
+static struct uhash_upstream kernels[OUTSIDE_MAX];
+static size_t nkernels;
+
+static const void *make_ops(const struct convention *cv, const void *fn, size_t op)
+{
+    (void)cv, (void)op;
+    if (nkernels == OUTSIDE_MAX) return NULL;
+    kernels[nkernels] = (struct uhash_upstream){.fn = fn, .run = run, .bench = bench};
+    return &kernels[nkernels++];
+}
+
+/* the glue's calls: every call of the case at least one block */
+static int accepts(const struct convention *cv, const void *ops, const void *cv_case)
+{
+    const struct uhash_case *c = cv_case;
+    (void)cv, (void)ops;
+    for (size_t i = 0; i <= c->nsplits; i++)
+        if (uhash_call_to(c, i) == uhash_call_from(c, i)) return 0;
+    return 1;
+}
+
+static const char *const zvkg_ops[] = {"ghash_zvkg"};
+/* registered by name in fuzz/meson.build's 'conventions' list (driver.h: struct convention) */
+const struct convention convention_linux_ghash = {
+    .name = "linux",
+    .prototype = "asmlinkage void ghash_zvkg(be128 *accumulator, const be128 *key, const u8 "
+                 "*data, size_t len): key = H as it is, the accumulator GHASH's state, len a "
+                 "nonzero multiple of 16 (the glue's calls)",
+    .clean = 0,
+    .leftovers = CONV_LINUX_LEFTOVERS,
+    .ops = zvkg_ops,
+    .nops = 1,
+    .make_ops = make_ops,
+    .accepts = accepts,
+    .needs = "v,zvkg",
+};
+#else
 enum linux_ghash_shape {
     LG_UPDATE,      /* fn(dst, src, srclen, shash), srclen an unsigned int as declared */
     LG_MUL,         /* fn(dst, shash): dst = dst . H */
@@ -210,3 +278,4 @@ const struct convention convention_linux_ghash = {
     .rows = rows,
     .needs = "pclmul,ssse3",
 };
+#endif
