@@ -21,6 +21,11 @@
  * x86-64 (the bodies of kernels/polyval/polyval-x86_64-*.S, instantiated a second time with
  * the GHASH loads; same needs as their POLYVAL entries, see kernels/polyval/polyval.h):
  *   _x86_64_vpclmul_avx512_perblock, _x86_64_vpclmul_avx512_aggregated, _x86_64_pclmul
+ * One run of `./asmdiff check ghash ... --bench` (2026-12-04, the 2-core Xeon with AVX-512,
+ * loaded; one long call, cycles per byte): aggregated 0.141, pclmul 0.428, perblock 1.17;
+ * beside them Linux 6.12's clmul_ghash_update 1.99 (one block per reduction, Karatsuba on
+ * xmm) and nettle 3.8's gcm_update 0.714.  Calls of 1 block: perblock 1.61, pclmul 1.70,
+ * aggregated 4.47 (its 16 powers per call), Linux's 3.75.
  */
 #ifndef ASMDIFF_KERNELS_GHASH_H
 #define ASMDIFF_KERNELS_GHASH_H
