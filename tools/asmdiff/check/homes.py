@@ -108,6 +108,13 @@ HOMES = {
         # the convention declares pclmul,avx (fuzz/conventions/linux_polyval.c)
         _XA + "polyval-clmulni_asm.S": _linux("polyval", [
             ("clmul_polyval_update", ""), ("clmul_polyval_mul", "")]),
+        # the convention declares pclmul,ssse3 (fuzz/conventions/linux_ghash.c: the glue checks
+        # PCLMULQDQ alone, the byte reversal is pshufb); clmul_ghash_update's default row keeps
+        # the prototype's unsigned int srclen, which the file reads from all of rdx: a finding
+        _XA + "ghash-clmulni-intel_asm.S": _linux("ghash", [
+            ("clmul_ghash_update", ""), ("clmul_ghash_mul", "")]),
+        _RA + "ghash-riscv64-zvkg.S": _linux("ghash", [
+            ("ghash_zvkg", "")], arch="riscv64"),
         _RA + "aes-riscv64-zvkned.S": _linux("aes", [
             ("aes_ecb_encrypt_zvkned", "v,zvkned"), ("aes_ecb_decrypt_zvkned", "v,zvkned"),
             ("aes_cbc_decrypt_zvkned", "v,zvkned")],
