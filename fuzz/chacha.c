@@ -34,12 +34,10 @@
 #include "vectors.h"
 #include "reference/chacha.h"
 #include "reference/oracles/chacha_oracles.h"
-/* our kernels arrive with the next step */
-#define ASMDIFF_CHACHA_KERNELS 0
 #if ASMDIFF_HAVE_GCRYPT
 #include "reference/oracles/gcrypt_init.h"
 #endif
-#if ARCH_X86_64 && ASMDIFF_CHACHA_KERNELS
+#if ARCH_X86_64
 #include "kernels/chacha/chacha.h"
 #endif
 
@@ -73,7 +71,7 @@ static void ref_ctr64(uint32_t state[16], uint8_t *dst, const uint8_t *src, size
 }
 
 static const struct chacha_ops reference = {ref_ctr32, ref_ctr64, NULL, CHACHA_CTR32_WRAP};
-#if ARCH_X86_64 && ASMDIFF_CHACHA_KERNELS
+#if ARCH_X86_64
 static const struct chacha_ops avx512vl_prold = {chacha_ctr32_x86_64_avx512vl_prold,
                                                  chacha_ctr64_x86_64_avx512vl_prold, NULL,
                                                  CHACHA_CTR32_WRAP};
@@ -82,7 +80,8 @@ static const struct chacha_ops avx512vl_shuf = {chacha_ctr32_x86_64_avx512vl_shu
                                                 CHACHA_CTR32_WRAP};
 static const struct chacha_ops avx2 = {chacha_ctr32_x86_64_avx2, chacha_ctr64_x86_64_avx2, NULL,
                                        CHACHA_CTR32_WRAP};
-#define NEEDS_AVX512VL (CPU_AVX512F | CPU_AVX512VL)
+/* vmovdqu8 and kmovd for the tail: AVX512BW in both forms */
+#define NEEDS_AVX512VL (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
 static const struct chacha_ops openssl = {NULL, NULL, oracle_openssl_chacha_xor, CHACHA_CTR64};
@@ -96,11 +95,9 @@ static const struct chacha_ops nettle = {NULL, NULL, oracle_nettle_chacha_xor, C
 
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, &reference),
-#if ARCH_X86_64 && ASMDIFF_CHACHA_KERNELS
+#if ARCH_X86_64
     IMPL("x86_64-avx512vl-prold", NEEDS_AVX512VL, IMPL_KERNEL | IMPL_CLEAN, &avx512vl_prold),
-    /* vpshufb on ymm16-31 is AVX512BW's */
-    IMPL("x86_64-avx512vl-shuf", NEEDS_AVX512VL | CPU_AVX512BW, IMPL_KERNEL | IMPL_CLEAN,
-         &avx512vl_shuf),
+    IMPL("x86_64-avx512vl-shuf", NEEDS_AVX512VL, IMPL_KERNEL | IMPL_CLEAN, &avx512vl_shuf),
     IMPL("x86_64-avx2", CPU_AVX2, IMPL_KERNEL | IMPL_CLEAN, &avx2),
 #endif
 #if ASMDIFF_HAVE_OPENSSL
@@ -199,11 +196,20 @@ static size_t call_to(const struct chacha_case *c, size_t i)
 }
 
 /* Case properties (properties.h), per call: its blocks mod 8 (the AVX-512VL kernels' batch;
- * the AVX2 kernel's 4 and 2 are its divisors), the scale of its batches, its tail in 32-byte
- * chunks and bytes (the masked stores), the block of the call at which word 12 wraps (8: none);
+ * the AVX2 kernel's 4 is a divisor; 8 for an empty call, which returns at once), the scale of
+ * its batches, the 32-byte chunk of its last batch where the bytes run out (the kernels' chain
+ * of whole chunks: 16 in a batch of 512 bytes for AVX-512VL, 8 of 256 for AVX2; past the last
+ * chunk when the batch is whole, and apart for an empty call) and its bytes mod 32 (the byte
+ * tail: a mask, or 16/8/4/1 bytes), the block of the call at which word 12 wraps (8: none);
  * and the rounds. */
+static size_t last_chunk(size_t bytes, size_t batch)
+{
+    return !bytes ? batch / 32 + 1 : bytes % batch ? bytes % batch / 32 : batch / 32;
+}
+
 static const char *const property_names[] = {"call blocks mod 8", "call batches scale",
-                                             "call tail bytes", "wrap at block", "rounds"};
+                                             "call tail bytes mod 32", "wrap at block", "rounds",
+                                             "call last chunk of 512", "call last chunk of 256"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
 {
     const struct chacha_case *c = cv;
@@ -211,16 +217,18 @@ static size_t properties_of(const void *cv, struct case_property *out, size_t ma
     uint32_t ctr = c->w[0];
     for (size_t i = 0; i <= c->nsplits; i++) {
         size_t bytes = call_to(c, i) - call_from(c, i), blocks = (bytes + 63) / 64;
-        n = prop_add(out, n, max, 0, blocks % 8);
+        n = prop_add(out, n, max, 0, bytes ? blocks % 8 : 8);
         n = prop_add(out, n, max, 1, prop_log2(blocks / 8));
-        n = prop_add(out, n, max, 2, bytes % 64);
+        n = prop_add(out, n, max, 2, bytes % 32);
+        n = prop_add(out, n, max, 5, last_chunk(bytes, 512));
+        n = prop_add(out, n, max, 6, last_chunk(bytes, 256));
         uint32_t to_wrap = 0u - ctr; /* blocks before word 12 wraps (0: 2^32) */
         n = prop_add(out, n, max, 3, to_wrap && to_wrap < blocks ? to_wrap % 8 : 8);
         ctr += (uint32_t)blocks;
     }
     return n;
 }
-const struct family_properties asmdiff_properties = {property_names, 5, properties_of};
+const struct family_properties asmdiff_properties = {property_names, 7, properties_of};
 
 static void xchacha_state(const struct chacha_case *c, uint32_t state[16])
 {
