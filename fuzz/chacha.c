@@ -11,6 +11,10 @@
  * 32-bit counter (below).  Libraries run 20 rounds only: a case at 8 or 12 rounds is judged for
  * the kernels alone.
  *
+ * Outside kernels (./asmdiff check chacha): Linux's x86 files (fuzz/conventions/linux_chacha.c,
+ * through fuzz/harness/stream_upstream.h): their glue's calls of at most the entry point's
+ * width, the counter advanced in C; ctr32 only.
+ *
  * Operations (drv_op names): "block" (one 64-byte block of the block function at the case's
  * rounds: the keystream of 64 zero bytes), "ctr32", "ctr64", "xchacha" (the subkey from the
  * reference's HChaCha, the glue's part, then the ctr32 keystream under it).  HChaCha itself has
@@ -31,6 +35,7 @@
 #include "properties.h"
 #include "report.h"
 #include "rng.h"
+#include "stream_upstream.h"
 #include "vectors.h"
 #include "reference/chacha.h"
 #include "reference/oracles/chacha_oracles.h"
@@ -266,9 +271,11 @@ static const void *expect(const void *cv)
     return w;
 }
 
-/* One kernel over the case's calls on a placed state; the output buffer back. */
-static uint8_t *kernel_op(chacha_kernel_fn fn, const struct chacha_case *c, const uint32_t *start,
-                          const uint8_t *msg, size_t len, int split, uint32_t **state_out)
+/* One kernel over the case's calls on a placed state (wide: its ctr64 entry point); the output
+ * buffer back.  An outside kernel's calls are its convention's (stream_upstream.h). */
+static uint8_t *kernel_op(const struct impl *im, int wide, const struct chacha_case *c,
+                          const uint32_t *start, const uint8_t *msg, size_t len, int split,
+                          uint32_t **state_out)
 {
     uint32_t *state = drv_inout(B_STATE, start, 64);
     uint8_t *src = c->in_place ? drv_inout(B_IN, msg, len) : drv_in(B_IN, msg, len);
@@ -276,7 +283,14 @@ static uint8_t *kernel_op(chacha_kernel_fn fn, const struct chacha_case *c, cons
     size_t calls = split ? c->nsplits : 0;
     for (size_t i = 0; i <= calls; i++) {
         size_t from = split ? call_from(c, i) : 0, to = split ? call_to(c, i) : len;
-        DRV_CALL(fn, state, dst + from, (const uint8_t *)src + from, to - from, c->rounds);
+        if (im->flags & IMPL_OUTSIDE) {
+            const struct stream_upstream *k = im->ops;
+            (wide ? k->ctr64 : k->ctr32)(k, state, dst + from, src + from, to - from, c->rounds);
+        } else {
+            const struct chacha_ops *ops = im->ops;
+            DRV_CALL(wide ? ops->ctr64 : ops->ctr32, state, dst + from,
+                     (const uint8_t *)src + from, to - from, c->rounds);
+        }
     }
     *state_out = state;
     return dst;
@@ -285,29 +299,35 @@ static uint8_t *kernel_op(chacha_kernel_fn fn, const struct chacha_case *c, cons
 static void run_kernel(const struct impl *im, const struct chacha_case *c,
                        const struct chacha_want *w)
 {
-    const struct chacha_ops *ops = im->ops;
+    /* ours wrap word 12 in ctr32 (kernels/chacha/chacha.h), and so does Linux's glue */
+    enum chacha_ctr mode = CHACHA_CTR32_WRAP;
+    int has64 = 1;
+    if (im->flags & IMPL_OUTSIDE) has64 = ((const struct stream_upstream *)im->ops)->ctr64 != NULL;
+    else mode = ((const struct chacha_ops *)im->ops)->ctr32_mode;
     uint32_t s[16], *state;
     uint8_t *out;
     chacha_init(s, c->key, c->w);
 
     drv_op(op_names[OP_BLOCK]);
-    out = kernel_op(ops->ctr32, c, s, zeros, 64, 0, &state);
+    out = kernel_op(im, 0, c, s, zeros, 64, 0, &state);
     drv_expect_equal("block", w->block, out, 64);
     drv_expect_equal("state after the block", w->block_state, state, 64);
 
     drv_op(op_names[OP_CTR32]);
-    out = kernel_op(ops->ctr32, c, s, c->msg, c->len, 1, &state);
-    drv_expect_equal("output", w->out[ops->ctr32_mode], out, c->len);
-    drv_expect_equal("final state", w->state[ops->ctr32_mode], state, 64);
+    out = kernel_op(im, 0, c, s, c->msg, c->len, 1, &state);
+    drv_expect_equal("output", w->out[mode], out, c->len);
+    drv_expect_equal("final state", w->state[mode], state, 64);
 
-    drv_op(op_names[OP_CTR64]);
-    out = kernel_op(ops->ctr64, c, s, c->msg, c->len, 1, &state);
-    drv_expect_equal("output", w->out[CHACHA_CTR64], out, c->len);
-    drv_expect_equal("final state", w->state[CHACHA_CTR64], state, 64);
+    if (has64) {
+        drv_op(op_names[OP_CTR64]);
+        out = kernel_op(im, 1, c, s, c->msg, c->len, 1, &state);
+        drv_expect_equal("output", w->out[CHACHA_CTR64], out, c->len);
+        drv_expect_equal("final state", w->state[CHACHA_CTR64], state, 64);
+    }
 
     drv_op(op_names[OP_XCHACHA]);
     xchacha_state(c, s);
-    out = kernel_op(ops->ctr32, c, s, c->msg, c->len, 1, &state);
+    out = kernel_op(im, 0, c, s, c->msg, c->len, 1, &state);
     drv_expect_equal("output", w->xchacha, out, c->len);
     drv_expect_equal("final state", w->xchacha_state, state, 64);
 }
@@ -515,6 +535,7 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
 {
     static const uint8_t key[32] = {0x63, 0x68, 0x61};
     static const uint32_t w[4] = {1, 2, 3, 4};
+    if (im->flags & IMPL_OUTSIDE) return -1; /* its convention's calls are checked calls */
     const struct chacha_ops *ops = im->ops;
     if (ops->lib) {
         if (bench_rounds[op] != 20) return -1;
