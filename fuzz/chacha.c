@@ -5,7 +5,8 @@
  * Property: for every key, every state words 12-15 (counters random, at 0, and just below the
  * 2^32 and 2^64 wraps, so a wrap falls on every block of a call), every length 0..2048 bytes
  * (every tail), in place and out of place, the message cut into up to four calls at block
- * boundaries (the keystream continued by the next call, empty calls included), each
+ * boundaries (the keystream continued by the next call, empty calls included; for OpenSSL and
+ * libgcrypt, which keep a partial block's keystream, each cut up to 63 bytes later), each
  * implementation's output and final counter equal the plain C reference's
  * (reference/chacha.c), under that implementation's own contract at the 2^32 wrap of the
  * 32-bit counter (below).  Libraries run 20 rounds only: a case at 8 or 12 rounds is judged for
@@ -60,6 +61,8 @@ struct chacha_ops {
     chacha_kernel_fn ctr32, ctr64; /* ours and the reference */
     chacha_lib_fn lib;             /* a library's */
     enum chacha_ctr ctr32_mode;    /* what its 32-bit counter does at 2^32 */
+    int any_cut;                   /* a library that keeps a partial block's keystream between
+                                    * calls: cut anywhere, not only at block boundaries */
 };
 
 /* The reference in the kernels' shape (listed and benched). */
@@ -75,27 +78,29 @@ static void ref_ctr64(uint32_t state[16], uint8_t *dst, const uint8_t *src, size
     chacha_xor(state, nrounds, CHACHA_CTR64, dst, src, len);
 }
 
-static const struct chacha_ops reference = {ref_ctr32, ref_ctr64, NULL, CHACHA_CTR32_WRAP};
+static const struct chacha_ops reference = {.ctr32 = ref_ctr32, .ctr64 = ref_ctr64,
+                                            .ctr32_mode = CHACHA_CTR32_WRAP};
 #if ARCH_X86_64
-static const struct chacha_ops avx512vl_prold = {chacha_ctr32_x86_64_avx512vl_prold,
-                                                 chacha_ctr64_x86_64_avx512vl_prold, NULL,
-                                                 CHACHA_CTR32_WRAP};
-static const struct chacha_ops avx512vl_shuf = {chacha_ctr32_x86_64_avx512vl_shuf,
-                                                chacha_ctr64_x86_64_avx512vl_shuf, NULL,
-                                                CHACHA_CTR32_WRAP};
-static const struct chacha_ops avx2 = {chacha_ctr32_x86_64_avx2, chacha_ctr64_x86_64_avx2, NULL,
-                                       CHACHA_CTR32_WRAP};
+#define KERNEL_OPS(f)                                                                         \
+    {.ctr32 = chacha_ctr32_x86_64_##f, .ctr64 = chacha_ctr64_x86_64_##f,                      \
+     .ctr32_mode = CHACHA_CTR32_WRAP}
+static const struct chacha_ops avx512vl_prold = KERNEL_OPS(avx512vl_prold);
+static const struct chacha_ops avx512vl_shuf = KERNEL_OPS(avx512vl_shuf);
+static const struct chacha_ops avx2 = KERNEL_OPS(avx2);
 /* vmovdqu8 and kmovd for the tail: AVX512BW in both forms */
 #define NEEDS_AVX512VL (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
-static const struct chacha_ops openssl = {NULL, NULL, oracle_openssl_chacha_xor, CHACHA_CTR64};
+static const struct chacha_ops openssl = {.lib = oracle_openssl_chacha_xor,
+                                          .ctr32_mode = CHACHA_CTR64, .any_cut = 1};
 #endif
 #if ASMDIFF_HAVE_GCRYPT
-static const struct chacha_ops gcrypt = {NULL, NULL, oracle_gcrypt_chacha_xor, CHACHA_CTR64};
+static const struct chacha_ops gcrypt = {.lib = oracle_gcrypt_chacha_xor,
+                                         .ctr32_mode = CHACHA_CTR64, .any_cut = 1};
 #endif
 #if ASMDIFF_HAVE_NETTLE
-static const struct chacha_ops nettle = {NULL, NULL, oracle_nettle_chacha_xor, CHACHA_CTR32_WRAP};
+static const struct chacha_ops nettle = {.lib = oracle_nettle_chacha_xor,
+                                         .ctr32_mode = CHACHA_CTR32_WRAP};
 #endif
 
 static const struct impl impls[] = {
@@ -137,6 +142,7 @@ static struct chacha_case {
     size_t len;
     int in_place;
     size_t nsplits, split[CHACHA_MAX_SPLITS]; /* byte offsets, multiples of 64, ascending */
+    size_t cut_shift; /* 0..63: the libraries that take any cut see each one this much later */
     uint8_t msg[CHACHA_MAX_BYTES];
 } the_case;
 
@@ -187,6 +193,7 @@ static void *decode(struct input *in)
     c->nsplits = input_pick(in, 3) == 0 ? (size_t)input_range(in, 1, CHACHA_MAX_SPLITS) : 0;
     for (size_t i = 0; i < c->nsplits; i++) c->split[i] = 64 * (size_t)input_range(in, 0, c->len / 64);
     qsort(c->split, c->nsplits, sizeof c->split[0], cmp_size);
+    c->cut_shift = c->nsplits ? (size_t)input_range(in, 0, 63) : 0;
     return c;
 }
 
@@ -340,7 +347,12 @@ static uint8_t *library_op(const struct chacha_ops *ops, const struct chacha_cas
     const uint32_t *words = drv_in(B_WORDS, c->w, 16);
     uint8_t *src = c->in_place ? drv_inout(B_IN, msg, len) : drv_in(B_IN, msg, len);
     uint8_t *dst = c->in_place ? src : drv_out(B_OUT, len);
-    memcpy(splits, c->split, sizeof splits);
+    /* a library that keeps a partial block's keystream is cut mid-block too (clipped to the
+     * message): the keystream then continues inside a block in the next call */
+    for (size_t i = 0; i < CHACHA_MAX_SPLITS; i++) {
+        size_t at = c->split[i] + (ops->any_cut ? c->cut_shift : 0);
+        splits[i] = at < len ? at : len;
+    }
     int rc = (int)DRV_CALL(ops->lib, ctr64, key, words, dst, (const uint8_t *)src, len,
                            (const size_t *)splits, split ? c->nsplits : (size_t)0);
     drv_expect_true(rc == 0, "the library call failed");
@@ -378,6 +390,9 @@ static void params(const void *cv)
                  c->w[0], c->w[1], c->w[2], c->w[3], c->w[0],
                  (unsigned long long)c->w[0] | (unsigned long long)c->w[1] << 32);
     report_param("in place", "%s", c->in_place ? "yes" : "no");
+    if (c->nsplits && c->cut_shift)
+        report_param("library cuts", "each %zu bytes later for OpenSSL and libgcrypt (they keep "
+                     "a partial block's keystream)", c->cut_shift);
     char s[96] = "";
     for (size_t i = 0; i < c->nsplits; i++)
         snprintf(s + strlen(s), sizeof s - strlen(s), "[%zu,%zu) ", call_from(c, i), call_to(c, i));
