@@ -51,18 +51,31 @@ typedef void (*linux_chacha_fn)(uint32_t *state, uint8_t *dst, const uint8_t *sr
                                 int nrounds);
 
 /* chacha_dosimd's loop on one entry point: calls of at most the width, the counter advanced
- * by the blocks of each (a u32 add) after it. */
-static void ctr32(const struct stream_upstream *k, uint32_t state[16], uint8_t *dst,
-                  const uint8_t *src, size_t len, unsigned int nrounds)
+ * by the blocks of each (a u32 add) after it; each call checked, or direct (the bench). */
+static void glue(const struct stream_upstream *k, uint32_t state[16], uint8_t *dst,
+                 const uint8_t *src, size_t len, unsigned int nrounds, int checked)
 {
     size_t width = 64 * k->max_blocks;
     while (len) {
         size_t n = len < width ? len : width;
-        /* len zero-extended to 64 bits: the files use all of rcx (below) */
-        DRV_CALL((linux_chacha_fn)k->fn, state, dst, src, (size_t)n, (int)nrounds);
+        /* len zero-extended to 64 bits: the files use all of rcx (above) */
+        if (checked) DRV_CALL((linux_chacha_fn)k->fn, state, dst, src, (size_t)n, (int)nrounds);
+        else ((linux_chacha_fn)k->fn)(state, dst, src, n, (int)nrounds);
         state[12] += (uint32_t)((n + 63) / 64);
         dst += n, src += n, len -= n;
     }
+}
+
+static void ctr32(const struct stream_upstream *k, uint32_t state[16], uint8_t *dst,
+                  const uint8_t *src, size_t len, unsigned int nrounds)
+{
+    glue(k, state, dst, src, len, nrounds, 1);
+}
+
+static void bench32(const struct stream_upstream *k, uint32_t state[16], uint8_t *buf,
+                    size_t len, unsigned int nrounds)
+{
+    glue(k, state, buf, buf, len, nrounds, 0);
 }
 
 static struct stream_upstream kernels[OUTSIDE_MAX];
@@ -79,7 +92,8 @@ static const void *make_ops(const struct convention *cv, const void *fn, size_t 
     (void)cv;
     if (nkernels == OUTSIDE_MAX || op >= NROWS) return NULL;
     kernels[nkernels] = (struct stream_upstream){.fn = fn, .max_blocks = rows[op].blocks,
-                                                 .ctr32 = ctr32, .ctr64 = NULL};
+                                                 .ctr32 = ctr32, .ctr64 = NULL,
+                                                 .bench32 = bench32};
     return &kernels[nkernels++];
 }
 

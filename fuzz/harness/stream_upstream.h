@@ -29,6 +29,10 @@ struct stream_upstream {
     /* RFC 8439's 32-bit counter in word 12, and the original design's 64-bit counter in words
      * 12-13; NULL where the home has no such form (the family then does not run it). */
     stream_upstream_call ctr32, ctr64;
+    /* ctr32 for the bench: the same calls made directly (no checked call, nothing placed);
+     * NULL: not benched */
+    void (*bench32)(const struct stream_upstream *k, uint32_t state[16], uint8_t *buf,
+                    size_t len, unsigned int nrounds);
 };
 
 #endif
