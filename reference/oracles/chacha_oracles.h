@@ -1,7 +1,7 @@
 /* chacha_oracles.h — library ChaCha20 as oracles: OpenSSL EVP (EVP_chacha20), libgcrypt
  * (GCRY_CIPHER_CHACHA20, stream mode), nettle (chacha_*).  Every library here runs 20 rounds
- * only, and none of the installed versions has XChaCha or a public HChaCha (nettle's xchacha
- * arrived in 3.10, this build's is older).
+ * only, and none of the installed versions has XChaCha or a public HChaCha (this build's nettle,
+ * 3.8, has no nettle/xchacha.h).
  *
  * One function per library: the keystream XOR of in[0, len) under key, from state words 12-15
  * (w[0..3]: counter and nonce, as the two designs read them: reference/chacha.h), the message
