@@ -115,6 +115,11 @@ HOMES = {
             ("clmul_ghash_update", ""), ("clmul_ghash_mul", "")]),
         _RA + "ghash-riscv64-zvkg.S": _linux("ghash", [
             ("ghash_zvkg", "")], arch="riscv64"),
+        # each held to its glue's check (AVX-512VL and AVX512BW): fuzz/conventions/linux_chacha.c
+        _XA + "chacha-avx512vl-x86_64.S": _linux("chacha", [
+            ("chacha_2block_xor_avx512vl", "avx512f,avx512vl,avx512bw"),
+            ("chacha_4block_xor_avx512vl", "avx512f,avx512vl,avx512bw"),
+            ("chacha_8block_xor_avx512vl", "avx512f,avx512vl,avx512bw")]),
         _RA + "aes-riscv64-zvkned.S": _linux("aes", [
             ("aes_ecb_encrypt_zvkned", "v,zvkned"), ("aes_ecb_decrypt_zvkned", "v,zvkned"),
             ("aes_cbc_decrypt_zvkned", "v,zvkned")],
