@@ -90,7 +90,22 @@ static const struct p1305_ops alternating_ops = {
 #define NEEDS_IFMA (NEEDS_MULX | CPU_AVX | CPU_AVX2 | CPU_AVX512F | CPU_AVX512IFMA)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
-static const struct p1305_ops openssl_ops = {.mac = oracle_openssl_poly1305};
+/* OpenSSL's AVX2 poly1305_blocks loads the upper 16 bytes of each ymm with vinserti128 from
+ * memory, and qemu-x86_64 10.0.2's TCG reads 32 bytes for that instruction (a 16-byte
+ * vinserti128 ending at a page end faults under -cpu Haswell, not on the CPU), so under the
+ * host profiles' qemu models it faults in the message's guard page on every long message.
+ * Where OpenSSL takes that path (a CPU without AVX-512F, as those models are) it is given a
+ * copy of the message with 32 bytes of room after it; elsewhere the guarded buffer itself. */
+static int openssl_mac(const uint8_t key[32], const uint8_t *msg, size_t len, const size_t *cuts,
+                       size_t ncuts, uint8_t tag[16])
+{
+    static uint8_t copy[16 * P1305_MAX_BLOCKS + 15 + 32];
+    if (cpu_features_detected() & CPU_AVX512F)
+        return oracle_openssl_poly1305(key, msg, len, cuts, ncuts, tag);
+    memcpy(copy, msg, len);
+    return oracle_openssl_poly1305(key, copy, len, cuts, ncuts, tag);
+}
+static const struct p1305_ops openssl_ops = {.mac = openssl_mac};
 #endif
 #if ASMDIFF_HAVE_GCRYPT
 static const struct p1305_ops gcrypt_ops = {.mac = oracle_gcrypt_poly1305};

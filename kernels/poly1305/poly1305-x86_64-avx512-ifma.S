@@ -47,14 +47,23 @@
 
 	.section .rodata
 	.p2align 6
-.Lidx_lo:
+/* the qword indices (vpermt2q) of the 8 blocks' low halves, then of their high halves */
+	.type	poly1305_ifma_idx_lo, @object
+poly1305_ifma_idx_lo:
 	.quad	0, 2, 4, 6, 8, 10, 12, 14
-.Lidx_hi:
+	.size	poly1305_ifma_idx_lo, . - poly1305_ifma_idx_lo
+	.type	poly1305_ifma_idx_hi, @object
+poly1305_ifma_idx_hi:
 	.quad	1, 3, 5, 7, 9, 11, 13, 15
-.Lmask44:
+	.size	poly1305_ifma_idx_hi, . - poly1305_ifma_idx_hi
+	.type	poly1305_ifma_mask44, @object
+poly1305_ifma_mask44:
 	.quad	0xfffffffffff
-.Lmask42:
+	.size	poly1305_ifma_mask44, . - poly1305_ifma_mask44
+	.type	poly1305_ifma_mask42, @object
+poly1305_ifma_mask42:
 	.quad	0x3ffffffffff
+	.size	poly1305_ifma_mask42, . - poly1305_ifma_mask42
 
 	.text
 
@@ -97,17 +106,17 @@
 	vpaddq	%zmm15, %zmm9, %zmm9
 	vpaddq	%zmm14, %zmm9, %zmm9
 	vpsrlq	$44, %zmm9, \a1			/* t1 = lo1 + (hi0 << 8) + t0 >> 44 */
-	vpandq	.Lmask44(%rip){1to8}, %zmm9, \a0
+	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm9, \a0
 	vpsllq	$8, %zmm10, %zmm10
 	vpaddq	%zmm10, %zmm11, %zmm11
 	vpaddq	\a1, %zmm11, %zmm11
 	vpsrlq	$44, %zmm11, \a2		/* t2 = lo2 + (hi1 << 8) + t1 >> 44 */
-	vpandq	.Lmask44(%rip){1to8}, %zmm11, \a1
+	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm11, \a1
 	vpsllq	$8, %zmm12, %zmm12
 	vpaddq	%zmm12, %zmm13, %zmm13
 	vpaddq	\a2, %zmm13, %zmm13
 	vpsrlq	$42, %zmm13, %zmm10		/* c = t2 >> 42: multiples of 2^130 */
-	vpandq	.Lmask42(%rip){1to8}, %zmm13, \a2
+	vpandq	poly1305_ifma_mask42(%rip){1to8}, %zmm13, \a2
 	vpsllq	$2, %zmm10, %zmm15		/* l0 += 5 c */
 	vpaddq	%zmm15, %zmm10, %zmm10
 	vpaddq	%zmm10, \a0, \a0
@@ -120,12 +129,12 @@
 	vmovdqa64	%zmm9, %zmm11
 	vpermt2q	%zmm10, %zmm21, %zmm11	/* the low halves, block order */
 	vpermt2q	%zmm10, %zmm22, %zmm9	/* the high halves */
-	vpandq	.Lmask44(%rip){1to8}, %zmm11, %zmm10
+	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm11, %zmm10
 	vpaddq	%zmm10, %zmm0, %zmm0		/* limb 0: lo bits 0-43 */
 	vpsrlq	$44, %zmm11, %zmm11
 	vpsllq	$20, %zmm9, %zmm10
 	vporq	%zmm10, %zmm11, %zmm11
-	vpandq	.Lmask44(%rip){1to8}, %zmm11, %zmm11
+	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm11, %zmm11
 	vpaddq	%zmm11, %zmm1, %zmm1		/* limb 1: lo bits 44-63, hi bits 0-23 */
 	vpsrlq	$24, %zmm9, %zmm9
 	vporq	%zmm8, %zmm9, %zmm9
@@ -233,8 +242,8 @@ poly1305_blocks_x86_64_avx512_ifma:
 	vmovq	%rax, %xmm1
 	shrdq	$24, %rcx, %rdx			/* bits 88..151: h < 5 2^128, so 43 bits */
 	vmovq	%rdx, %xmm2
-	vmovdqu64	.Lidx_lo(%rip), %zmm21
-	vmovdqu64	.Lidx_hi(%rip), %zmm22
+	vmovdqu64	poly1305_ifma_idx_lo(%rip), %zmm21
+	vmovdqu64	poly1305_ifma_idx_hi(%rip), %zmm22
 
 	decq	GROUPS
 	jz	.Llast
