@@ -9,16 +9,22 @@
 
 #define M26 ((1ull << 26) - 1)
 
-/* Little-endian bytes b[0, n) (n <= 17) as limbs: bit k of the number is bit k % 26 of limb
- * k / 26; limb 4 takes everything from bit 104 up (at most 32 bits). */
+/* Little-endian bytes b[0, n) (n <= 17) as limbs: limb i holds bits 26 i .. 26 i + 25 of
+ * the number, limb 4 everything from bit 104 up (at most 32 bits). */
 static void limbs_from_bytes(uint64_t x[5], const uint8_t *b, size_t n)
 {
-    memset(x, 0, 5 * sizeof x[0]);
-    for (size_t k = 0; k < 8 * n; k++) {
-        uint64_t bit = (b[k / 8] >> (k % 8)) & 1;
-        size_t limb = k / 26 < 4 ? k / 26 : 4;
-        x[limb] |= bit << (k - 26 * limb);
+    uint8_t v[17] = {0};
+    uint64_t lo = 0, hi = 0;
+    memcpy(v, b, n);
+    for (int i = 7; i >= 0; i--) {
+        lo = lo << 8 | v[i];
+        hi = hi << 8 | v[8 + i];
     }
+    x[0] = lo & M26;                         /* bits 0..25 */
+    x[1] = (lo >> 26) & M26;                 /* bits 26..51 */
+    x[2] = (lo >> 52 | hi << 12) & M26;      /* bits 52..77: 12 from lo, 14 from hi */
+    x[3] = (hi >> 14) & M26;                 /* bits 78..103 */
+    x[4] = hi >> 40 | (uint64_t)v[16] << 24; /* bits 104..135 */
 }
 
 /* Carry until every limb is below 2^26, folding what passes 2^130 back in times 5.  The value
