@@ -213,19 +213,75 @@ static void call_one(struct caller *k, const uint8_t block[16], uint64_t hibit)
     call_blocks(k, b, 1, hibit);
 }
 
-/* ---- case properties (properties.h) ---- */
-static const char *const property_names[] = {"blocks mod 8", "blocks scale", "tail",
-                                             "chained top limb"};
+static size_t cut(const struct p1305_case *c, size_t i)
+{
+    return i < c->nsplits ? c->split[i] : c->len;
+}
+
+/* The block counts of the blocks calls a case makes, in run()'s order: "mac" (a carried
+ * block filled: 1; the whole blocks of a piece; the padded last block: 1), then "chained"
+ * (one call per piece, empty ones included).  Returns how many (at most max are stored). */
+static size_t case_calls(const struct p1305_case *c, size_t *calls, unsigned *forms, size_t max)
+{
+    size_t n = 0, have = 0, index = 0; /* index: the call's bit in c->forms */
+#define CALL(k)                                                                              \
+    do {                                                                                     \
+        if (n < max) calls[n] = (k), forms[n] = (c->forms >> (index % 32)) & 1;             \
+        n++, index++;                                                                        \
+    } while (0)
+    for (size_t i = 0, from = 0; i <= c->nsplits; i++) {
+        size_t to = cut(c, i), at = from;
+        if (have) {
+            size_t take = 16 - have < to - at ? 16 - have : to - at;
+            have += take;
+            at += take;
+            if (have == 16) {
+                CALL(1);
+                have = 0;
+            }
+        }
+        if ((to - at) / 16) CALL((to - at) / 16);
+        have += (to - at) % 16;
+        from = to;
+    }
+    if (have) CALL(1);
+    index = 0; /* run() counts the chained calls' forms from bit 0 again */
+    if (c->chained)
+        for (size_t i = 0, b0 = 0; i <= c->nsplits; i++) {
+            size_t b1 = cut(c, i) / 16;
+            CALL(b1 - b0);
+            b0 = b1;
+        }
+#undef CALL
+    return n;
+}
+
+/* ---- case properties (properties.h) ----
+ * Per blocks call: its count mod 8 (the IFMA form's lanes; what it leaves to the mulx form),
+ * and its groups of 8 as the kernels branch on them (0: no block, the mulx form's early
+ * return; 1: 1..7 blocks, the mulx form alone; 2: one group, the last group only; 3: two, the
+ * loop entered; 4: three or more, the loop taken back); the same with the form
+ * x86_64-alternating gives the call (5 form + groups: whether that implementation enters the
+ * IFMA form, and how far); per case: the tail length and the chained start's top limb (0: not
+ * chained). */
+static const char *const property_names[] = {"call blocks mod 8", "call groups", "tail",
+                                             "chained top limb", "alternating form, groups"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
 {
     const struct p1305_case *c = cv;
-    size_t blocks = c->len / 16;
-    size_t n = prop_add(out, 0, max, 0, blocks % 8);
-    n = prop_add(out, n, max, 1, prop_log2(blocks / 8));
+    size_t calls[2 * P1305_MAX_SPLITS + 4];
+    unsigned forms[2 * P1305_MAX_SPLITS + 4];
+    size_t k = case_calls(c, calls, forms, sizeof calls / sizeof calls[0]), n = 0;
+    for (size_t i = 0; i < k && i < sizeof calls / sizeof calls[0]; i++) {
+        size_t g = calls[i] / 8, groups = !calls[i] ? 0 : g == 0 ? 1 : g < 3 ? 1 + g : 4;
+        n = prop_add(out, n, max, 0, calls[i] % 8);
+        n = prop_add(out, n, max, 1, groups);
+        n = prop_add(out, n, max, 4, 5 * forms[i] + groups);
+    }
     n = prop_add(out, n, max, 2, c->len % 16);
     return prop_add(out, n, max, 3, c->chained ? 1 + c->start[2] : 0);
 }
-const struct family_properties asmdiff_properties = {property_names, 4, properties_of};
+const struct family_properties asmdiff_properties = {property_names, 5, properties_of};
 
 static void start_bytes(const struct p1305_case *c, uint8_t acc[17])
 {
@@ -245,11 +301,6 @@ static const void *expect(const void *cv)
     poly1305_ref_blocks(&ref, c->msg, c->len / 16, c->hibit);
     poly1305_ref_final(&ref, want.chained);
     return &want;
-}
-
-static size_t cut(const struct p1305_case *c, size_t i)
-{
-    return i < c->nsplits ? c->split[i] : c->len;
 }
 
 static void run(const struct impl *im, const void *cv, const void *want_)
@@ -366,7 +417,8 @@ static void vary_secrets(void *cv, uint64_t seed)
 }
 
 /* ---- known answers: corpus/poly1305/kat.txt (RFC 8439 2.5.2 and A.3) ----
- * each whole, then split once at every byte offset (every carried partial-block length) */
+ * each whole, then split once at each of the first and last 18 byte offsets: every length of
+ * a carried partial block, at the message's start and end */
 
 static int kat(const char *srcdir)
 {
@@ -395,6 +447,7 @@ static int kat(const char *srcdir)
         drv_check(c);
         c->nsplits = 1;
         for (size_t s = 0; s <= c->len; s++) {
+            if (s > 17 && s + 17 < c->len) continue; /* every carried length, early and late */
             c->split[0] = s;
             c->forms = (uint32_t)s * 0x9e3779b9u;
             drv_check(c);
