@@ -3,6 +3,8 @@
 #include "emu/emu_call.h"
 #include "emu/uc_front.h"
 #include "emu/ucheck_elf.h"
+#include "emu/vexec.h"
+#include "emu/vx_disasm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -620,4 +622,22 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     if (before->vec_mode == ABI_VEC_AVX512) memcpy(after->k, c->k, sizeof after->k);
     if (rax) *rax = c->gpr[VX_RAX];
     return rc;
+}
+
+void emu_describe_insn(uint64_t pc, char *text, size_t tlen, char *needs, size_t nlen)
+{
+    uint8_t b[15];
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t room = ps > 0 ? (size_t)ps - (size_t)(pc % (uint64_t)ps) : 1;
+    size_t n = room < sizeof b ? room : sizeof b;
+    memcpy(b, (const void *)(uintptr_t)pc, n);
+    vx_disasm(b, n, pc, text, tlen);
+    struct vx_insn in;
+    uint32_t need = vx_decode(b, n, pc, &in) == 0
+                        ? vx_insn_features(&in) |
+                              (in.f->enc == VX_ENC_LEG ? vx_legacy_features(b, n) : 0)
+                        : vx_legacy_features(b, n);
+    if (!nlen) return;
+    needs[0] = 0;
+    if (need) vx_feat_format(need, needs, nlen);
 }

@@ -81,4 +81,10 @@ uint64_t emu_last_pc(void);
 /* Statistics of the last call: instructions run by the executor, turns of Unicorn. */
 void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns);
 
+/* The instruction at pc in this process (one the CPU refused: SIGILL) as text, "vpbroadcastb
+ * %xmm0, %ymm1" (its bytes where no disassembler is linked), and the CPU features it needs as
+ * the SDM names them, "AVX2" (the executor's table for its forms, the prefixes and opcode for
+ * legacy ones; "" when neither knows it).  Reads only the page that holds pc. */
+void emu_describe_insn(uint64_t pc, char *text, size_t tlen, char *needs, size_t nlen);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int emu_available(void) { return 0; }
 
@@ -37,6 +38,17 @@ int emu_needs_emulation(const void *fn)
 {
     (void)fn;
     return 1;
+}
+
+void emu_describe_insn(uint64_t pc, char *text, size_t tlen, char *needs, size_t nlen)
+{
+    const uint8_t *b = (const uint8_t *)(uintptr_t)pc;
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t room = ps > 0 ? (size_t)ps - (size_t)(pc % (uint64_t)ps) : 1;
+    size_t o = tlen ? (size_t)snprintf(text, tlen, "bytes") : 0;
+    for (size_t i = 0; i < 15 && i < room && o + 4 < tlen; i++)
+        o += (size_t)snprintf(text + o, tlen - o, " %02x", b[i]);
+    if (nlen) needs[0] = 0; /* no table of forms without the executor */
 }
 
 void emu_last_stats(uint64_t *vexec_insns, uint64_t *unicorn_turns)

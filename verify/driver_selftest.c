@@ -33,6 +33,7 @@ void st_rdtsc_xmm(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_rdtsc_rax(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_table_overread(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 void st_unsized_table(uint8_t *, const uint8_t *, size_t, const uint8_t *);
+void st_wrong_guard(uint8_t *, const uint8_t *, size_t, const uint8_t *);
 
 static void c_reference(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[16])
 {
@@ -66,6 +67,7 @@ CONTROL(rdtsc_xmm)
 CONTROL(rdtsc_rax)
 CONTROL(table_overread)
 CONTROL(unsized_table)
+CONTROL(wrong_guard)
 
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, c_reference),
@@ -97,6 +99,9 @@ static const struct impl impls[] = {
     /* for emu-diff: not clean, so only the comparison with the emulator sees xmm3 */
     IMPL("rdtsc_xmm", CPU_X86_64, IMPL_KERNEL, st_rdtsc_xmm, .unavailable = sel_rdtsc_xmm),
     IMPL("rdtsc_rax", CPU_X86_64, IMPL_KERNEL, st_rdtsc_rax, .unavailable = sel_rdtsc_rax),
+    /* a library with its own CPU dispatch, whose guard admits an AVX-only CPU to an AVX2 path:
+     * the ILLEGAL INSTRUCTION finding on such a CPU (dispatch mode, qemu -cpu SandyBridge) */
+    IMPL("wrong_guard", CPU_X86_64, IMPL_LIBRARY, st_wrong_guard, .unavailable = sel_wrong_guard),
 };
 
 enum { B_KEY, B_IN, B_OUT };

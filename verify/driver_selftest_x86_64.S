@@ -188,4 +188,30 @@ st_global:
         .byte   0x11
         .size st_global, 1
 
+
+/* illegal-instruction: a library's own dispatch with the wrong guard (the shape of Linux
+ * 8b844753): it takes its vector path when CPUID says AVX (leaf 1, ECX bit 28), and that path
+ * uses vpbroadcastb, which is AVX2.  On every CPU with AVX2 it is right; on an AVX-only CPU
+ * (qemu-x86_64 -cpu SandyBridge) the CPU refuses it.  Registered as a library (driver_selftest.c):
+ * the dispatch mode runs it. */
+        .text
+FUNC st_wrong_guard
+        pushq   %rbx
+        movq    %rcx, %r10              /* key */
+        movq    %rdx, %r8               /* len */
+        movl    $1, %eax
+        xorl    %ecx, %ecx
+        cpuid                           /* leaf 1: ecx, edx the feature bits */
+        movl    %ecx, %r11d
+        popq    %rbx
+        movq    %r10, %rcx
+        movq    %r8, %rdx
+        btl     $28, %r11d              /* AVX: what the guard checks */
+        jnc     4f
+        vpbroadcastb (%rcx), %ymm0      /* AVX2: what the path needs */
+        vzeroupper
+4:      XOR_BODY
+        ret
+        .size st_wrong_guard, . - st_wrong_guard
+
         .section .note.GNU-stack, "", @progbits

@@ -377,6 +377,7 @@ void abi_abandon_call(void)
     sigemptyset(&faults);
     sigaddset(&faults, SIGSEGV);
     sigaddset(&faults, SIGBUS);
+    sigaddset(&faults, SIGILL);
     sigprocmask(SIG_UNBLOCK, &faults, NULL);
     siglongjmp(abandon_jmp, 1);
 }

@@ -38,6 +38,9 @@ struct backend {
     void (*secret)(const struct drv_pass *p, void *buf, size_t len);
     /* The run is over, before its summary: records of the mode's own (coverage).  NULL: none. */
     void (*finish)(void);
+    /* The implementations the mode tests (struct impl's flags), whose running none is a skip
+     * or a failure in the summary; 0: our kernels (IMPL_KERNEL). */
+    unsigned subject;
 };
 
 /* The modes (one file each). */
@@ -51,6 +54,8 @@ extern const struct backend backend_guided;   /* backend_guided.c: native, with 
                                                * for libFuzzer (fuzz_main.c) */
 extern const struct backend backend_isa;      /* backend_isa.c: each kernel emulated with only
                                                * the CPU features it declares */
+extern const struct backend backend_dispatch; /* backend_dispatch.c: the libraries alone, on
+                                               * the path their own CPU dispatch chooses */
 
 /* The emulated call (backend_emulated.c): a kernel the host lacks, run inside emu_call with
  * the checked call's contract.  Not a mode: the native and emu-diff backends use it for the

@@ -159,6 +159,10 @@ struct convention {
     /* Whether a case meets the precondition of the kernel whose ops (make_ops's) these are
      * (message_len % 16 == 0); NULL: all. */
     int (*accepts)(const struct convention *cv, const void *ops, const void *c);
+    /* Whether operations a and b are one computation called two ways (an argument passed as
+     * the prototype says, or as the glue's compiled caller leaves it), so --op may name either
+     * for a symbol identify() gives the other; NULL: never. */
+    int (*same_operation)(const struct convention *cv, size_t a, size_t b);
     const void *rows; /* the convention's own data (an entry-point table), for its functions */
     /* The CPU features every entry point of this convention needs, as cpu.h spells them
      * ("pclmul,avx": what its glue checks before it registers them), taken when the command

@@ -1,9 +1,10 @@
 /* guard.c — see guard.h. */
-#define _GNU_SOURCE /* REG_RIP */
+#define _GNU_SOURCE /* REG_RIP, dladdr */
 #include "guard.h"
 
 #include "report.h"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,62 @@ static void on_fault(int sig, siginfo_t *si, void *uctx)
     raise(sig);
 }
 
+/* The instruction's text and the features it needs (emu/emu_call.h); weak, as a program
+ * without the engines (a self-test) links this file too: its bytes are told then. */
+extern void emu_describe_insn(uint64_t pc, char *text, size_t tlen, char *needs, size_t nlen)
+    __attribute__((weak));
+
+#if defined(__x86_64__)
+/* SIGILL: the CPU refused an instruction, as a CPU without the feature it needs does (#UD).
+ * Natively it means code chosen for a CPU this one is not: a library whose own dispatch took
+ * a path its CPUID check should have ruled out (under a host profile, qemu-x86_64 -cpu MODEL
+ * refuses what the model lacks), or one of our kernels, or an outside one, whose declared
+ * needs leave a feature out.  Said through the one report printer, naming the instruction,
+ * the feature it needs, the module and symbol it is in; inside a checked call the call is
+ * abandoned (abi.c) and the run goes on, anywhere else the process ends as a finding does.
+ * Installed with the guard pages' handlers, before the first call. */
+static void on_illegal(int sig, siginfo_t *si, void *uctx)
+{
+    (void)sig;
+    (void)si;
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+    const char *who = &abi_current_impl && abi_current_impl ? abi_current_impl : NULL;
+    char text[160], needs[160], on[96] = "", what[512], title[640];
+    text[0] = needs[0] = 0;
+    if (&emu_describe_insn) {
+        emu_describe_insn(pc, text, sizeof text, needs, sizeof needs);
+    } else {
+        const uint8_t *b = (const uint8_t *)pc;
+        snprintf(text, sizeof text, "bytes %02x %02x %02x %02x", b[0], b[1], b[2], b[3]);
+    }
+    Dl_info dl;
+    const char *module = "?", *path = "?";
+    if (dladdr((void *)pc, &dl) && dl.dli_fname) {
+        const char *slash = strrchr(dl.dli_fname, '/');
+        path = dl.dli_fname;
+        module = slash ? slash + 1 : dl.dli_fname;
+    }
+    const char *profile = getenv("ASMDIFF_HOST_PROFILE");
+    if (profile && *profile) snprintf(on, sizeof on, "; host profile %s", profile);
+    if (needs[0])
+        snprintf(what, sizeof what, "the CPU refused %s in %s (it needs %s, which this CPU "
+                 "lacks%s)", text, module, needs, on);
+    else
+        snprintf(what, sizeof what, "the CPU refused %s in %s (an instruction this CPU "
+                 "lacks%s)", text, module, on);
+    snprintf(title, sizeof title, "%s: %s", who ? who : "(outside a checked call)", what);
+    report_begin(FINDING_ILLEGAL, title);
+    report_what(what);
+    report_param("module", "%s", path);
+    report_instruction(pc);
+    report_end();
+    if (who && &abi_abandon_call) abi_abandon_call();
+    /* outside a checked call: nothing to go back to */
+    if (report_policy()->go_on) _exit(report_policy()->exit_status);
+    abort();
+}
+#endif
+
 /* Out of line, as is ensure's mapping path: under ASan a function with an address-taken local
  * (the sigaction here) takes a fake stack frame on every call, and gbuf_place runs for every
  * buffer of every call. */
@@ -70,6 +127,10 @@ __attribute__((noinline)) static void track(struct gbuf *b)
         sigemptyset(&sa.sa_mask);
         sigaction(SIGSEGV, &sa, NULL);
         sigaction(SIGBUS, &sa, NULL);
+#if defined(__x86_64__)
+        sa.sa_sigaction = on_illegal;
+        sigaction(SIGILL, &sa, NULL);
+#endif
         installed = 1;
     }
     for (int i = 0; i < GUARD_MAX_LIVE; i++)

@@ -133,19 +133,22 @@ static int summary_of(const char *mode, const char *what_checked, int own_failur
                  findings == 1 ? "" : "s");
     else
         snprintf(what, sizeof what, "%s, no finding", what_checked);
+    /* what the mode tests: our kernels, or (dispatch) the libraries */
+    unsigned subject = drv.backend && drv.backend->subject ? drv.backend->subject : IMPL_KERNEL;
+    const char *nouns = subject == IMPL_KERNEL ? "kernels" : "libraries";
     for (size_t i = 0; i < drv_nimpls(); i++) {
         const struct impl *im = drv_impl_at(i);
         if (im->flags & IMPL_REFERENCE) continue;
         total++;
-        kernels += (im->flags & IMPL_KERNEL) != 0;
+        kernels += (im->flags & subject) != 0;
         if (drv_stats.ran[i]) {
             ran++;
             emulated += impl_emulated(im) != 0;
-            kernels_ran += (im->flags & IMPL_KERNEL) != 0;
+            kernels_ran += (im->flags & subject) != 0;
             continue;
         }
         const char *why = impl_unavailable(im);
-        int candidate = im->flags & IMPL_KERNEL && !(outside_impl() && !(im->flags & IMPL_OUTSIDE));
+        int candidate = im->flags & subject && !(outside_impl() && !(im->flags & IMPL_OUTSIDE));
         /* (in a check build our own kernels never run, mask or not: not candidates) */
         if (!why && drv_stats.refused[i]) {
             /* an outside kernel whose convention's precondition no case met: a stage's n/a,
@@ -228,8 +231,8 @@ static int summary_of(const char *mode, const char *what_checked, int own_failur
                  refused == 1 ? "" : "s");
         verdict = "skip", rc = 77;
     } else if (kernels && !kernels_ran) {
-        snprintf(reason, sizeof reason, "this host runs none of the %zu kernels (see above)",
-                 kernels);
+        snprintf(reason, sizeof reason, "this host runs none of the %zu %s (see above)",
+                 kernels, nouns);
         verdict = "skip", rc = 77;
     } else if (!ran) {
         snprintf(reason, sizeof reason, "no implementation ran");
@@ -697,6 +700,9 @@ static const struct mode modes[] = {
     {"isa", "(PATH... | random N [SEED] | kat [SRCDIR])", &backend_isa, cmd_coverage,
      "isa takes input files or directories, 'random N [SEED]' or 'kat [SRCDIR]'",
      "each kernel emulated with only the CPU features it declares"},
+    {"dispatch", "(PATH... | random N [SEED] | kat [SRCDIR])", &backend_dispatch, cmd_coverage,
+     "dispatch takes input files or directories, 'random N [SEED]' or 'kat [SRCDIR]'",
+     "each library natively, on the path its own CPU dispatch chooses"},
     {"checks", "", NULL, cmd_checks, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

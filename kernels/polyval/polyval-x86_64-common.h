@@ -89,8 +89,9 @@ polyval_x86_reduce_c:
 
 /* ---- Entry and exit ---- */
 
-/* PV_ENTRY name: a global function symbol (the matching .size is in the .S file). */
+/* PV_ENTRY name: a global function symbol in .text (the matching .size is in the .S file). */
 .macro PV_ENTRY name
+        .text
         .globl \name
         .type \name, @function
         .p2align 5

@@ -87,12 +87,22 @@
         vpxor \src, \dst, \dst
 .endm
 
-PV_ENTRY polyval_update_x86_64_pclmul
+/* PC_UPDATE name, ghash:  the kernel as the function name; ghash = 1 makes it GHASH's
+ * (kernels/ghash/ghash-x86_64-pclmul.S: the GH_ macros of kernels/ghash/ghash-x86_64-common.h
+ * reverse the state and every block and turn H into mulX_POLYVAL(rev(H)); xmm14 holds the
+ * byte-reversal selector). */
+.macro PC_UPDATE name, ghash
+PV_ENTRY \name
         test %rcx, %rcx
         jz .Lpc_return                          /* pclmul: nothing to hash */
         vmovdqu (%rdi), %xmm0                   /* the state */
         vmovdqu (%rsi), %xmm1                   /* H */
         vmovdqa polyval_x86_reduce_c(%rip), %xmm7
+        .if \ghash
+        vmovdqa ghash_x86_bswap(%rip), %xmm14
+        GH_REV %xmm0, %xmm14
+        GH_KEY %xmm1, %xmm14, %xmm12, %xmm13
+        .endif
         PC_HALVES %xmm5, %xmm1                  /* H's halves' sum in qword 0 */
         cmp $4, %rcx
         jb .Lpc_one                             /* pclmul: under 4 blocks, no powers */
@@ -111,13 +121,27 @@ PV_ENTRY polyval_update_x86_64_pclmul
         vpunpcklqdq %xmm13, %xmm6, %xmm6        /* xmm6 = H^3 halves : H^4 halves */
 
 .Lpc_loop4:
+        .if \ghash
+        GH_LOAD %xmm11, (%rdx), %xmm14, vmovdqu
+        vpxor %xmm0, %xmm11, %xmm11
+        .else
         vpxor (%rdx), %xmm0, %xmm11             /* the state into the group's first block */
+        .endif
         PC_PRODUCTS 1, %xmm11, %xmm4, %xmm6, 0x10
         vmovdqu 16(%rdx), %xmm11
+        .if \ghash
+        GH_REV %xmm11, %xmm14
+        .endif
         PC_PRODUCTS 0, %xmm11, %xmm3, %xmm6, 0x00
         vmovdqu 32(%rdx), %xmm11
+        .if \ghash
+        GH_REV %xmm11, %xmm14
+        .endif
         PC_PRODUCTS 0, %xmm11, %xmm2, %xmm5, 0x10
         vmovdqu 48(%rdx), %xmm11
+        .if \ghash
+        GH_REV %xmm11, %xmm14
+        .endif
         PC_PRODUCTS 0, %xmm11, %xmm1, %xmm5, 0x00
         PC_FINISH %xmm0
         add $64, %rdx
@@ -128,7 +152,12 @@ PV_ENTRY polyval_update_x86_64_pclmul
         jz .Lpc_store                           /* pclmul: no single block left */
 
 .Lpc_one:
+        .if \ghash
+        GH_LOAD %xmm11, (%rdx), %xmm14, vmovdqu
+        vpxor %xmm0, %xmm11, %xmm11
+        .else
         vpxor (%rdx), %xmm0, %xmm11             /* state ^ X */
+        .endif
         PC_PRODUCTS 1, %xmm11, %xmm1, %xmm5, 0x00
         PC_FINISH %xmm0
         add $16, %rdx
@@ -136,11 +165,23 @@ PV_ENTRY polyval_update_x86_64_pclmul
         jnz .Lpc_one
 
 .Lpc_store:
+        .if \ghash
+        GH_REV %xmm0, %xmm14
+        .endif
         vmovdqu %xmm0, (%rdi)
         PV_CLEAR_VEX 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13   /* pclmul: all */
+        .if \ghash
+        PV_CLEAR_VEX 14
+        .endif
         vzeroupper
 .Lpc_return:
         ret
-        .size polyval_update_x86_64_pclmul, . - polyval_update_x86_64_pclmul
+        .size \name, . - \name
+.endm
+
+/* kernels/ghash/ includes this file for the body alone (PV_BODY_ONLY) */
+#ifndef PV_BODY_ONLY
+PC_UPDATE polyval_update_x86_64_pclmul, 0
+#endif
 
         .section .note.GNU-stack, "", @progbits

@@ -102,12 +102,22 @@
         vmovdqa64 %xmm10, %xmm0
 .endm
 
-PV_ENTRY polyval_update_x86_64_vpclmul_avx512_aggregated
+/* AG_UPDATE name, ghash:  the kernel as the function name; ghash = 1 makes it GHASH's
+ * (kernels/ghash/ghash-x86_64-vpclmul-avx512-aggregated.S: the GH_ macros of
+ * kernels/ghash/ghash-x86_64-common.h reverse the state and every block and turn H into
+ * mulX_POLYVAL(rev(H)) before the powers are made; zmm17 holds the byte-reversal selector). */
+.macro AG_UPDATE name, ghash
+PV_ENTRY \name
         test %rcx, %rcx
         jz .Lag_return                          /* aggregated: nothing to hash */
         vmovdqu (%rdi), %xmm0                   /* the state, lanes 1-3 zero */
         vmovdqu (%rsi), %xmm14                  /* H */
         vbroadcasti32x4 polyval_x86_reduce_c(%rip), %zmm15
+        .if \ghash
+        vbroadcasti32x4 ghash_x86_bswap(%rip), %zmm17
+        GH_REV %xmm0, %xmm17
+        GH_KEY %xmm14, %xmm17, %xmm12, %xmm13, q
+        .endif
 
         /* The powers.  H^2 = dot(H, H). */
         PV_MUL_EVEX %xmm14, %xmm14, %xmm9, %xmm10, %xmm12, %xmm13
@@ -132,10 +142,18 @@ PV_ENTRY polyval_update_x86_64_vpclmul_avx512_aggregated
         cmp $16, %rcx
         jb .Lag_tail8
 .Lag_loop16:
+        .if \ghash
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
+        vpxorq %zmm0, %zmm5, %zmm5
+        GH_LOAD %zmm6, 64(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm7, 128(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm8, 192(%rdx), %zmm17, vmovdqu64
+        .else
         vpxorq (%rdx), %zmm0, %zmm5             /* blocks 0-3, the state into block 0 */
         vmovdqu64 64(%rdx), %zmm6
         vmovdqu64 128(%rdx), %zmm7
         vmovdqu64 192(%rdx), %zmm8
+        .endif
         AG_PRODUCTS 1, %zmm5, %zmm1
         AG_PRODUCTS 0, %zmm6, %zmm2
         AG_PRODUCTS 0, %zmm7, %zmm3
@@ -149,8 +167,14 @@ PV_ENTRY polyval_update_x86_64_vpclmul_avx512_aggregated
 .Lag_tail8:
         test $8, %rcx
         jz .Lag_tail4                           /* aggregated: fewer than 8 left */
+        .if \ghash
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
+        vpxorq %zmm0, %zmm5, %zmm5
+        GH_LOAD %zmm6, 64(%rdx), %zmm17, vmovdqu64
+        .else
         vpxorq (%rdx), %zmm0, %zmm5
         vmovdqu64 64(%rdx), %zmm6
+        .endif
         AG_PRODUCTS 1, %zmm5, %zmm3             /* H^8..H^5 */
         AG_PRODUCTS 0, %zmm6, %zmm4             /* H^4..H^1 */
         AG_FINISH
@@ -158,7 +182,12 @@ PV_ENTRY polyval_update_x86_64_vpclmul_avx512_aggregated
 .Lag_tail4:
         test $4, %rcx
         jz .Lag_tail1                           /* aggregated: fewer than 4 left */
+        .if \ghash
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
+        vpxorq %zmm0, %zmm5, %zmm5
+        .else
         vpxorq (%rdx), %zmm0, %zmm5
+        .endif
         AG_PRODUCTS 1, %zmm5, %zmm4             /* H^4..H^1 */
         AG_FINISH
         add $64, %rdx
@@ -166,7 +195,12 @@ PV_ENTRY polyval_update_x86_64_vpclmul_avx512_aggregated
         and $3, %rcx
         jz .Lag_store                           /* aggregated: no single block left */
 .Lag_one:
+        .if \ghash
+        GH_LOAD %xmm5, (%rdx), %xmm17, vmovdqu64
+        vpxorq %xmm0, %xmm5, %xmm5
+        .else
         vpxorq (%rdx), %xmm0, %xmm5             /* state ^ X */
+        .endif
         PV_MUL_EVEX %xmm5, %xmm14, %xmm9, %xmm10, %xmm12, %xmm13
         PV_REDUCE_EVEX %xmm9, %xmm10, %xmm15, %xmm12
         vmovdqa64 %xmm10, %xmm0
@@ -175,11 +209,23 @@ PV_ENTRY polyval_update_x86_64_vpclmul_avx512_aggregated
         jnz .Lag_one
 
 .Lag_store:
+        .if \ghash
+        GH_REV %xmm0, %xmm17
+        .endif
         vmovdqu %xmm0, (%rdi)
         PV_CLEAR 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16   /* aggregated: all */
+        .if \ghash
+        PV_CLEAR 17
+        .endif
         vzeroupper
 .Lag_return:
         ret
-        .size polyval_update_x86_64_vpclmul_avx512_aggregated, . - polyval_update_x86_64_vpclmul_avx512_aggregated
+        .size \name, . - \name
+.endm
+
+/* kernels/ghash/ includes this file for the body alone (PV_BODY_ONLY) */
+#ifndef PV_BODY_ONLY
+AG_UPDATE polyval_update_x86_64_vpclmul_avx512_aggregated, 0
+#endif
 
         .section .note.GNU-stack, "", @progbits

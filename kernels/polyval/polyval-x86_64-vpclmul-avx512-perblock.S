@@ -47,24 +47,51 @@
 
 #include "polyval-x86_64-common.h"
 
-PV_ENTRY polyval_update_x86_64_vpclmul_avx512_perblock
+/* PB_UPDATE name, ghash:  the kernel as the function name; ghash = 1 makes it GHASH's
+ * (kernels/ghash/ghash-x86_64-vpclmul-avx512-perblock.S: the GH_ macros of
+ * kernels/ghash/ghash-x86_64-common.h reverse the state and every block and turn H into
+ * mulX_POLYVAL(rev(H)); xmm23 holds a block, xmm24 the byte-reversal selector). */
+.macro PB_UPDATE name, ghash
+PV_ENTRY \name
         test %rcx, %rcx
         jz .Lpb_return                          /* perblock: nothing to hash */
         vmovdqu64 (%rdi), %xmm16                 /* the state */
         vmovdqu64 (%rsi), %xmm17                 /* H */
         vmovdqa64 polyval_x86_reduce_c(%rip), %xmm21
+        .if \ghash
+        vmovdqa64 ghash_x86_bswap(%rip), %xmm24
+        GH_REV %xmm16, %xmm24
+        GH_KEY %xmm17, %xmm24, %xmm19, %xmm20, q
+        .endif
 .Lpb_block:
+        .if \ghash
+        GH_LOAD %xmm23, (%rdx), %xmm24, vmovdqu64
+        vpxorq %xmm23, %xmm16, %xmm16
+        .else
         vpxorq (%rdx), %xmm16, %xmm16             /* state ^ X */
+        .endif
         PV_MUL_EVEX %xmm16, %xmm17, %xmm18, %xmm16, %xmm19, %xmm20
         PV_REDUCE_EVEX %xmm18, %xmm16, %xmm21, %xmm22
         add $16, %rdx
         dec %rcx                                /* perblock: one block hashed */
         jnz .Lpb_block
+        .if \ghash
+        GH_REV %xmm16, %xmm24
+        .endif
         vmovdqu64 %xmm16, (%rdi)
         PV_CLEAR 16, 17, 18, 19, 20, 21, 22     /* perblock: state, key, products */
+        .if \ghash
+        PV_CLEAR 23, 24
+        .endif
         vzeroupper
 .Lpb_return:
         ret
-        .size polyval_update_x86_64_vpclmul_avx512_perblock, . - polyval_update_x86_64_vpclmul_avx512_perblock
+        .size \name, . - \name
+.endm
+
+/* kernels/ghash/ includes this file for the body alone (PV_BODY_ONLY) */
+#ifndef PV_BODY_ONLY
+PB_UPDATE polyval_update_x86_64_vpclmul_avx512_perblock, 0
+#endif
 
         .section .note.GNU-stack, "", @progbits

@@ -15,19 +15,22 @@ import textwrap
 
 from . import (bench, builds, check, corpus, coverage, fuzzing, inventory, library, premerge,
                soak, testsets)
-from .check import usage
+from .check import changes, usage
 from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
                "[--include DIR]... [--with FILE]... [--needs FEATURES]... "
                "[--convention linux|libgcrypt|asmdiff]... "
                "[--op OP]... "
-               "[--budget SECONDS] [--fail-fast] [--bench] [--sarif FILE] [--json FILE] [--baseline OLD.S "
+               "[--budget SECONDS] [--fail-fast] [--bench] [--json FILE] [--junit FILE] "
+               "[--markdown FILE] [--sarif FILE [--source-root DIR]] [--baseline OLD.S "
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
                "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
                "[FILE...]\n"
+               "       ./asmdiff check --changes BASE..HEAD [--tree DIR] [--budget SECONDS] "
+               "[--fail-fast] [--json FILE]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
-               "[--budget SECONDS] [--sarif FILE] [--json FILE]")
+               "[--budget SECONDS] [--json FILE] [--junit FILE] [--markdown FILE] [--sarif FILE]")
 CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
 CHECK_EPILOG = """\
 conventions (--convention): linux (Linux's lib/crypto and arch/*/crypto prototypes; leftovers
@@ -42,6 +45,11 @@ parentheses; any case):
 usage errors exit 2 before anything is built: an unknown feature, a file that does not build
   (its errors at the file's own lines), a header only one of our compatibility folders has
   (the --include to add), a --symbol the file does not define (the symbols it does define).
+--changes BASE..HEAD [--tree DIR]: every kernel source changed between two commits of a
+  Linux, libgcrypt or OpenSSL git tree, each checked with its BASE file as --baseline, as the
+  homes table (tools/asmdiff/check/homes.py) knows it; a line per changed file, checked or
+  why not (not a kernel source, no row yet, deleted; added: no baseline).  Exit 1 also when no
+  changed file was covered (zero checked is not a pass); 2 for a bad range or tree.
 exit status: 0 clean; 1 a finding, a FAIL row or a row not established; 2 bad usage or a file
   that does not build; 77 nothing could run here.  docs/check-your-patch.md has the details."""
 # what an option that lacks its value needed, by its metavar
@@ -247,11 +255,35 @@ def parsers():
                         "levels. Default: none")
     c.add_argument("--openssl", metavar="PREFIX",
                    help="the same for an OpenSSL installed under PREFIX. Default: none")
-    c.add_argument("--sarif", metavar="FILE", help="the findings as SARIF 2.1.0. Default: none")
+    c.add_argument("--changes", metavar="BASE..HEAD",
+                   help="in a git tree of Linux, libgcrypt or OpenSSL: every kernel source "
+                        "changed between the two commits (BASE...HEAD: from their merge base), "
+                        "checked as the homes table (tools/asmdiff/check/homes.py) says (its "
+                        "family, convention, entry points, CPU needs, include folders), the "
+                        "file at BASE its --baseline; then a line per changed file (checked, or "
+                        "why not) and a count. Exit 1 on a finding and when no changed file "
+                        "was covered. Default: none")
+    c.add_argument("--tree", metavar="DIR",
+                   help="with --changes: the git work tree (any folder in it). Default: the "
+                        "current folder")
+    c.add_argument("--sarif", metavar="FILE",
+                   help="the findings as SARIF 2.1.0, each on its file (relative to "
+                        "--source-root) at the instruction's line, else the entry point's. "
+                        "Default: none")
     c.add_argument("--json", metavar="FILE",
                    help="the verdict as JSON lines: a check-row record per row, then the "
                         "check-verdict record (docs/results.md); ASMDIFF_CHECK_JSON=FILE in the "
                         "environment does the same. Default: none")
+    c.add_argument("--junit", metavar="FILE",
+                   help="the verdict as JUnit XML: a testcase per row (FINDING, FAIL and rows "
+                        "not established fail; n/a and skip are skipped). Default: none")
+    c.add_argument("--markdown", metavar="FILE",
+                   help="the verdict table as Markdown, for a pull request comment. Default: "
+                        "none")
+    c.add_argument("--source-root", metavar="DIR",
+                   help="the repository root SARIF's URIs (and the JSON's finding.location) "
+                        "are relative to. Default: the git top level of the kernel file's "
+                        "folder, else that folder")
     c.add_argument("args", nargs="*", metavar="FAMILY | FILE",
                    help="the family first (" + (", ".join(sorted(builds.families())) or
                                                 "./asmdiff list names them") +
@@ -301,6 +333,22 @@ def unknown_options(command, extras, usage=""):
 
 
 def cmd_check(a):
+    if a.tree and not a.changes:
+        die("check: --tree names the git tree of --changes: give --changes BASE..HEAD")
+    if a.changes:
+        given = [o for o, v in (("FAMILY", a.args), ("--kernel", a.kernel), ("--symbol", a.symbol),
+                                ("--baseline", a.baseline), ("--libgcrypt", a.libgcrypt),
+                                ("--openssl", a.openssl), ("--include", a.include),
+                                ("--with", a.with_), ("--needs", a.needs),
+                                ("--convention", a.convention), ("--op", a.op),
+                                ("--baseline-symbol", a.baseline_symbol),
+                                ("--baseline-include", a.baseline_include), ("--arch", a.arch),
+                                ("--beside", a.beside), ("--vlen", a.vlen),
+                                ("--sarif", a.sarif)) if v]
+        if given:
+            die(f"check: --changes finds each file's family, entry points and folders itself "
+                f"(the homes table): {', '.join(given)} cannot go with it\n{CHECK_USAGE}")
+        return changes.check_changes(a)
     if a.libgcrypt or a.openssl:
         if a.kernel or a.symbol:
             die("check: --libgcrypt/--openssl test a library; --kernel tests one file: one at a "
@@ -308,6 +356,9 @@ def cmd_check(a):
         if a.fail_fast:
             die("check: --fail-fast applies to a --kernel check (a library's levels each run "
                 "to their end)")
+        if a.source_root:
+            die("check: --source-root places a --kernel file's findings; a library check has "
+                "no file of yours to place them on")
         a.files = a.args
         return library.check_library(a)
     if a.args and a.kernel and not a.symbol:
@@ -317,6 +368,8 @@ def cmd_check(a):
                                                  if os.path.isfile(k)]))
     if not a.args or not a.kernel or not a.symbol:
         die(CHECK_USAGE)
+    if a.source_root and not os.path.isdir(a.source_root):
+        die(f"--source-root: no folder {a.source_root}")
     a.family, a.files = a.args[0], a.args[1:]
     return check.check_outside(a)
 

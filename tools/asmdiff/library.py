@@ -5,9 +5,9 @@ own.  Whether the library ran, the counts and the findings come from the result 
 import os
 import subprocess
 
-from . import builds, fuzzing, results, sarif, stage
+from . import builds, fuzzing, results, stage
 from .builds import TOP, die
-from .check import Verdict, distinct, json_path
+from .check import Verdict, distinct, output_paths
 
 # OpenSSL's own levels: OPENSSL_ia32cap masks (word 0: CPUID.1 EDX, then ECX in the upper half;
 # word 1: CPUID.7 EBX, then ECX), each clearing what the paths it selects depend on.
@@ -54,15 +54,39 @@ def version_and_levels(rec, lib):
     return version, OPENSSL_LEVELS, "OPENSSL_ia32cap"
 
 
+def path_taken(recs, lib, value):
+    """(what the level's processes say of the path the library took, why the level did not
+    take effect or None).  libgcrypt: its hwflist in effect in that process (the impl record's
+    `hwf`, read after GCRYCTL_DISABLE_HWF): a feature the level disables must be gone from it.
+    OpenSSL: the OPENSSL_ia32cap mask given; its API says nothing of the path it took."""
+    if lib != "libgcrypt":
+        return (f"OPENSSL_ia32cap={value}" if value else "OPENSSL_ia32cap unset") + \
+            " (the path itself is not observable through OpenSSL's API)", None
+    hwfs = [r.get("hwf") for r in library_impls(recs, lib) if r.get("hwf") is not None]
+    if not hwfs:
+        return "hwf in effect: not reported", None
+    hwf = hwfs[-1]
+    still = [f for f in (value or "").split(",") if f and f in hwf]
+    why = (f"the level did not take effect: {', '.join(still)} still in libgcrypt's hwflist "
+           f"({' '.join(hwf)})") if still else None
+    return f"hwf in effect: {' '.join(hwf) or 'none'}", why
+
+
 def walk_levels(v, tool, fam, lib, version, levels, env0, prefix_env, found):
-    """One row per level (or per finding at it): known answers, seeds and random inputs."""
+    """One row per level (or per finding at it): known answers, seeds and random inputs; each
+    row says which path the library took there, where it lets us observe it (path_taken)."""
     seeds = os.path.join(TOP, "corpus", fam, "seeds")
     for label, value in levels:
         env = dict(env0, **{prefix_env: value})
         name = f"{fam} {lib} {label}"
         cases, calls, findings, failed = 0, 0, [], None
+        path = "hwf in effect: not reported"
         for cmd in ([tool, "kat", TOP], [tool, "replay", seeds], [tool, "random", "1500", "7"]):
             st = stage.run(cmd, env)
+            path, wrong = path_taken(st.recs, lib, value)
+            if wrong:
+                failed = wrong
+                break
             s = st.summary or {}
             cases += s.get("cases") or 0
             calls += s.get("calls") or 0
@@ -94,14 +118,14 @@ def walk_levels(v, tool, fam, lib, version, levels, env0, prefix_env, found):
             v.add(name, "FAIL", failed, cases=cases, calls=calls)
         else:
             v.add(name, "pass", f"{cases} cases, {calls} checked calls (kat, seeds, 1500 random) "
-                                f"on {version}", cases=cases, calls=calls)
+                                f"on {version}; {path}", cases=cases, calls=calls)
 
 
 def check_library(a):
     bdir, prefixes = builds.lib_build(a.libgcrypt, a.openssl)
     fams = builds.load_families(bdir)
     chosen, budget = a.files, a.budget
-    v, found = Verdict(json_path(a)), []
+    v, found = Verdict(outputs=output_paths(a)), []
     candidates = chosen or [n for n in fams if not fams[n]["riscv64"]]
     for n in candidates:
         builds.check_family(n, fams)
@@ -160,6 +184,4 @@ def check_library(a):
                 v.add(name, "pass", f"{execs} execs, every feature")
     if not v.rows:
         v.add("families", "skip", "no family here is implemented by the given libraries")
-    if a.sarif:
-        sarif.write(a.sarif, found)
     return v.print(title)

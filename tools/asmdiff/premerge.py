@@ -10,9 +10,8 @@ import json
 import os
 import tempfile
 import time
-import xml.sax.saxutils as sx
 
-from . import bench, builds, coverage, fuzzing, sarif, stage, testsets
+from . import bench, builds, coverage, fuzzing, outputs, sarif, stage, testsets
 from .table import Table
 
 COVERAGE_COLUMNS = ("family", "kernel", "coverage: instructions", "blocks",
@@ -47,13 +46,13 @@ def summary_table(rows):
 
 
 def write_markdown(path, rows, bad, cov=()):
-    with open(path, "w") as f:
-        f.write(f"## asmdiff premerge: {'clean' if not bad else 'FINDINGS'}\n\n")
-        f.write("".join(line + "\n" for line in summary_table(rows).markdown()))
-        if cov:
-            f.write("\n### Kernel coverage (seeds and this run's fuzz corpus, observed in the "
-                    "emulator; listings: findings/coverage/)\n\n")
-            f.write("".join(line + "\n" for line in Table(COVERAGE_COLUMNS, cov).markdown()))
+    sections = [(f"asmdiff premerge: {'clean' if not bad else 'FINDINGS'}", 2, [],
+                 summary_table(rows))]
+    if cov:
+        sections.append(("Kernel coverage (seeds and this run's fuzz corpus, observed in the "
+                         "emulator; listings: findings/coverage/)", 3, [],
+                         Table(COVERAGE_COLUMNS, cov)))
+    outputs.write_markdown(path, sections)
 
 
 def coverage_rows(name, fam):
@@ -81,27 +80,16 @@ def coverage_rows(name, fam):
 
 
 def write_junit(path, results, rows, chosen):
-    with open(path, "w") as f:
-        f.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        f.write(f'<testsuites name="asmdiff premerge" tests="{len(results) + len(chosen)}">\n')
-        f.write('<testsuite name="suites">\n')
-        for b, t, r, d, o in results:
-            f.write(f'  <testcase classname="{sx.escape(os.path.basename(b))}" '
-                    f'name={sx.quoteattr(t)} time="{d:.2f}">')
-            if r == "SKIP":
-                f.write("<skipped/>")
-            elif r not in ("OK", "EXPECTEDFAIL"):
-                f.write(f"<failure message={sx.quoteattr(r)}>{sx.escape(o[-4000:])}</failure>")
-            f.write("</testcase>\n")
-        f.write('</testsuite>\n<testsuite name="fuzz">\n')
-        for r in rows:
-            if not r[1].startswith("fuzz"):
-                continue
-            f.write(f'  <testcase classname="fuzz" name={sx.quoteattr(r[0])}>')
-            if r[2] != "pass":
-                f.write(f"<failure message={sx.quoteattr(r[3])}/>")
-            f.write("</testcase>\n")
-        f.write("</testsuite>\n</testsuites>\n")
+    """The meson tests (each with its time and, failing, the end of its output) and each
+    family's fuzz row."""
+    tests = [outputs.case(os.path.basename(b), t,
+                          "skipped" if r == "SKIP" else
+                          "pass" if r in ("OK", "EXPECTEDFAIL") else "failure",
+                          message=r, text=o, time=d)
+             for b, t, r, d, o in results]
+    fuzz = [outputs.case("fuzz", r[0], "pass" if r[2] == "pass" else "failure", message=r[3])
+            for r in rows if r[1].startswith("fuzz")]
+    outputs.write_junit(path, "asmdiff premerge", [("suites", tests), ("fuzz", fuzz)])
 
 
 def premerge(args):

@@ -45,19 +45,41 @@ class Stage:
 
 def run(cmd, env=None):
     """Run cmd with ASMDIFF_RESULTS naming a fresh file; a malformed stream is a failure of the
-    stage (its text says so), never a silent pass."""
+    stage (its text says so), never a silent pass.  When the caller's environment names an
+    ASMDIFF_RESULTS of its own (the user's, of a command of the CLI), the stage's records are
+    appended to it too, as the stage ends: that file collects every stage of the command."""
     with tempfile.TemporaryDirectory(prefix="asmdiff-stage.") as tmp:
         path = os.path.join(tmp, "results.jsonl")
-        env = dict(env if env is not None else os.environ, ASMDIFF_RESULTS=path)
+        env = dict(env if env is not None else os.environ)
+        outer = env.get("ASMDIFF_RESULTS")
+        env["ASMDIFF_RESULTS"] = path
         # an x86-64 program of ours under a host profile's qemu (builds.with_runner)
         p = subprocess.run(builds.with_runner(cmd), env=env, capture_output=True, text=True,
                            errors="replace")
         text = p.stdout + p.stderr
+        if outer and os.path.exists(path):
+            collect(path, outer)
         try:
             recs = results.read(path)
         except results.StreamError as e:
             return Stage(p.returncode or 1, text + f"\nasmdiff: the result stream: {e}\n", [])
     return Stage(p.returncode, text, recs)
+
+
+def collect(path, outer):
+    """Append the stream at path to the file outer (one write per record, O_APPEND: several
+    processes may share it, as the programs do)."""
+    try:
+        fd = os.open(outer, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    except OSError as e:
+        warn(f"ASMDIFF_RESULTS={outer}: {e}")
+        return
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                os.write(fd, line if line.endswith(b"\n") else line + b"\n")
+    finally:
+        os.close(fd)
 
 
 _reports_printed = False

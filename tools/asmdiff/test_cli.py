@@ -35,6 +35,10 @@ def finding(check_, heading, title, **kw):
     return rec("finding", **dict(fields, **kw))
 
 
+FIXTURE = "verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S"
+# the repository root a finding's URI is relative to: this checkout's git top level (the
+# source folder itself in a tarball without .git)
+GIT_TOP = check.formats.source_root(os.path.join(results.TOP, FIXTURE))
 MISMATCH = finding("mismatch", "MISMATCH", "_gcry_mpih_add_n add_n: output differs",
                    source="verify/outside/fixtures/mpih-add1-gcrypt-two-bugs.S:61")
 RESIDUE = finding("residue", "REGISTER RESIDUE", "_gcry_mpih_add_n add_n: xmm5 holds data")
@@ -452,7 +456,8 @@ class Tables(unittest.TestCase):
             "check              result   detail",
             "kat                pass     40 cases, 120 calls of f",
             "vector leftovers   FINDING  REGISTER RESIDUE in mpi: f | xmm5",
-            "check: FINDINGS or failures (each finding reproduces with the command in its row)"])
+            "check: FINDINGS or failures (each finding reproduces with the command in its row, "
+            f"run in {results.TOP})"])
         # premerge's summary: fixed widths 10, 34, 8
         rows = [("nh", "fuzz 5s", "pass", "9 execs"), ("all", "test suites (fast)", "FAIL", "x")]
         self.assertEqual(premerge.summary_table(rows).lines(), [
@@ -512,7 +517,12 @@ class CheckJson(unittest.TestCase):
             "detail": by["kat: _gcry_mpih_add_n"]["detail"], "cases": 40, "calls": 80,
             "finding": {"kind": "MISMATCH", "check": "mismatch",
                         "implementation": "_gcry_mpih_add_n",
-                        "reproduce": "asmdiff-mpi-outside kat /src"},
+                        "reproduce": "asmdiff-mpi-outside kat /src", "cwd": results.TOP,
+                        "family": "mpi", "title": MISMATCH["title"],
+                        "source": MISMATCH["source"],
+                        # the instruction's line, the file relative to its repository's root
+                        "location": {"file": os.path.join(results.TOP, FIXTURE), "line": 61,
+                                     "from": "instruction", "root": GIT_TOP, "uri": FIXTURE}},
             "not_established": False})
         self.assertTrue(by["kat: _gcry_mpih_add_n"]["detail"].startswith("MISMATCH in mpi"))
         self.assertEqual((by["kat: _gcry_mpih_sub_n"]["result"],
@@ -579,6 +589,19 @@ class Stages(unittest.TestCase):
         self.assertEqual(version, "libgcrypt 1.12.0")
         self.assertEqual([l for l, _ in levels], ["every feature", "without intel-avx2",
                                                   "without intel-gfni", "without any"])
+
+    def test_level_says_the_path_it_took(self):
+        # libgcrypt's hwflist in that level's process: the disabled feature must be gone
+        lib = [rec("impl", name="libgcrypt-no-intel-gfni", kind="library", available=True,
+                   hwf=["intel-avx2", "intel-avx512"])]
+        self.assertEqual(library.path_taken(lib, "libgcrypt", "intel-gfni"),
+                         ("hwf in effect: intel-avx2 intel-avx512", None))
+        # the control: a level whose feature is still in effect did not take effect
+        lib[0]["hwf"].append("intel-gfni")
+        path, why = library.path_taken(lib, "libgcrypt", "intel-gfni")
+        self.assertIn("did not take effect: intel-gfni still in libgcrypt's hwflist", why)
+        self.assertIsNone(library.path_taken(lib, "libgcrypt", "")[1])
+        self.assertIn("not observable", library.path_taken([], "openssl", "~0x0:~0x20")[0])
 
     def test_premerge_fuzz_row(self):
         recs = [rec("impl", name="ref", kind="reference", available=True),
@@ -1347,6 +1370,204 @@ def mock_env(**kw):
                 os.environ[k] = v
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+class ResultFormats(unittest.TestCase):
+    """check's verdict records in every format (check/formats.py), written from records alone
+    (one check or several, as `check --changes` gives them): JSON lines, JUnit, Markdown, SARIF
+    with URIs relative to the author's repository root and a region per finding that has a
+    line; and premerge's Markdown and JUnit through the same writers (outputs.py)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        # an author's tree: a git repository holding the kernel in a subfolder
+        self.tree = os.path.join(self.tmp.name, "linux")
+        os.makedirs(os.path.join(self.tree, "arch", "x86", "crypto"))
+        subprocess.run(["git", "init", "-q", self.tree], check=True)
+        self.kernel = os.path.join(self.tree, "arch/x86/crypto/nh-sse2-x86_64.S")
+        with open(self.kernel, "w") as f:
+            f.write("/* nh */\n#include <linux/linkage.h>\n\nSYM_FUNC_START(nh_sse2)\n"
+                    "\tret\nSYM_FUNC_END(nh_sse2)\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def verdict(self, with_line=False):
+        v = check.Verdict()
+        v.kernels = {"nh_sse2": (self.kernel, "nh_sse2")}
+        v.add("build", "pass", "nh-sse2-x86_64.S")
+        src = f"{self.kernel}:5" if with_line else None
+        f = dict(finding("mismatch", "MISMATCH", "nh_sse2 hash: output differs", source=src,
+                         implementation="nh_sse2", family="nh"),
+                 reproduce="./asmdiff check nh --kernel K --symbol nh_sse2 /f/crash-1")
+        v.add_finding("kat", f, kernel="nh_sse2", cases=83, calls=166)
+        v.add("random", "pass", "3000 cases", kernel="nh_sse2", cases=3000, calls=8000)
+        v.add("emu-diff", "n/a", "the CPU cannot run it")
+        v.not_established("valgrind ct", "valgrind not installed")
+        return v
+
+    def test_location_relative_to_the_repository_root(self):
+        recs = self.verdict().records("check nh: nh_sse2")
+        loc = next(r for r in recs if r.get("finding"))["finding"]["location"]
+        # no instruction named: the entry point's line, the URI relative to the git top level
+        self.assertEqual(loc, {"file": self.kernel, "line": 4, "from": "entry point",
+                               "root": os.path.realpath(self.tree)
+                               if os.path.realpath(self.tree) != self.tree else self.tree,
+                               "uri": "arch/x86/crypto/nh-sse2-x86_64.S"})
+        recs = self.verdict(with_line=True).records("t")
+        loc = next(r for r in recs if r.get("finding"))["finding"]["location"]
+        self.assertEqual((loc["line"], loc["from"]), (5, "instruction"))
+        # --source-root names another root; a file outside it is an absolute file:// URI
+        self.assertEqual(check.formats.location({}, self.kernel, "nh_sse2",
+                                                os.path.join(self.tree, "arch"))["uri"],
+                         "x86/crypto/nh-sse2-x86_64.S")
+        self.assertEqual(check.formats.location({}, self.kernel, "nh_sse2",
+                                                os.path.join(self.tree, "lib"))["uri"],
+                         "file://" + self.kernel)
+
+    def test_entry_line_forms(self):
+        path = os.path.join(self.tmp.name, "k.S")
+        for text, line in (("/* void f(int); */\nf:\n", 2), ("x\nC_SYMBOL_NAME(f:)\n", 2),
+                           ("\n\nENTRY(f)\n", 3), ("\t.globl f\n", 1),
+                           ("int g(void);\nvoid\nf (int a,\n", 3), ("fg:\n", None)):
+            with open(path, "w") as fh:
+                fh.write(text)
+            self.assertEqual(check.formats.entry_line(path, "f"), (path, line), text)
+        # a planted copy that includes the original: the line is the original's
+        with open(os.path.join(self.tmp.name, "plant.S"), "w") as fh:
+            fh.write('#define PLANT 1\n#include "orig.S"\n')
+        with open(os.path.join(self.tmp.name, "orig.S"), "w") as fh:
+            fh.write("\n\nSYM_TYPED_FUNC_START(f)\n")
+        self.assertEqual(check.formats.entry_line(os.path.join(self.tmp.name, "plant.S"), "f"),
+                         (os.path.join(self.tmp.name, "orig.S"), 3))
+
+    def test_every_format_from_the_records(self):
+        recs = self.verdict().records("check nh: nh_sse2") + \
+            self.verdict(with_line=True).records("check nh: second")
+        out = {k: os.path.join(self.tmp.name, "out." + k) for k in
+               ("json", "junit", "markdown", "sarif")}
+        check.formats.write(recs, **out)
+        self.assertEqual([json.loads(x) for x in read(out["json"]).splitlines()], recs)
+        # JUnit: a suite per check, a case per row; FINDING and not established fail, n/a skips
+        import xml.etree.ElementTree as ET
+        root = ET.parse(out["junit"]).getroot()
+        suites = root.findall("testsuite")
+        self.assertEqual([s.get("name") for s in suites], ["check nh: nh_sse2",
+                                                           "check nh: second"])
+        cases = suites[0].findall("testcase")
+        self.assertEqual([c.get("name") for c in cases],
+                         ["build", "kat", "random", "emu-diff", "valgrind ct"])
+        status = {c.get("name"): [e.tag for e in c] for c in cases}
+        self.assertEqual(status, {"build": [], "kat": ["failure"], "random": [],
+                                  "emu-diff": ["skipped"], "valgrind ct": ["failure"]})
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("skipped")),
+                         ("10", "4", "2"))
+        self.assertIn("reproduce: ./asmdiff check nh", cases[1].find("failure").get("message"))
+        # Markdown: a heading with the verdict per check, the rows with their counts
+        md = read(out["markdown"])
+        self.assertIn("## asmdiff check nh: nh_sse2: FINDINGS (exit 1)\n", md)
+        self.assertIn("| random | pass | 3000 cases | 3000 | 8000 |\n", md)
+        self.assertIn(f"run in `{results.TOP}`", md)
+        # SARIF: relative URIs, %SRCROOT% the author's root, a region for each finding
+        log = json.loads(read(out["sarif"]))
+        self.assertEqual(validate_sarif(log), [])
+        run = log["runs"][0]
+        self.assertEqual(run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+                         "file://" + check.formats.source_root(self.kernel) + "/")
+        phys = [r["locations"][0]["physicalLocation"] for r in run["results"]]
+        self.assertEqual([(p["artifactLocation"]["uri"], p["artifactLocation"]["uriBaseId"],
+                           p["region"]["startLine"]) for p in phys],
+                         [("arch/x86/crypto/nh-sse2-x86_64.S", "%SRCROOT%", 4),
+                          ("arch/x86/crypto/nh-sse2-x86_64.S", "%SRCROOT%", 5)])
+        self.assertIn("placed at the entry point", run["results"][0]["message"]["text"])
+
+    def test_sarif_rule_for_a_check_outside_checks_def(self):
+        # memcheck's finding is the CLI's own check: a rule of its own, so the log validates
+        v = self.verdict()
+        v.add_finding("valgrind ct", {"check": "valgrind-ct", "heading":
+                                      "SECRET-DEPENDENT (memcheck)", "implementation": "nh_sse2",
+                                      "title": "nh_sse2: Conditional jump", "reproduce": "x"},
+                      kernel="nh_sse2")
+        log = check.formats.sarif_log(v.records("t"))
+        self.assertEqual(validate_sarif(log), [])
+        self.assertIn("valgrind-ct", [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]])
+
+    def test_print_writes_the_formats_asked_for(self):
+        out = {k: os.path.join(self.tmp.name, "p." + k) for k in ("junit", "markdown", "sarif")}
+        v = self.verdict()
+        v.outputs.update(out)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(v.print("check nh"), 1)
+        self.assertTrue(all(os.path.getsize(p) > 0 for p in out.values()))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "p.json")))
+        a = cli.parse(["check", "nh", "--kernel", "k.S", "--symbol", "f", "--junit", "j.xml",
+                       "--markdown", "m.md", "--sarif", "s.sarif", "--source-root", "r"])[1]
+        self.assertEqual((check.output_paths(a), a.source_root),
+                         ({"json": None, "junit": "j.xml", "markdown": "m.md",
+                           "sarif": "s.sarif"}, "r"))
+
+    def test_premerge_writes_through_the_same_writers(self):
+        rows = [("nh", "fuzz 5s", "pass", "9 execs"), ("aria", "fuzz 5s", "FINDING", "M; x")]
+        res = [("build/x", "kat-nh", "OK", 1.5, ""), ("build/x", "ct-aria", "FAIL", 2.0, "out"),
+               ("build/x", "emu", "SKIP", 0.1, "")]
+        path = os.path.join(self.tmp.name, "premerge.xml")
+        premerge.write_junit(path, res, rows, ["nh", "aria"])
+        import xml.etree.ElementTree as ET
+        root = ET.parse(path).getroot()
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("skipped")),
+                         ("5", "2", "1"))
+        ct = root.find("./testsuite/testcase[@name='ct-aria']")
+        self.assertEqual((ct.get("time"), ct.find("failure").text), ("2.00", "out"))
+
+    def test_stage_streams_collected_in_asmdiff_results(self):
+        # ASMDIFF_RESULTS given to a command of the CLI: each stage's own stream appended
+        prog = os.path.join(self.tmp.name, "prog")
+        with open(prog, "w") as f:
+            f.write(FAKE_TOOL)
+        os.chmod(prog, 0o755)
+        outer = os.path.join(self.tmp.name, "all.jsonl")
+        env = dict(os.environ, ASMDIFF_RESULTS=outer,
+                   RECORDS_KAT=json.dumps([rec("start", env=""), MISMATCH]))
+        for _ in range(2):
+            st = stage.run([prog, "kat"], env)
+            self.assertEqual(len(st.findings), 1)  # the stage still reads its own
+        self.assertEqual([r["type"] for r in results.read(outer)],
+                         ["start", "finding", "start", "finding"])
+        # the control: without it nothing is written anywhere else
+        env.pop("ASMDIFF_RESULTS")
+        stage.run([prog, "kat"], env)
+        self.assertEqual(len(results.read(outer)), 4)
+
+    def test_reproduce_lines(self):
+        v = check.Verdict()
+        judge = check.Judge(v, {k["name"]: k["row"] for k in results.check_kinds()},
+                            "./asmdiff check nh --kernel /k.S --symbol nh_sse2")
+        st = stage.Stage(1, "", [rec("start", env="ASMDIFF_CPU_MASK=-avx2 ")])
+        # a saved input by its absolute path, whatever the folder the check ran in
+        with unittest.mock.patch("os.getcwd", return_value="/somewhere"):
+            line = judge.reproduce(st, {"input": "crash-1"})
+        self.assertEqual(line, "ASMDIFF_CPU_MASK=-avx2 ./asmdiff check nh --kernel /k.S "
+                               "--symbol nh_sse2 /somewhere/crash-1")
+        # a stage's own line that names the default build (`./asmdiff fuzz`) is replaced;
+        # a mode's line of the check build's program is kept
+        st = stage.Stage(1, "", [rec("start", env=""), rec("impl", name="nh_sse2",
+                                                           kind="outside", calls=1, cases=1),
+                                 dict(MISMATCH, implementation=None, input="/f/crash-2",
+                                      reproduce="./asmdiff fuzz nh /f/crash-2"),
+                                 dict(RESIDUE, implementation=None, input="/f/crash-3",
+                                      reproduce="/b/asmdiff-nh-outside ct-trace /f/crash-3")])
+        with contextlib.redirect_stdout(io.StringIO()):
+            judge.stage(st, "valgrind ct", stage.Stage.counts, checked=False)
+        lines = [f["reproduce"] for f in judge.findings]
+        self.assertEqual(lines, ["./asmdiff check nh --kernel /k.S --symbol nh_sse2 /f/crash-2",
+                                 "/b/asmdiff-nh-outside ct-trace /f/crash-3"])
+        self.assertEqual(check.judge.command_line(["./asmdiff", "check", "a b"]),
+                         "./asmdiff check 'a b'")
+
+
 class ExpectRecords(unittest.TestCase):
     """verify/expect_records.py, the check suite's judge: every kind of EXPECT holds on records
     that meet it and fails on records that violate it (a judge that cannot fail proves
@@ -1445,6 +1666,413 @@ class ExpectRecords(unittest.TestCase):
                                       "output \"text~the table\"")[0], 1)
         # a malformed EXPECT is a usage error, not a verdict
         self.assertEqual(self.run_cmd("pass", "row:kat calls")[0], 2)
+
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def linux_suite_homes(tests):
+    """{path: {"family", "kernels": {symbol: needs}}} of the linux-6.12 tests' own arguments
+    (meson's evaluated definitions, intro-tests.json: linux_suite.sh [OPTIONS] BUDGET FILE
+    SYMBOL NEEDS...).  A --finding test holds a file to a guard that is wrong on purpose (the
+    glue's): its needs are not the file's."""
+    out = {}
+    for t in tests:
+        cmd = t["cmd"]
+        if not cmd or not cmd[0].endswith("linux_suite.sh"):
+            continue
+        args, family, arch, i = cmd[1:], None, "x86", 0
+        sizes = {"--family": 1, "--arch": 1, "--beside": 1, "--vlen": 1, "--expect": 1,
+                 "--finding": 1, "--plant": 4, "--op": 1}
+        if "--finding" in args:
+            continue
+        while args[i] in sizes:
+            if args[i] == "--family":
+                family = args[i + 1]
+            if args[i] == "--arch":
+                arch = "riscv"
+            i += 1 + sizes[args[i]]
+        rest = args[i + 1:]  # past BUDGET
+        for f, sym, needs in zip(rest[0::3], rest[1::3], rest[2::3]):
+            path = f"arch/{arch}/crypto/{f}"
+            fam = family or f.split("-")[0].split("_")[0]
+            row = out.setdefault(path, {"family": fam, "kernels": {}})
+            row["kernels"][sym] = "" if needs == "-" else needs
+    return out
+
+
+def gcrypt_suite_homes(text):
+    """The same from libgcrypt_suite.sh's kernel modes (its kernels=(SYMBOL NEEDS ...) arrays,
+    the ARIA and POLYVAL modes' own lines), its variables expanded."""
+    var = {}
+    for name, value in __import__("re").findall(r"(?m)(?:^|\s)(\w+)=([^\s()]+)", text):
+        var.setdefault(name, value)
+
+    def expand(v):
+        for _ in range(3):
+            v = __import__("re").sub(r"\$\{?(\w+)\}?", lambda m: var.get(m[1], m[0]), v)
+        return v.replace('"', "")
+    re_ = __import__("re")
+    out = {}
+
+    def add(path, family, sym, needs):
+        out.setdefault(path, {"family": family, "kernels": {}})["kernels"][sym] = needs
+    mpi = dict(re_.findall(r"(_gcry_mpih_\w+)\) f=(\S+)", text))
+    for arm in re_.finditer(r"(?m)^\s+([\w-]+)\)\s+file=(\S*)(.*?);;", text, re_.S):
+        name, file_, body = arm[1], expand(arm[2]), arm[3]
+        if name == "planted":
+            continue  # the copy under the planted build, not the tree's file
+        ks = re_.search(r"kernels=\((.*?)\)", body, re_.S)
+        words = ks[1].split() if ks else []
+        family = {"avx512": "camellia", "avx2": "camellia", "add-sub": "mpi"}.get(name, "aes")
+        for sym, needs in zip(words[0::2], words[1::2]):
+            path = mpi.get(sym, file_)
+            add(path, family, sym, expand(needs))
+    aria = re_.search(r"file=\$src/(cipher/aria-\S+)\n.*?ecb=(\S+) ctr=(\S+).*?--needs \"([^\"]+)\"",
+                      text, re_.S)
+    if aria:
+        for sym in aria.group(2, 3):
+            add(aria[1], "aria", sym, expand(aria[4]))
+    pv = re_.search(r"file=\$src/(cipher/cipher-gcm-riscv-zvkg\.c).*?--symbol (\S+) .*?--needs (\S+)",
+                    text, re_.S)
+    if pv:
+        add(pv[1], "polyval", pv[2], pv[3])
+    return out
+
+
+def homes_differ(table, suites):
+    """The differences between the homes table's rows and the suites' (every file of both)."""
+    diffs = []
+    for path in sorted(set(table) | set(suites)):
+        row, st = table.get(path), suites.get(path)
+        if row is None or st is None:
+            diffs.append(f"{path}: only in the {'suites' if row is None else 'homes table'}")
+            continue
+        if row["family"] != st["family"]:
+            diffs.append(f"{path}: family {row['family']} in the table, {st['family']} in the suites")
+        if dict(row["kernels"]) != st["kernels"]:
+            diffs.append(f"{path}: entry points and needs {dict(row['kernels'])} in the table, "
+                         f"{st['kernels']} in the suites")
+    return diffs
+
+
+class HomesAgree(unittest.TestCase):
+    """The homes table (check/homes.py) and the slow suites name the same upstream files with
+    the same entry points and CPU needs: neither changes alone."""
+
+    def suites(self):
+        from asmdiff import builds
+        path = os.path.join(builds.BUILD, "meson-info", "intro-tests.json")
+        if not os.path.isfile(path):
+            self.skipTest(f"no configured build ({path}): meson's test definitions are read there")
+        with open(path) as f:
+            linux = linux_suite_homes(json.load(f))
+        with open(os.path.join(TOP, "verify", "outside", "libgcrypt_suite.sh")) as f:
+            gcrypt = gcrypt_suite_homes(f.read())
+        return linux, gcrypt
+
+    def test_agree(self):
+        from asmdiff.check import homes
+        linux, gcrypt = self.suites()
+        self.assertGreaterEqual(len(linux), 14)
+        self.assertGreaterEqual(len(gcrypt), 8)
+        self.assertEqual(homes_differ(homes.HOMES["linux"], linux), [])
+        self.assertEqual(homes_differ(homes.HOMES["libgcrypt"], gcrypt), [])
+
+    def test_a_difference_is_seen(self):
+        # the positive control: a table with one need, one symbol or one file changed differs
+        import copy
+        from asmdiff.check import homes
+        linux, gcrypt = self.suites()
+        t = copy.deepcopy(homes.HOMES["linux"])
+        t["arch/x86/crypto/nh-sse2-x86_64.S"]["kernels"] = [("nh_sse2", "sse2,avx")]
+        self.assertEqual(len(homes_differ(t, linux)), 1)
+        t = copy.deepcopy(homes.HOMES["libgcrypt"])
+        t["mpi/amd64/mpih-add1.S"]["kernels"] = [("_gcry_mpih_add_n", ""), ("_gcry_extra", "")]
+        del t["cipher/camellia-gfni-avx2-amd64.S"]
+        self.assertEqual(len(homes_differ(t, gcrypt)), 2)
+
+
+def git_tree(d, files, commits):
+    """A git tree in d: files (path: text) as commit 1, then each commit a dict (path: text, or
+    None to delete).  Fixed names and dates."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@invalid",
+               GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z",
+               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    git = lambda *a: subprocess.run(["git", "-C", d] + list(a), env=env, check=True,  # noqa
+                                    capture_output=True)
+    os.makedirs(d, exist_ok=True)
+    git("init", "-q", "-b", "main")
+    for i, change in enumerate([files] + list(commits)):
+        for path, text in change.items():
+            full = os.path.join(d, path)
+            if text is None:
+                os.remove(full)
+                continue
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as f:
+                f.write(text)
+        git("add", "-A")
+        git("commit", "-q", "-m", f"commit {i + 1}")
+
+
+class Changes(unittest.TestCase):
+    """check --changes without a check build: the tree's kind, which changed files are covered
+    and why the others are not, the commands a covered file gets, the usage errors (exit 2)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="asmdiff-test-changes.")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def run_changes(self, argv, fake=None):
+        """(exit status, stdout, stderr, records) of check --changes ARGV."""
+        from asmdiff.check import changes
+        out, err = io.StringIO(), io.StringIO()
+        jpath = os.path.join(self.tmp, "records.jsonl")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                mock_env(ASMDIFF_CHECK_JSON=jpath, ASMDIFF_BUILD=os.path.join(self.tmp, "b")), \
+                unittest.mock.patch.object(changes.builds, "BUILD", os.path.join(self.tmp, "b")), \
+                unittest.mock.patch.object(changes, "run_check", fake or self.no_check):
+            try:
+                _, a = cli.parse(["check"] + argv)
+                rc = cli.cmd_check(a)
+            except SystemExit as e:
+                rc = e.code
+        recs = []
+        if os.path.exists(jpath):
+            with open(jpath) as f:
+                recs = [json.loads(l) for l in f]
+            os.remove(jpath)
+        return rc, out.getvalue(), err.getvalue(), recs
+
+    def no_check(self, cmd, log):
+        self.fail(f"a check ran: {cmd}")
+
+    def test_tree_kinds(self):
+        from asmdiff.check import homes
+        self.assertEqual(homes.tree_kind({"Kbuild", "arch/", "README"}), "linux")
+        self.assertEqual(homes.tree_kind({"cipher/", "src/gcrypt.h.in", "src/"}), "libgcrypt")
+        self.assertEqual(homes.tree_kind({"crypto/", "Configure"}), "openssl")
+        self.assertIsNone(homes.tree_kind({"arch/", "README"}))
+        self.assertIsNone(homes.tree_kind({"cipher/", "src/"}))
+
+    def test_paths(self):
+        from asmdiff.check import homes
+        row, why = homes.classify("linux", "arch/x86/crypto/nh-sse2-x86_64.S")
+        self.assertEqual((row["family"], row["convention"], why), ("nh", "linux", None))
+        self.assertEqual(row["kernels"], [("nh_sse2", "sse2")])
+        row, why = homes.classify("libgcrypt", "cipher/rijndael-vaes-avx512-amd64.S")
+        self.assertEqual(row["with"], ["cipher/rijndael-vaes-avx2-amd64.S"])
+        for kind, path in (("linux", "arch/x86/crypto/sha256-avx2-asm.S"),
+                           ("linux", "lib/crypto/x86/blake2s-core.S"),
+                           ("libgcrypt", "cipher/sha512-avx2-bmi2-amd64.S"),
+                           ("libgcrypt", "cipher/chacha20-riscv-v.c"),
+                           ("openssl", "crypto/aes/asm/aesni-x86_64.pl")):
+            row, why = homes.classify(kind, path)
+            self.assertIsNone(row, path)
+            self.assertIn("a kernel source with no convention row yet", why, path)
+        self.assertIn("none for this tree yet", homes.classify("openssl", "crypto/x.S")[1])
+        for kind, path in (("linux", "README"), ("linux", "arch/x86/crypto/nh-sse2-glue.c"),
+                           ("linux", "arch/x86/crypto/Makefile"),
+                           ("libgcrypt", "cipher/asm-common-amd64.h"),
+                           ("libgcrypt", "cipher/rijndael.c"), ("openssl", "crypto/aes/aes_core.c")):
+            self.assertEqual(homes.classify(kind, path), (None, "not a kernel source"), path)
+        rows = {"kernels": [(str(i), "") for i in range(5)]}
+        self.assertEqual([len(g) for g in homes.groups(rows, 2)], [2, 2, 1])
+
+    def test_usage_errors(self):
+        not_git = os.path.join(self.tmp, "plain")
+        os.makedirs(not_git)
+        rc, _, err, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", not_git])
+        self.assertEqual((rc, recs), (2, []))
+        self.assertIn("is not in a git work tree", err)
+        tree = os.path.join(self.tmp, "t")
+        git_tree(tree, {"Kbuild": "x\n", "arch/x86/crypto/Makefile": "x\n"},
+                 [{"README": "y\n"}])
+        for rng, said in (("HEAD", "is not a range: give BASE..HEAD"),
+                          ("..", "is not a range"),
+                          ("nope..HEAD", "'nope' (in nope..HEAD) is not a commit of"),
+                          ("HEAD~5..HEAD", "'HEAD~5' (in HEAD~5..HEAD) is not a commit")):
+            rc, _, err, recs = self.run_changes(["--changes", rng, "--tree", tree])
+            self.assertEqual((rc, recs), (2, []), rng)
+            self.assertIn(said, err, rng)
+        rc, _, err, _ = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree,
+                                          "--kernel", "k.S"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--kernel cannot go with it", err)
+        rc, _, err, _ = self.run_changes(["--tree", tree, "nh"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--tree names the git tree of --changes", err)
+        other = os.path.join(self.tmp, "other")
+        git_tree(other, {"README": "x\n"}, [{"README": "y\n"}])
+        rc, _, err, _ = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", other])
+        self.assertEqual(rc, 2)
+        self.assertIn("is not a tree asmdiff knows", err)
+
+    def test_not_covered(self):
+        # every reason a changed file is not checked, each on its line; nothing checked is
+        # not clean (exit 1)
+        tree = os.path.join(self.tmp, "t")
+        git_tree(tree, {"Kbuild": "x\n", "README": "a\n", "arch/x86/crypto/sha1-x.S": "a\n",
+                        "arch/x86/crypto/nh-sse2-x86_64.S": "a\n"},
+                 [{"README": "b\n", "arch/x86/crypto/sha1-x.S": "b\n",
+                   "arch/x86/crypto/nh-sse2-x86_64.S": None, "arch/x86/crypto/glue.c": "c\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree])
+        self.assertEqual(rc, 1, out)
+        files = {r["file"]: r for r in recs if r["type"] == "changes-file"}
+        self.assertEqual(files["README"]["reason"], "not a kernel source")
+        self.assertEqual(files["arch/x86/crypto/glue.c"]["reason"], "not a kernel source")
+        self.assertIn("no convention row yet", files["arch/x86/crypto/sha1-x.S"]["reason"])
+        self.assertEqual(files["arch/x86/crypto/nh-sse2-x86_64.S"]["reason"],
+                         "deleted: no file at HEAD to check")
+        self.assertFalse(any(f["covered"] for f in files.values()))
+        self.assertEqual((recs[-1]["type"], recs[-1]["verdict"], recs[-1]["exit"]),
+                         ("check-verdict", "none-covered", 1))
+        self.assertIn("checked 0 of 4 changed files: 4 not covered", out)
+        self.assertIn("no changed kernel source covered", out)
+        self.assertNotIn("changes: clean", out)
+        # BASE...HEAD: from their merge base (HEAD~1 here); an empty side is HEAD
+        for rng in ("HEAD~1...HEAD", "HEAD~1.."):
+            rc2, out2, _, _ = self.run_changes(["--changes", rng, "--tree", tree])
+            self.assertEqual(rc2, 1, rng)
+            self.assertIn("checked 0 of 4 changed files: 4 not covered", out2, rng)
+        # an OpenSSL tree: recognised, no rows yet
+        ossl = os.path.join(self.tmp, "o")
+        git_tree(ossl, {"Configure": "x\n", "crypto/aes/asm/aesni-x86_64.pl": "a\n"},
+                 [{"crypto/aes/asm/aesni-x86_64.pl": "b\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", ossl])
+        self.assertEqual(rc, 1)
+        self.assertIn("OpenSSL tree", out)
+        self.assertIn("none for this tree yet", recs[0]["reason"])
+
+    def test_covered_commands(self):
+        # a modified file is checked with its BASE file as --baseline (its entry points two a
+        # check); a file added since BASE without one (four a check); the verdict from the
+        # checks' records; the file's folder at each commit extracted
+        ran = []
+
+        def fake(cmd, log):
+            ran.append(cmd)
+            kernel = cmd[cmd.index("--kernel") + 1]
+            with open(kernel) as f:
+                text = f.read()
+            with open(cmd[cmd.index("--json") + 1], "w") as f:
+                bad = "bug" in text
+                f.write(json.dumps({"type": "check-row", "check": "kat", "stage": "kat",
+                                    "result": "FINDING" if bad else "pass",
+                                    "finding": {"kind": "MISMATCH", "implementation":
+                                                cmd[cmd.index("--symbol") + 1]} if bad
+                                    else None}) + "\n")
+                f.write(json.dumps({"type": "check-verdict", "exit": int(bad),
+                                    "verdict": "findings" if bad else "clean"}) + "\n")
+            return int(bad), ["check: clean"]
+        tree = os.path.join(self.tmp, "t")
+        aes = "arch/x86/crypto/aes_ctrby8_avx-x86_64.S"
+        sym = "".join(f"{s}\n" for s, _ in
+                      __import__("asmdiff.check.homes").check.homes.HOMES["linux"][aes]["kernels"])
+        git_tree(tree, {"Kbuild": "x\n", aes: sym, "arch/x86/crypto/macros.h": "1\n"},
+                 [{aes: sym + "new\n", "arch/x86/crypto/macros.h": "2\n",
+                   "arch/x86/crypto/nh-avx2-x86_64.S": "nh_avx2\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree,
+                                             "--budget", "7"], fake)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(len(ran), 3)  # aes: 3 entry points with a baseline (2 + 1); nh: 1
+        for cmd in ran[:2]:
+            self.assertIn("--baseline", cmd)
+            base = cmd[cmd.index("--baseline") + 1]
+            self.assertTrue(base.endswith("/base/" + aes), base)
+            inc = cmd[cmd.index("--baseline-include") + 1]
+            self.assertTrue(inc.endswith("verify/outside/linux-compat"), inc)
+            self.assertEqual(cmd[cmd.index("--needs") + 1], "avx,aesni")
+            self.assertEqual(cmd[cmd.index("--convention") + 1], "linux")
+            self.assertEqual(cmd[cmd.index("--budget") + 1], "7")
+            # each commit's own files: the header beside the kernel as it was then
+            with open(os.path.join(os.path.dirname(base), "macros.h")) as f:
+                self.assertEqual(f.read(), "1\n")
+        self.assertEqual([c.count("--symbol") for c in ran], [2, 1, 1])
+        self.assertNotIn("--baseline", ran[2])
+        self.assertEqual(ran[2][ran[2].index("--symbol") + 1], "nh_avx2")
+        files = {r["file"]: r for r in recs if r["type"] == "changes-file"}
+        self.assertEqual(files["arch/x86/crypto/macros.h"]["reason"], "not a kernel source")
+        self.assertEqual(files[aes]["result"], "clean")
+        self.assertFalse(files["arch/x86/crypto/nh-avx2-x86_64.S"]["baseline"])
+        self.assertIn("added since BASE: checked without a baseline", out)
+        self.assertIn("checked 2 of 3 changed files: 2 clean; 1 not covered", out)
+        self.assertEqual(recs[-1]["verdict"], "clean")
+        self.assertTrue(all(r.get("file") for r in recs if r["type"] == "check-row"))
+        # a finding in one check of a file is the file's, and the range's: exit 1
+        with open(os.path.join(tree, aes), "a") as f:
+            f.write("bug\n")
+        subprocess.run(["git", "-C", tree, "commit", "-qam", "bug"], check=True,
+                       env=dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@invalid",
+                                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@invalid"))
+        ran.clear()
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~2..HEAD", "--tree", tree], fake)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("1 with findings; 1 clean; 1 not covered", out)
+        self.assertIn("aes_ctr_enc_256_avx_by8: kat: FINDING MISMATCH (aes_ctr_enc_256_avx_by8)",
+                      out)
+        self.assertEqual(recs[-1]["verdict"], "findings")
+
+    def test_new_entry_point(self):
+        # an entry point the HEAD file names and the BASE file does not is checked without a
+        # baseline (the others with theirs, two to a check), and its line says so
+        ran = []
+
+        def fake(cmd, log):
+            ran.append(cmd)
+            with open(cmd[cmd.index("--json") + 1], "w") as f:
+                f.write(json.dumps({"type": "check-verdict", "exit": 0, "verdict": "clean"}) + "\n")
+            return 0, []
+        from asmdiff.check import homes
+        aria = "arch/x86/crypto/aria-aesni-avx2-asm_64.S"
+        syms = [s_ for s_, _ in homes.HOMES["linux"][aria]["kernels"]]
+        tree = os.path.join(self.tmp, "t")
+        git_tree(tree, {"Kbuild": "x\n", aria: "\n".join(syms[:-1]) + "\n"},
+                 [{aria: "\n".join(syms) + "\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree], fake)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([("--baseline" in c, c.count("--symbol")) for c in ran],
+                         [(True, 2), (True, 2), (False, 1)])
+        self.assertEqual(ran[2][ran[2].index("--symbol") + 1], syms[-1])
+        # needs given per entry point where they differ (avx2,aesni and avx2,gfni)
+        self.assertEqual([ran[1][i + 1] for i, w in enumerate(ran[1]) if w == "--needs"],
+                         ["avx2,aesni", "avx2,gfni"])
+        self.assertIn(f"{syms[-1]}: not named in the BASE file, checked without a baseline", out)
+
+    def test_header_includers(self):
+        # a changed header is not a kernel source, and the unchanged homed files that include
+        # it are checked for it, each commit's file built with that commit's header
+        ran = []
+
+        def fake(cmd, log):
+            ran.append(cmd)
+            with open(cmd[cmd.index("--json") + 1], "w") as f:
+                f.write(json.dumps({"type": "check-verdict", "exit": 0, "verdict": "clean"}) + "\n")
+            return 0, []
+        tree = os.path.join(self.tmp, "g")
+        cam = "cipher/camellia-gfni-avx2-amd64.S"
+        hdr = "cipher/camellia-aesni-avx2-amd64.h"
+        syms = " ".join(s for s, _ in
+                        __import__("asmdiff.check.homes").check.homes.HOMES["libgcrypt"][cam]["kernels"])
+        git_tree(tree, {"src/gcrypt.h.in": "x\n",
+                        cam: '#include "camellia-aesni-avx2-amd64.h"\n' + syms + "\n",
+                        hdr: "old\n", "cipher/other-amd64.S": "no include\n"},
+                 [{hdr: "new\n"}])
+        rc, out, _, recs = self.run_changes(["--changes", "HEAD~1..HEAD", "--tree", tree], fake)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(len(ran), 2)  # three entry points: two with their old twins, then one
+        kernel, base = ran[0][ran[0].index("--kernel") + 1], ran[0][ran[0].index("--baseline") + 1]
+        self.assertTrue(kernel.endswith("/head/" + cam) and base.endswith("/base/" + cam))
+        for side, text in ((kernel, "new\n"), (base, "old\n")):
+            with open(os.path.join(os.path.dirname(side), os.path.basename(hdr))) as f:
+                self.assertEqual(f.read(), text)
+        files = {r["file"]: r for r in recs if r["type"] == "changes-file"}
+        self.assertEqual(files[hdr]["included_by"], [cam])
+        self.assertEqual((files[cam]["change"], files[cam]["via"]), ("unchanged", [hdr]))
+        self.assertIn("checked 0 of 1 changed file and 1 unchanged file that includes one: "
+                      "1 clean; 1 not covered", out)
 
 
 if __name__ == "__main__":

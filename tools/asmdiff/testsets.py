@@ -22,6 +22,7 @@ HOST_PROFILE = os.path.join(builds.TOP, "verify", "host_profile.sh")
 PROFILE_EXCLUDED = (
     (("emu-x86-*",), "they run the family under qemu-x86_64's CPU models themselves"),
     (("*-on-haswell",), "they run under qemu-x86_64 -cpu Haswell themselves"),
+    (("dispatch-*",), "they run the libraries under qemu-x86_64's CPU models themselves"),
     (("ct-valgrind-*", "valgrind-controls", "valgrind-driver-controls"),
      "Valgrind's own synthetic CPU runs the program there (it has no AVX-512 on any host), "
      "not qemu's"),

@@ -5,7 +5,7 @@
 # Property: with the builder's environment for SANITIZER (address, undefined or coverage;
 # verify/ossfuzz/builder_env.sh) and nothing else in it, build.sh builds one fuzz_F per family
 # of build/families.json, each with its seed corpus zip and options file; each needs nothing
-# but the C/C++ runtime (verify/ossfuzz/check_runtime_deps.sh); each runs RUNS inputs (or ASMDIFF_OSSFUZZ_SECONDS, 30) from its
+# but the C/C++ runtime (verify/ossfuzz/check_runtime_deps.sh); each runs RUNS inputs (or ASMDIFF_OSSFUZZ_SECONDS, 20) from its
 # seed corpus with its options and dictionary in a root holding only itself and that runtime
 # (no -dev library exists there), without a finding.  coverage: each fuzzer replays its corpus
 # with -runs=0 and llvm-profdata-19 / llvm-cov-19 summarize, as the coverage runner does.
@@ -15,7 +15,7 @@
 # reused by the next run with the same flags.  Exit 0 pass, 1 fail, 77 skip (what is missing).
 set -uo pipefail
 srcdir=$(cd "$1" && pwd) builddir=$(cd "$2" && pwd) sanitizer=$3 runs=${4:-10000}
-secs=${ASMDIFF_OSSFUZZ_SECONDS:-30}
+secs=${ASMDIFF_OSSFUZZ_SECONDS:-20}
 engine=${ASMDIFF_OSSFUZZ_ENGINE:-libfuzzer}
 here=$srcdir/verify/ossfuzz
 . "$here/builder_env.sh"
@@ -136,12 +136,12 @@ else
   echo "== runner: not root: cleared environment, LD_LIBRARY_PATH empty (no chroot)"
 fi
 
-# AFL++: afl-fuzz on the seed corpus for ASMDIFF_OSSFUZZ_AFL_SECONDS (default 20), max_len
+# AFL++: afl-fuzz on the seed corpus for ASMDIFF_OSSFUZZ_AFL_SECONDS (default 10), max_len
 # and dictionary from the options file, as OSS-Fuzz's AFL++ runner does; afl-fuzz comes from
 # the host (it is not part of the fuzzer), so it runs with a cleared environment, not in a root.
 # afl-fuzz wants ASan to abort and not symbolize; a crash or a seed that fails is a failure.
 run_afl() {
-  local fam=$1 r=$2 secs=${ASMDIFF_OSSFUZZ_AFL_SECONDS:-20} maxlen dict=() st
+  local fam=$1 r=$2 secs=${ASMDIFF_OSSFUZZ_AFL_SECONDS:-10} maxlen dict=() st
   maxlen=$(sed -n 's/^max_len *= *//p' "$out/fuzz_$fam.options")
   [ -f "$out/fuzz_$fam.dict" ] && dict=(-x "$out/fuzz_$fam.dict")
   rm -rf "$r/afl"

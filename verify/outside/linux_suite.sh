@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# linux_suite.sh [--family F] [--arch riscv64 [--beside NAME]... [--vlen N]...] [--expect EXPECT]...
+# linux_suite.sh [--family F] [--op OP]... [--arch riscv64 [--beside NAME]... [--vlen N]...] [--expect EXPECT]...
 #                [--plant AFTER FIND REPLACE EXPECT] BUDGET FILE SYMBOL NEEDS [FILE SYMBOL NEEDS]...
 # — Linux's own crypto assembly as
 # outside kernels (./asmdiff check FAMILY --kernel $ASMDIFF_LINUX_SRC/arch/x86/crypto/FILE in
@@ -25,17 +25,20 @@
 # verify/expect_records.py).
 # --finding EXPECT: the file as shipped must give the finding EXPECT says (with --fail-fast):
 # a bug of the upstream file itself (an instruction its glue's CPU guard does not admit).
+# --op OP: the check's --op, in the order of the triples (once for all, or once per SYMBOL).
 # NEEDS is the kernel's --needs, or '-' for none: the check then takes the needs its
 # convention declares (linux_polyval.c), as a user who gives no --needs gets them.
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
-plant=() family= arch=x86_64 beside=() vlens=() more=() finding=
+plant=() family= arch=x86_64 beside=() vlens=() more=() finding= ops=()
 while :; do
   case "${1:-}" in
     --family) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --family F ..." >&2; exit 2; }
               family=$2; shift 2 ;;
+    --op) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --op OP ..." >&2; exit 2; }
+          ops+=(--op "$2"); shift 2 ;;
     --arch) [ "${2:-}" = riscv64 ] || { echo "linux_suite.sh: --arch riscv64 only" >&2; exit 2; }
             arch=$2; shift 2 ;;
     --beside) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --beside NAME ..." >&2; exit 2; }
@@ -78,6 +81,7 @@ while [ $# -gt 0 ]; do
   symbols+=("$2")
   shift 3
 done
+args+=("${ops[@]}")
 if [ "$arch" = riscv64 ]; then
   args+=(--arch riscv64)
   for b in "${beside[@]}"; do

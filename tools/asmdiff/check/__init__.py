@@ -16,7 +16,7 @@ reports are passed through as printed.
 The package, by concern: verdict.py (the verdict table and its JSON records), judge.py (a
 stage's records into rows; the property rows), kernel.py (every stage of a built kernel;
 Valgrind's constant time), build.py (the outside kernels of a command; the check build),
-x86.py (the x86-64 check), riscv.py (the riscv64 check), baseline.py (--baseline's "new vs
+x86.py (the x86-64 check), formats.py (the verdict records as JSON lines, JUnit, Markdown, SARIF), riscv.py (the riscv64 check), baseline.py (--baseline's "new vs
 old" rows), bench_table.py (--baseline's bench; old/new's interval from ../spread.py)."""
 from .baseline import compare_with_old, mismatches
 from .bench_table import bench_records, bench_table
@@ -27,7 +27,8 @@ from .judge import (FAIL_FAST_NOT_RUN, GUARD_PAGES, LEFTOVER_RULES, PROPERTIES, 
 from .kernel import (EMULATED_FEATURES, MEMCHECK_ERROR, VALGRIND_CT_CASES, emulated_mask,
                      judge_kernel, valgrind_ct)
 from .riscv import RISCV_NOT_RUN, RISCV_VLENS, check_riscv
-from .verdict import Verdict, finding_record, json_path
+from . import formats
+from .verdict import Verdict, finding_record, json_path, output_paths
 from .x86 import check_outside
 
 __all__ = [
@@ -37,5 +38,5 @@ __all__ = [
     "LEFTOVER_RULES", "PROPERTIES", "FailFast", "Judge", "distinct", "outside_counts",
     "set_aside", "EMULATED_FEATURES", "MEMCHECK_ERROR", "VALGRIND_CT_CASES", "emulated_mask",
     "judge_kernel", "valgrind_ct", "RISCV_NOT_RUN", "RISCV_VLENS", "check_riscv", "Verdict",
-    "finding_record", "json_path", "check_outside",
+    "finding_record", "json_path", "output_paths", "check_outside", "formats",
 ]

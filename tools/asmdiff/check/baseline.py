@@ -30,6 +30,11 @@ def compare_with_old(judge):
                   f"wrong ({stage.heading(old_bad[0])}): the patch fixes it ({same})" + also, **k)
         elif old_bad:
             v.add(row, "info", f"both differ from the C reference ({same})" + also, **k)
+        elif not calls and other:
+            # the old file's own finding ended the stage before a call of it was counted (a
+            # fuzzer stops at its first): the new file ran again on its own (its row above)
+            v.add(row, "info", f"no comparison here: the old file's own finding stopped the "
+                  f"stage first ({stage.heading(other[0])}); the new file ran on its own", **k)
         elif not calls:
             why = ("the stage stopped at the new file's finding first" if new_fs else
                    "no case of this stage reached it")

@@ -1,6 +1,14 @@
 """judge.py — what a stage's records say of each outside kernel: a stage's rows as they run,
 then the property rows, every finding in the row its check establishes (checks.def)."""
-from .. import fuzzing, results, stage
+import os
+import re
+import shlex
+
+from .. import builds, fuzzing, results, stage
+
+# the line a program of ours writes when no mode line fits (report.c: `./asmdiff fuzz FAMILY
+# FILE`): the default build's fuzzer, which holds our kernels, not the check build's
+DEFAULT_LINE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S* )*\./asmdiff fuzz ")
 
 # The properties every call of every stage is checked for, per architecture (what the checked
 # call of fuzz/harness/abi.c checks there): their rows, always printed; a property the
@@ -64,6 +72,14 @@ def outside_counts(recs, name=None):
                  for k in ("cases", "calls", "skipped_cases"))
 
 
+def command_line(words):
+    """A command line of ./asmdiff (run in this checkout), its words quoted for the shell, with
+    ASMDIFF_BUILD in front when the command ran on another build folder than the default."""
+    env = "" if os.path.realpath(builds.BUILD) == os.path.realpath(
+        os.path.join(builds.TOP, "build")) else f"ASMDIFF_BUILD={shlex.quote(builds.BUILD)} "
+    return env + " ".join(shlex.quote(w) for w in words)
+
+
 class FailFast(Exception):
     """--fail-fast: a stage found something; the stages after it are not run."""
 
@@ -103,12 +119,16 @@ class Judge:
         return [sl for sl in self.slots if sl["role"] == "new"]
 
     def reproduce(self, st, f, unit=None):
-        """The one-line command for a finding: with a saved input, the check itself on that
-        file; a case a mode built (kat, exhaustive) reproduces with the tool's own line."""
+        """The one-line command for a finding, run in this checkout (./asmdiff): with a saved
+        input, the check itself on that file (its absolute path: the line must not depend on
+        the folder the check ran in); a case a mode built (kat, exhaustive) reproduces with the
+        tool's own line (the check build's program, by its absolute path)."""
+        if f.get("reproduce_final"):
+            return f["reproduce_final"]  # a line the caller made (riscv64: at its VLEN)
         saved = f.get("input") or unit
         if not saved:
             return f.get("reproduce") or ""
-        return f"{st.start.get('env', '')}{self.again} {saved}"
+        return f"{st.start.get('env', '')}{self.again} {shlex.quote(os.path.abspath(saved))}"
 
     def stage(self, st, name, detail, libfuzzer=False, checked=True, only=None, note=""):
         """One stage's rows from its records: one per outside kernel (the kernel's name after
@@ -162,8 +182,11 @@ class Judge:
             for f in fs:
                 # a native stage's saved input reproduces through the check itself; another
                 # mode's (bounds, ct-trace, emu-diff, ct) with that mode's own line
-                f = dict(f, reproduce=self.reproduce(st, f, unit) if checked
-                         else f.get("reproduce") or "")
+                # (and any stage's line that names the default build, `./asmdiff fuzz`)
+                own = f.get("reproduce") or ""
+                f = dict(f, reproduce=self.reproduce(st, f, unit)
+                         if checked or DEFAULT_LINE.match(own) else own)
+                f.pop("reproduce_final", None)
                 self.findings.append(f)
                 self.v.add_finding(name, f, **k)
         elif counts is not None and not cases and s and s.get("cases"):

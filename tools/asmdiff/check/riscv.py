@@ -7,13 +7,13 @@ import os
 import shutil
 import sys
 
-from .. import builds, fuzzing, results, sarif, stage
+from .. import builds, fuzzing, results, stage
 from ..builds import TOP, die
 from .baseline import compare_with_old
 from .build import build_lock, compile_check_build, configure
-from .judge import FailFast, Judge
+from .judge import FailFast, Judge, command_line
 from .usage import precheck
-from .verdict import Verdict, json_path
+from .verdict import Verdict, output_paths
 
 RISCV_VLENS = (128, 256, 512, 1024)
 # what the riscv64 check does not run, and why (each an n/a row)
@@ -51,7 +51,8 @@ def check_riscv(a, family, slots):
     for f in a.beside:
         if not os.path.isfile(f):
             die(f"--beside: no file {f}")
-    v = Verdict(json_path(a))
+    v = Verdict(outputs=output_paths(a), source_root=getattr(a, "source_root", None))
+    v.kernels = {sl["name"] or sl["symbol"]: (sl["kernel"], sl["symbol"]) for sl in slots}
     for tool_ in ("qemu-riscv64", "clang-19"):
         if not shutil.which(tool_):
             v.not_established("build", f"{tool_} not found: a riscv64 check needs it")
@@ -62,6 +63,7 @@ def check_riscv(a, family, slots):
     key = hashlib.sha1(json.dumps([3, family, slots, [os.path.abspath(f) for f in a.beside], rt])
                        .encode()).hexdigest()[:10]
     bdir = os.path.join(builds.BUILD, "check-riscv64", f"{family}-{label[:80]}-{key}")
+    as_given = {id(sl): sl["kernel"] for sl in slots}  # (the reproduce line names these)
     if a.beside:
         # each kernel beside the files given, in a folder of its own
         src = bdir + ".src"
@@ -77,12 +79,15 @@ def check_riscv(a, family, slots):
     precheck(slots, "riscv64")
     words = ["./asmdiff", "check", family, "--arch", "riscv64"]
     for sl in new:
-        words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
+        words += ["--kernel", as_given[id(sl)], "--symbol", sl["symbol"]]
     words += [x for d in new[0]["includes"] for x in ("--include", d)]
     words += [x for f in new[0].get("with", []) for x in ("--with", f)]
-    words += [x for sl in new[:1] for k, o in (("conv", "--convention"), ("needs", "--needs"))
-              if sl[k] for x in (o, sl[k])]
-    judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, " ".join(words))
+    # (the options as given: the same options make the same build folder)
+    words += [x for sl in new[:1] for k, o, given in (("conv", "--convention", a.convention),
+                                                      ("needs", "--needs", a.needs))
+              if sl[k] and given for x in (o, sl[k])]
+    words += [x for f in a.beside for x in ("--beside", os.path.abspath(f))]
+    judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, command_line(words))
     if len(slots) > 1:
         judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
                        for sl in slots]
@@ -153,7 +158,8 @@ def check_riscv(a, family, slots):
             if not f.get("input") and f.get("reproduce"):
                 f["reproduce"] = " ".join(qemu(vlen)) + " " + f["reproduce"]
             elif f.get("input"):
-                f["reproduce"] = f"{judge.again} --vlen {vlen} {f['input']}"
+                f["reproduce"] = f["reproduce_final"] = \
+                    f"{judge.again} --vlen {vlen} {os.path.abspath(f['input'])}"
 
     def fuzz_stage(vlen):
         # libFuzzer for the budget at each VLEN, its corpus that VLEN's own (what a VLEN's code
@@ -203,6 +209,4 @@ def check_riscv(a, family, slots):
     if a.baseline or a.bench:
         v.add("bench", "n/a", "under qemu-riscv64 a time is the emulator's, not the kernel's: "
                               "bench both on riscv64 hardware")
-    if a.sarif:
-        sarif.write(a.sarif, judge.findings, kernel=slots[0]["kernel"])
     return v.print(title)

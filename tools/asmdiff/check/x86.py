@@ -7,16 +7,16 @@ import os
 import subprocess
 import sys
 
-from .. import builds, coverage, encoding, results, sarif, stage
+from .. import builds, coverage, encoding, results, stage
 from .baseline import compare_with_old
 from .bench_table import bench_table
 from .build import (build_lock, check_arch, compile_check_build, configure, outside_slots,
                     renamed_symbols)
-from .judge import FAIL_FAST_NOT_RUN, FailFast, Judge
+from .judge import FAIL_FAST_NOT_RUN, FailFast, Judge, command_line
 from .kernel import judge_kernel
 from .riscv import check_riscv
 from .usage import precheck
-from .verdict import Verdict, json_path
+from .verdict import Verdict, output_paths
 
 
 def check_outside(a):
@@ -36,14 +36,17 @@ def check_outside(a):
     key = hashlib.sha1(json.dumps([2, family, slots]).encode()).hexdigest()[:10]
     label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
     bdir = os.path.join(builds.BUILD, "check", f"{family}-{label[:80]}-{key}")
-    # the one-line command that redoes this check (and, with a file, reproduces a finding)
+    # the one-line command that redoes this check (and, with a file, reproduces a finding):
+    # the options as given (a convention guessed or needs scanned are found again the same
+    # way, and the same options make the same build folder: no rebuild)
     words = ["./asmdiff", "check", family]
     for sl in new:
         words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
     words += [x for d in new[0]["includes"] for x in ("--include", d)]
     words += [x for f in new[0].get("with", []) for x in ("--with", f)]
-    for key_, opt in (("needs", "--needs"), ("conv", "--convention"), ("op", "--op")):
-        vals = [sl[key_] for sl in new]
+    for key_, opt, given in (("needs", "--needs", a.needs), ("conv", "--convention",
+                                                               a.convention), ("op", "--op", a.op)):
+        vals = [sl[key_] for sl in new] if given else []
         vals = vals[:1] if len(set(vals)) == 1 else vals
         words += [x for v_ in vals if v_ for x in (opt, v_)]
     if a.baseline:
@@ -52,8 +55,9 @@ def check_outside(a):
                   for x in ("--baseline-symbol", sl["symbol"])]
         words += [x for d in a.baseline_include for x in ("--baseline-include",
                                                           os.path.abspath(d))]
-    again = " ".join(words)
-    v = Verdict(json_path(a))
+    again = command_line(words)
+    v = Verdict(outputs=output_paths(a), source_root=getattr(a, "source_root", None))
+    v.kernels = {sl["name"] or sl["symbol"]: (sl["kernel"], sl["symbol"]) for sl in slots}
     judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, again)
     if len(slots) > 1:
         judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
@@ -150,6 +154,4 @@ def check_outside(a):
             v.add("bench", "n/a", f"--fail-fast stopped the check at '{stopped}'")
         else:
             v.extra += bench_table(family, slots, tool, env) or []
-    if a.sarif:
-        sarif.write(a.sarif, judge.findings, kernel=kernel)
     return v.print(f"check {family}: {label} ({conv} convention)")

@@ -1,0 +1,38 @@
+/* stream_upstream.h — a keystream entry point from an upstream home (./asmdiff check), for a
+ * family whose operation is a counter-mode keystream XOR over a 16-word state (chacha): what
+ * such a family's convention files return from make_ops, so a convention needs nothing of the
+ * family's file (docs/architecture.md's layers).
+ *
+ * The family keeps its own contract (kernels/chacha/chacha.h): one of its calls XORs len bytes
+ * from the state's counter on and leaves the counter advanced by ceil(len / 64) blocks.  For an
+ * outside kernel it places the state, input and output of each such call as it does for its
+ * own kernels and hands them to the convention's function for that counter, which makes the
+ * entry point's calls through DRV_CALL as that home's glue does (a width's worth of bytes a
+ * call) and advances the counter between and after them as the glue does. */
+#ifndef ASMDIFF_STREAM_UPSTREAM_H
+#define ASMDIFF_STREAM_UPSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stream_upstream;
+/* One call of the family's: dst = src ^ keystream for len bytes (any len, 0 included) from
+ * state, whose counter it advances. */
+typedef void (*stream_upstream_call)(const struct stream_upstream *k, uint32_t state[16],
+                                     uint8_t *dst, const uint8_t *src, size_t len,
+                                     unsigned int nrounds);
+
+/* An outside kernel as its convention calls it (struct impl.ops of an IMPL_OUTSIDE kernel). */
+struct stream_upstream {
+    const void *fn;     /* the entry point (renamed in the check build) */
+    size_t max_blocks;  /* blocks one call of it takes at most (its width) */
+    /* RFC 8439's 32-bit counter in word 12, and the original design's 64-bit counter in words
+     * 12-13; NULL where the home has no such form (the family then does not run it). */
+    stream_upstream_call ctr32, ctr64;
+    /* ctr32 for the bench: the same calls made directly (no checked call, nothing placed);
+     * NULL: not benched */
+    void (*bench32)(const struct stream_upstream *k, uint32_t state[16], uint8_t *buf,
+                    size_t len, unsigned int nrounds);
+};
+
+#endif
