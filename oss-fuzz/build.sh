@@ -94,9 +94,10 @@ build_openssl() {
   built openssl && return
   begin openssl
   # libcrypto only, static, with its assembly (that is what we fuzz).  Algorithms and features
-  # no family uses are left out, to build about half of it: ARIA, Camellia, AES, BN and the EVP
-  # layer with its default provider, ChaCha20 stay; no-deprecated because our adapters use none of the
-  # deprecated API (a use would fail this build); no-legacy: the legacy provider holds nothing
+  # no family uses are left out, to build about half of it: ARIA, Camellia, AES, ChaCha20,
+  # Poly1305, BN and the EVP layer with its default provider stay; no-deprecated because our
+  # adapters use none of the deprecated API (a use would fail this build); no-legacy: the
+  # legacy provider holds nothing
   # the families use.
   # -fno-sanitize=function: OpenSSL 3.0 calls its hash-table and stack callbacks through
   # pointers cast to another function type (crypto/lhash/lhash.c:296 on the first EVP fetch),
@@ -107,7 +108,7 @@ build_openssl() {
     --prefix="$deps" --libdir=lib no-shared no-tests no-module no-engine no-dso no-async \
     no-comp no-ec no-dh no-dsa no-sm2 no-sm3 no-sm4 no-whirlpool no-idea no-seed no-rc2 no-rc4 \
     no-bf no-cast no-md4 no-mdc2 no-rmd160 no-siphash no-blake2 no-srp no-cms no-ts no-ocsp \
-    no-ct no-cmp no-ocb no-poly1305 no-scrypt no-siv no-ui-console no-ssl no-tls \
+    no-ct no-cmp no-ocb no-scrypt no-siv no-ui-console no-ssl no-tls \
     no-dtls no-srtp no-sock no-des no-legacy no-deprecated no-cmac no-gost no-rfc3779 no-dgram \
     no-psk no-nextprotoneg no-autoload-config no-multiblock no-ssl-trace no-ktls
   step openssl generate make -j"$jobs" build_generated

@@ -24,7 +24,7 @@ static const struct {
     {CPU_AVX, "avx"},           {CPU_AVX2, "avx2"},         {CPU_BMI2, "bmi2"},
     {CPU_ADX, "adx"},           {CPU_AVX512F, "avx512f"},   {CPU_AVX512BW, "avx512bw"},
     {CPU_AVX512DQ, "avx512dq"}, {CPU_AVX512VL, "avx512vl"}, {CPU_AVX512VBMI, "avx512vbmi"},
-    {CPU_AVX512BITALG, "avx512bitalg"}, {CPU_GFNI, "gfni"},
+    {CPU_AVX512BITALG, "avx512bitalg"}, {CPU_AVX512IFMA, "avx512ifma"}, {CPU_GFNI, "gfni"},
     {CPU_VAES, "vaes"},         {CPU_VPCLMULQDQ, "vpclmulqdq"}, {CPU_RV_V, "v"},
     {CPU_RV_ZVKG, "zvkg"},      {CPU_RV_ZVKNED, "zvkned"},  {CPU_RV_ZVKB, "zvkb"},
     {CPU_RV_ZVBB, "zvbb"},
@@ -74,6 +74,7 @@ static uint64_t detect(void)
             if (b & (1u << 31)) f |= CPU_AVX512VL;
             if (c & (1u << 1)) f |= CPU_AVX512VBMI;
             if (c & (1u << 12)) f |= CPU_AVX512BITALG;
+            if (b & (1u << 21)) f |= CPU_AVX512IFMA;
         }
         if (c & (1u << 8)) f |= CPU_GFNI;
         if (os_avx && (c & (1u << 9))) f |= CPU_VAES;

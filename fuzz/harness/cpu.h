@@ -30,6 +30,7 @@ enum cpu_feature {
     CPU_X86_64 = 1ull << 16, /* baseline x86-64: scalar kernels */
     CPU_AVX512DQ = 1ull << 17,
     CPU_AVX512BITALG = 1ull << 18,
+    CPU_AVX512IFMA = 1ull << 19, /* vpmadd52luq/huq (cpuid 7.ebx.21) */
     CPU_RV_V = 1ull << 32,
     CPU_RV_ZVKG = 1ull << 33,
     CPU_RV_ZVKNED = 1ull << 34,

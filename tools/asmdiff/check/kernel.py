@@ -16,7 +16,7 @@ VALGRIND_CT_CASES = "200"
 # features the emulated set masks (pclmul: Linux's POLYVAL file, whose carry-less multiplies
 # the emulator runs too; a kernel needing only AVX or AES-NI gets no emulated set).
 EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512vbmi",
-                     "avx512bitalg", "gfni", "vaes", "vpclmulqdq", "pclmul")
+                     "avx512bitalg", "avx512ifma", "gfni", "vaes", "vpclmulqdq", "pclmul")
 
 
 def emulated_mask(needs):
