@@ -102,6 +102,15 @@
 #define ABI_ST_K (ABI_ST_VEC + 32 * ABI_ST_VEC_ROW) /* 8 x 8 bytes */
 #define ABI_ST_STACK_TOP (ABI_ST_K + 8 * 8)
 
+/* struct abi_win64_call's offsets (fuzz/harness/abi.h), as the Win64 bridge addresses it
+ * (abi_win64_x86_64.S; the registers of the list are W_<NAME> within in and out). */
+#define ABI_W64_FN 0
+#define ABI_W64_NARGS 8
+#define ABI_W64_IN 16
+#define ABI_W64_OUT (ABI_W64_IN + ABI_REGS_SIZE(ABI_X86_64_WIN64_SAVED))
+/* what the bridge puts in the shadow space and unused argument slots */
+#define ABI_W64_JUNK 0x5badc0de5badc0de
+
 /* The RISC-V struct abi_state's offsets (fuzz/harness/abi.h), as abi_riscv64.S addresses it
  * (the registers of the list come first, ST_<NAME> there); abi.c checks each. */
 #define ABI_RV_ST_SP_DELTA ABI_REGS_SIZE(ABI_RISCV64_LP64_SAVED)
@@ -161,7 +170,9 @@ struct abi_state {
 };
 #endif
 
-/* The Win64 callee-saved registers, as a Win64 checked call will load and observe them. */
+/* The Win64 callee-saved registers, as the Win64 checked call loads and observes them
+ * (fuzz/harness/abi_win64_x86_64.S, the bridge a SysV checked call makes a Win64 call through;
+ * struct abi_win64_call in abi.h: fn, the count of arguments, then the registers in and out). */
 struct abi_win64_saved {
     ABI_X86_64_WIN64_SAVED(ABI_REG_FIELD_)
 };

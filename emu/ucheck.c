@@ -87,6 +87,10 @@ static struct engine {
      * rebuilds its address space each time), three times the emulation of a whole
      * 1024-byte NH call. */
     uint64_t slot_pages[UC_MAX_REGIONS];
+    /* pages mapped at their own addresses for UC_REGION_FIXED regions, unmapped when
+     * the next call places its regions */
+    uint64_t fixed_page[4 * UC_MAX_REGIONS];
+    size_t nfixed;
     uint64_t rng;
 } eng;
 
@@ -536,6 +540,8 @@ static int fail(struct uc_result *res, const char *fmt, const char *a, const cha
 /* Places the regions (run.spans) and maps them.  0, or -1 with res->error. */
 static int map_regions(const struct uc_call *call, struct uc_result *res)
 {
+    for (size_t i = 0; i < eng.nfixed; i++) uc_mem_unmap(eng.uc, eng.fixed_page[i], PAGE);
+    eng.nfixed = 0;
     for (size_t i = 0; i < call->nregions; i++) {
         const struct uc_region *r = &call->regions[i];
         struct span *s = &run.spans[i];
@@ -549,13 +555,37 @@ static int map_regions(const struct uc_call *call, struct uc_result *res)
                 return fail(res, "regions %s and %s overlap: declare one region for an in-place "
                             "call", call->regions[j].name, s->name);
         }
+        if (r->len && (r->kind & UC_REGION_FIXED)) {
+            /* a global the function reaches RIP-relative, outside the read-only image: its
+             * pages at their own addresses, holding what the host's hold now */
+            uint64_t lo = h & ~(uint64_t)(PAGE - 1), hi = (h + r->len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+            if (in_image(lo) || in_image(hi - 1))
+                return fail(res, "fixed region %s lies in the program's read-only image: declare "
+                            "it as a plain region", s->name, "");
+            for (uint64_t pg = lo; pg < hi; pg += PAGE) {
+                int have = 0;
+                for (size_t k = 0; k < eng.nfixed; k++) have |= eng.fixed_page[k] == pg;
+                if (have) continue;
+                if (eng.nfixed == sizeof eng.fixed_page / sizeof eng.fixed_page[0] ||
+                    uc_mem_map(eng.uc, pg, PAGE, UC_PROT_READ | UC_PROT_WRITE))
+                    return fail(res, "mapping fixed region %s at its own address%s", s->name, "");
+                eng.fixed_page[eng.nfixed++] = pg;
+                uc_mem_write(eng.uc, pg, (const void *)(uintptr_t)pg, PAGE);
+            }
+            s->start = h;
+            s->end = h + r->len;
+            s->map_lo = lo;
+            s->map_hi = hi;
+            res->region_addr[i] = h;
+            continue;
+        }
         if (r->len && in_image(h)) {
             if (r->writable) return fail(res, "region %s lies in the program image and is "
                                          "writable", s->name, "");
             s->start = h;
             s->end = h + r->len;
             s->in_image = 1;
-            s->per_table = call->per_table;
+            s->per_table = call->per_table && !(r->kind & UC_REGION_WHOLE);
             if (s->per_table) {
                 if (tables.lo != s->start || tables.hi != s->end) {
                     tables.n = elfsym_objects_in(s->start, s->end, &tables.obj, &tables.unsized);

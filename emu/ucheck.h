@@ -54,6 +54,15 @@ struct uc_region {
                        * a cast) */
     size_t len;       /* exact length in bytes; 0 is allowed (no access at all) */
     int writable;     /* 0: any write is a violation */
+    int kind;         /* 0, or the enum uc_region_kind flags below */
+};
+enum uc_region_kind {
+    /* at its own address, not in a slot: a global (.data, .bss) the function reaches
+     * RIP-relative; its pages are mapped with the host's bytes, the region's own bytes are the
+     * bounds window */
+    UC_REGION_FIXED = 1,
+    /* in the program image, judged as a whole: never per sized object (uc_call.per_table) */
+    UC_REGION_WHOLE = 2,
 };
 /* A region whose host address lies in the program's read-only image (a constant table the
  * function reads RIP-relative) is not copied: it is a bounds window at its own address.  It

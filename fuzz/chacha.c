@@ -146,6 +146,9 @@ static struct chacha_case {
     size_t cut_shift; /* 0..63: the libraries that take any cut see each one this much later */
     uint8_t msg[CHACHA_MAX_BYTES];
 } the_case;
+/* what a convention's accepts() reads of it (stream_upstream.h) */
+_Static_assert(offsetof(struct chacha_case, rounds) == offsetof(struct stream_case_head, rounds),
+               "the case begins with its rounds");
 
 static struct chacha_want {
     uint8_t block[64];

@@ -25,6 +25,7 @@
 #include "asmdiff-config.h"
 #include "cpu.h"
 #include "driver.h"
+#include "poly_upstream.h"
 #include "properties.h"
 #include "report.h"
 #include "rng.h"
@@ -194,8 +195,9 @@ static void *decode(struct input *in)
 
 struct caller {
     const struct p1305_ops *ops;
+    const struct poly_upstream *up; /* an outside kernel's calls (its convention's), or NULL */
     const struct p1305_case *c;
-    struct poly1305_state *st;
+    void *st;
     size_t calls; /* blocks calls made: call i goes to form (c->forms >> i) & 1 */
 };
 
@@ -203,7 +205,10 @@ static void call_blocks(struct caller *k, const uint8_t *m, size_t n, uint64_t h
 {
     size_t form = k->ops->nforms > 1 ? (k->c->forms >> (k->calls % 32)) & 1 : 0;
     k->calls++;
-    DRV_CALL(k->ops->blocks[form], k->st, m, n, hibit);
+    if (k->up)
+        k->up->blocks(k->up, k->st, m, n, (unsigned)hibit);
+    else
+        DRV_CALL(k->ops->blocks[form], k->st, m, n, hibit);
 }
 
 /* One block from C memory: placed on its own guarded buffer for the call. */
@@ -312,8 +317,10 @@ static void run(const struct impl *im, const void *cv, const void *want_)
     const uint8_t *msg = drv_in(B_MSG, c->msg, c->len);
     uint8_t *tag;
 
+    /* an outside kernel: its convention's calls on a state of its home's size, "mac" only */
+    const struct poly_upstream *up = (im->flags & IMPL_OUTSIDE) ? im->ops : NULL;
     drv_op("mac");
-    if (ops->mac) { /* a library: its own update calls over the same pieces */
+    if (!up && ops->mac) { /* a library: its own update calls over the same pieces */
         tag = drv_out(B_TAG, 16);
         drv_expect_word("library return", 0,
                         (uint64_t)ops->mac(key, msg, c->len, c->split, c->nsplits, tag));
@@ -321,10 +328,15 @@ static void run(const struct impl *im, const void *cv, const void *want_)
         return;
     }
 
-    struct poly1305_state zero = {{0}, {0}};
-    struct caller k = {.ops = ops, .c = c};
-    k.st = drv_inout(B_STATE, &zero, POLY1305_STATE_BYTES);
-    DRV_CALL(ops->init, k.st, key);
+    static const uint64_t zeros[32];
+    struct caller k = {.ops = up ? NULL : ops, .up = up, .c = c};
+    if (up) {
+        k.st = drv_inout(B_STATE, zeros, up->state_bytes);
+        up->init(up, k.st, key);
+    } else {
+        k.st = drv_inout(B_STATE, zeros, POLY1305_STATE_BYTES);
+        DRV_CALL(ops->init, k.st, key);
+    }
     uint8_t partial[16];
     size_t have = 0, from = 0;
     for (size_t i = 0; i <= c->nsplits; i++) {
@@ -352,10 +364,13 @@ static void run(const struct impl *im, const void *cv, const void *want_)
         call_one(&k, partial, 0);
     }
     tag = drv_out(B_TAG, 16);
-    DRV_CALL(ops->emit, k.st, key + 16, tag);
+    if (up)
+        up->emit(up, k.st, key + 16, tag);
+    else
+        DRV_CALL(ops->emit, k.st, key + 16, tag);
     drv_expect_equal("tag", want->mac, tag, 16);
 
-    if (!c->chained) return;
+    if (!c->chained || up) return;
     /* the chained run: the state built in the shared format, whole blocks split at block
      * boundaries (each split rounded down to its block), then emit */
     drv_op("chained");
@@ -522,6 +537,7 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     const struct p1305_ops *ops = im->ops;
     uint8_t tag[16];
     (void)op;
+    if (im->flags & IMPL_OUTSIDE) return -1; /* not benched (yet): its convention's calls */
     if (ops->mac) return ops->mac(key, buf, bytes, NULL, 0, tag);
     if (ops->nforms > 1) return -1; /* the alternation is a test, not a speed */
     struct poly1305_state st;

@@ -184,4 +184,65 @@ func selftest_clear_zmm20_k3_avx512
         ret
 endfunc selftest_clear_zmm20_k3_avx512
 
+/* ---- Windows x64 functions (Microsoft's x64 calling convention), for the Win64 checked call
+ * (abi_call_win64): arguments in rcx, rdx, r8, r9, then at 40(%rsp) and up on entry above the
+ * 32-byte shadow space at 8(%rsp); rbx, rbp, rdi, rsi, r12-r15 and xmm6-15 callee-saved. */
+
+/* selftest_w64_clobber_<reg>(void): breaks one register only Win64 keeps (rdi, rsi: not; xmm6-15:
+ * all-ones); correct under System V, where all of them are caller-saved. */
+.irp reg, rdi, rsi
+func selftest_w64_clobber_\reg
+        notq    %\reg
+        ret
+endfunc selftest_w64_clobber_\reg
+.endr
+.irp n, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+func selftest_w64_clobber_xmm\n
+        pcmpeqd %xmm\n, %xmm\n
+        ret
+endfunc selftest_w64_clobber_xmm\n
+.endr
+
+/* selftest_w64_sum9(a1..a9): sum of i * a_i, read where Windows puts them: rcx, rdx, r8, r9,
+ * then 40(%rsp) .. 72(%rsp) on entry.  Uses its shadow space (writes rcx and rdx there, as
+ * perlasm's prologues do), and rsi, rdi and xmm6 as a correct Win64 function may: saved on its
+ * stack first, restored before it returns. */
+func selftest_w64_sum9
+        movq    %rcx, 8(%rsp)           /* home slots: the callee's to write */
+        movq    %rdx, 16(%rsp)
+        pushq   %rsi
+        pushq   %rdi
+        subq    $24, %rsp
+        movdqu  %xmm6, (%rsp)
+        /* entry offsets + 40: the pushes and the 24 bytes */
+        movq    8+40(%rsp), %rsi        /* a1 from its home slot */
+        movq    16+40(%rsp), %rdi       /* a2 */
+        leaq    (%rsi,%rdi,2), %rax
+        imulq   $3, %r8, %r8
+        addq    %r8, %rax
+        shlq    $2, %r9
+        addq    %r9, %rax
+        movq    40+40(%rsp), %rsi       /* a5 */
+        imulq   $5, %rsi, %rsi
+        addq    %rsi, %rax
+        movq    48+40(%rsp), %rsi
+        imulq   $6, %rsi, %rsi
+        addq    %rsi, %rax
+        movq    56+40(%rsp), %rsi
+        imulq   $7, %rsi, %rsi
+        addq    %rsi, %rax
+        movq    64+40(%rsp), %rsi
+        shlq    $3, %rsi
+        addq    %rsi, %rax
+        movq    72+40(%rsp), %rsi
+        imulq   $9, %rsi, %rsi
+        addq    %rsi, %rax
+        pcmpeqd %xmm6, %xmm6            /* used ... */
+        movdqu  (%rsp), %xmm6           /* ... and restored */
+        addq    $24, %rsp
+        popq    %rdi
+        popq    %rsi
+        ret
+endfunc selftest_w64_sum9
+
         .section .note.GNU-stack, "", @progbits

@@ -63,7 +63,7 @@ expect 2 "must be 128, 256, 512 or 1024" -- "$asmdiff" fuzz polyval --vlen 100
 expect 2 "applies to riscv64 families only" -- "$asmdiff" fuzz mpi --vlen 256
 expect 2 "neither a libFuzzer flag" -- "$asmdiff" fuzz mpi no-such-file
 expect 2 "--sarif needs a file name" -- "$asmdiff" premerge --sarif
-expect 2 "must be linux, libgcrypt or asmdiff" -- "$asmdiff" check mpi --convention windows
+expect 2 "must be linux, libgcrypt, asmdiff, openssl or win64" -- "$asmdiff" check mpi --convention windows
 expect 2 "--kernel needs a value" -- "$asmdiff" check mpi --kernel
 expect 2 "unknown option '--frobnicate'" -- "$asmdiff" check mpi --frobnicate
 expect 2 "usage: ./asmdiff check" -- "$asmdiff" check mpi --symbol s

@@ -130,7 +130,7 @@ void abi_set_fail_handler(abi_fail_fn fn)
  * load there would cost more than the kernels they judge. */
 #define SCAN __attribute__((no_sanitize("address", "undefined")))
 
-static _Thread_local char message[192];
+static _Thread_local char message[320];
 static _Thread_local enum finding last_kind = FINDING_ABI;
 
 enum finding abi_last_kind(void)
@@ -296,6 +296,7 @@ SCAN static int not_data(uint64_t w, const struct abi_state *before, const void 
 #define SAVED_VALUE_(kind, r, R) if (w == before->r) return 1;
     ABI_X86_64_SYSV_SAVED(SAVED_VALUE_)
 #undef SAVED_VALUE_
+    if (abi_win64_loaded_value(w)) return 1;
     if (w >= (uint64_t)(uintptr_t)lo && w <= (uint64_t)(uintptr_t)(top + STACK_ABOVE))
         return 1;
     if (near(w, (uint64_t)(uintptr_t)fn, 16ull << 20)) return 1;
@@ -540,6 +541,102 @@ uint64_t abi_call_state(const char *name, const void *fn, const uint64_t *argv, 
 uint64_t abi_call(const char *name, const void *fn, const uint64_t *argv, size_t argc)
 {
     return checked_call(name, fn, argv, argc, ABI_VEC_NONE, 0, NULL, NULL);
+}
+
+/* ---- the Win64 checked call (abi.h; the bridge: abi_win64_x86_64.S) ---- */
+
+_Static_assert(offsetof(struct abi_win64_call, fn) == ABI_W64_FN, "ABI_W64_FN");
+_Static_assert(offsetof(struct abi_win64_call, nargs) == ABI_W64_NARGS, "ABI_W64_NARGS");
+_Static_assert(offsetof(struct abi_win64_call, in) == ABI_W64_IN, "ABI_W64_IN");
+_Static_assert(offsetof(struct abi_win64_call, out) == ABI_W64_OUT, "ABI_W64_OUT");
+
+/* the call in progress (its loaded values are not data on the stack), or NULL */
+static _Thread_local const struct abi_win64_call *win64_now;
+
+#define W64_GPR_RANDOM_(r) c->in.r = prng_next();
+#define W64_XMM_RANDOM_(r) c->in.r.q[0] = prng_next(), c->in.r.q[1] = prng_next();
+#define W64_RANDOM_(kind, r, R) W64_##kind##_RANDOM_(r)
+
+void abi_win64_arm(struct abi_win64_call *c, const void *fn, size_t argc)
+{
+    memset(c, 0, sizeof *c);
+    c->fn = fn;
+    c->nargs = argc;
+    ABI_X86_64_WIN64_SAVED(W64_RANDOM_)
+    win64_now = c;
+}
+
+int abi_win64_loaded_value(uint64_t w)
+{
+    const struct abi_win64_call *c = win64_now;
+    if (!c) return 0;
+    /* the bridge's frame: its junk, the Win64 function it called */
+    if (w == ABI_W64_JUNK || w == (uint64_t)(uintptr_t)c->fn) return 1;
+#define W64_GPR_IS_(r) if (w == c->in.r) return 1;
+#define W64_XMM_IS_(r) if (w == c->in.r.q[0] || w == c->in.r.q[1]) return 1;
+#define W64_IS_(kind, r, R) W64_##kind##_IS_(r)
+    ABI_X86_64_WIN64_SAVED(W64_IS_)
+    return 0;
+}
+
+const char *abi_win64_check(const struct abi_win64_call *c)
+{
+    static const char *const names[] = ABI_REG_NAMES(ABI_X86_64_WIN64_SAVED);
+    size_t i = 0;
+    const char *why = "Win64 ABI: rbx, rbp, rdi, rsi, r12-r15 and xmm6-15 are callee-saved there";
+#define W64_GPR_CMP_(r)                                                                       \
+    if (c->in.r != c->out.r) {                                                                \
+        snprintf(message, sizeof message,                                                     \
+                 "callee-saved register %s modified (%s) (before 0x%016llx, after 0x%016llx)",\
+                 names[i], why, (unsigned long long)c->in.r, (unsigned long long)c->out.r);   \
+        return message;                                                                       \
+    }
+#define W64_XMM_CMP_(r)                                                                       \
+    if (memcmp(&c->in.r, &c->out.r, sizeof c->in.r)) {                                        \
+        snprintf(message, sizeof message,                                                     \
+                 "callee-saved register %s modified (%s) (before 0x%016llx%016llx, after "    \
+                 "0x%016llx%016llx)", names[i], why, (unsigned long long)c->in.r.q[1],         \
+                 (unsigned long long)c->in.r.q[0], (unsigned long long)c->out.r.q[1],         \
+                 (unsigned long long)c->out.r.q[0]);                                          \
+        return message;                                                                       \
+    }
+#define W64_CMP_(kind, r, R) W64_##kind##_CMP_(r) i++;
+    ABI_X86_64_WIN64_SAVED(W64_CMP_)
+    (void)i;
+    return NULL;
+}
+
+uint64_t abi_call_win64(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                        int clean)
+{
+    static _Thread_local struct abi_win64_call c;
+    if (argc > ABI_WIN64_MAX_ARGS) {
+        snprintf(message, sizeof message, "Win64 checked call with %zu arguments (at most %d)",
+                 argc, ABI_WIN64_MAX_ARGS);
+        last_kind = FINDING_ABI;
+        fail_handler(name, message);
+        return 0;
+    }
+    uint64_t a[ABI_MAX_ARGS];
+    a[0] = (uint64_t)(uintptr_t)&c;
+    memcpy(a + 1, argv, argc * sizeof *argv);
+    abi_win64_arm(&c, fn, argc);
+    uint64_t r = clean ? abi_call_clean(name, (const void *)abi_win64_bridge, a, argc + 1)
+                       : abi_call(name, (const void *)abi_win64_bridge, a, argc + 1);
+    win64_now = NULL;
+    if (abandoned) return r;
+    const char *what = abi_win64_check(&c);
+    if (what) {
+        last_kind = FINDING_ABI;
+        fail_handler(name, what);
+    }
+    return r;
+}
+
+/* The driver's way: the same, its call made by the caller (drv_call_win64). */
+void abi_win64_done(void)
+{
+    win64_now = NULL;
 }
 
 uint64_t abi_call_clean(const char *name, const void *fn, const uint64_t *argv, size_t argc)

@@ -142,6 +142,43 @@ uint64_t abi_trampoline_guarded(const char *name, const void *fn, struct abi_sta
                                 const uint64_t *argv, size_t argc);
 #endif
 
+#if defined(__x86_64__)
+/* ---- the Win64 checked call ----
+ * A function of Microsoft's x64 calling convention (perlasm's Win64 output: OpenSSL's mingw64
+ * and nasm flavours) is called through abi_win64_bridge (abi_win64_x86_64.S), itself an
+ * ordinary System V function, so every way a checked call runs (native, emulated, the Unicorn
+ * modes, Valgrind) runs it unchanged: the System V checks stay, and the bridge puts the
+ * arguments where Windows does (rcx, rdx, r8, r9, then the stack above 32 bytes of shadow
+ * space), loads random values into the Win64 callee-saved list (emu/regstate.h
+ * ABI_X86_64_WIN64_SAVED: rbx, rbp, rdi, rsi, r12-r15, xmm6-15) and records them after.  The
+ * call: abi_win64_arm(c, fn, argc), then fn' = abi_win64_bridge with argv' = {c, argv...}
+ * (argc + 1 arguments), then abi_win64_check(c). */
+#define ABI_WIN64_MAX_ARGS (ABI_MAX_ARGS - 1)
+struct abi_win64_call {
+    const void *fn;             /* ABI_W64_FN: the Win64 function */
+    uint64_t nargs;             /* ABI_W64_NARGS: its arguments (at most ABI_WIN64_MAX_ARGS) */
+    struct abi_win64_saved in;  /* ABI_W64_IN: loaded before the call */
+    struct abi_win64_saved out; /* ABI_W64_OUT: observed right after it */
+};
+uint64_t abi_win64_bridge(struct abi_win64_call *c, ...);
+/* Random values in c->in (distinct from every other checked call's), c->out cleared. */
+void abi_win64_arm(struct abi_win64_call *c, const void *fn, size_t argc);
+/* NULL when every register of the list came back as loaded; else the first that did not:
+ * "callee-saved register xmm6 modified (Win64 ABI: xmm6-15, rdi and rsi are callee-saved
+ * there) (before 0x..., after 0x...)". */
+const char *abi_win64_check(const struct abi_win64_call *c);
+/* The whole Win64 checked call without a driver: the bridge through abi_call (or
+ * abi_call_clean), then abi_win64_check, a broken register reported to the fail handler as
+ * FINDING_ABI.  argc <= ABI_WIN64_MAX_ARGS. */
+uint64_t abi_call_win64(const char *name, const void *fn, const uint64_t *argv, size_t argc,
+                        int clean);
+/* Whether the words w[0], w[1] are a value the Win64 call in progress loaded (its stack
+ * leftovers: a Win64 function spills xmm6-15 and rdi/rsi, the caller's values, not data). */
+int abi_win64_loaded_value(uint64_t w);
+/* The Win64 call armed by abi_win64_arm is over (its values no longer excused on the stack). */
+void abi_win64_done(void);
+#endif
+
 /* Called on a broken property.  Default: print to stderr and abort() via a non-inlined
  * function named abi_violation (its own crash signature).  Tests may replace the handler. */
 typedef void (*abi_fail_fn)(const char *impl, const char *what);

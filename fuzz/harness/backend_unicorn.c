@@ -36,6 +36,9 @@ static size_t nkept, kept_cap;
 static int trace_phase;   /* 0: record, 1: compare */
 static size_t call_no;    /* calls of the current implementation in this run */
 static struct uc_region rodata;
+/* An outside kernel may keep its constants in .text beside its code (perlasm does): its reads
+ * there are allowed, not judged per object (docs/check-your-patch.md says so). */
+static struct uc_region text;
 static unsigned long long vary_seed;
 /* Reads of .rodata that no sized object holds, over the run, and the first of them. */
 static unsigned long long untabled_reads;
@@ -83,6 +86,10 @@ static void uc_report(const struct drv_pass *p, enum finding kind, const char *w
     uc_report_at(p, kind, what, pc, NULL, 0);
 }
 
+/* the globals outside kernels reach RIP-relative (drv_global_region) */
+static struct uc_region globals[4];
+static size_t nglobals;
+
 void drv_uc_call_fill(const struct drv_pass *p, struct uc_call *call, const uint64_t *argv,
                       size_t argc)
 {
@@ -92,8 +99,23 @@ void drv_uc_call_fill(const struct drv_pass *p, struct uc_call *call, const uint
     for (size_t i = 0; i < F->nbufs; i++)
         if (p->use[i].placed)
             call->regions[call->nregions++] = (struct uc_region){
-                F->bufs[i].name, p->bufs[i].p, p->bufs[i].len, p->use[i].orig == NULL};
+                F->bufs[i].name, p->bufs[i].p, p->bufs[i].len, p->use[i].orig == NULL, 0};
     if (rodata.len) call->regions[call->nregions++] = rodata;
+    if (text.len && (p->impl->flags & IMPL_OUTSIDE)) call->regions[call->nregions++] = text;
+    /* the Win64 bridge's registers in and out: the harness's, written back */
+    if (drv_win64_now)
+        call->regions[call->nregions++] = (struct uc_region){
+            "the Win64 call's registers (harness)", drv_win64_now, sizeof *drv_win64_now, 1, 0};
+    for (size_t i = 0; i < nglobals && call->nregions < UC_MAX_REGIONS; i++)
+        call->regions[call->nregions++] = globals[i];
+}
+
+void drv_global_region(const char *name, const void *p, size_t len, int writable)
+{
+    for (size_t i = 0; i < nglobals; i++)
+        if (globals[i].host == p) return;
+    if (p && len && nglobals < sizeof globals / sizeof globals[0])
+        globals[nglobals++] = (struct uc_region){name, p, len, writable, UC_REGION_FIXED};
 }
 
 static uint64_t uc_call_checked(struct drv_pass *p, const void *fn, const uint64_t *argv,
@@ -264,7 +286,10 @@ int drv_uc_setup(const char **why)
     elfsym_load();
     uint64_t lo, size;
     if (!elfsec_lookup(".rodata", &lo, &size))
-        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0};
+        rodata = (struct uc_region){"program .rodata", (const void *)(uintptr_t)lo, size, 0, 0};
+    if (!elfsec_lookup(".text", &lo, &size))
+        text = (struct uc_region){"program .text (constants beside code)",
+                                  (const void *)(uintptr_t)lo, size, 0, UC_REGION_WHOLE};
 #endif
     return 0;
 }

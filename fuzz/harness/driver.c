@@ -373,6 +373,37 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc)
     return drv.backend->call(now, fn, argv, argc);
 }
 
+#if ARCH_X86_64
+/* The Win64 call in progress (the Unicorn modes map it as a region of its own), or NULL. */
+static struct abi_win64_call win64_call;
+const struct abi_win64_call *drv_win64_now;
+
+uint64_t drv_call_win64(const void *fn, const uint64_t *argv, size_t argc)
+{
+    if (now->abandoned) return 0;
+    if (argc > ABI_WIN64_MAX_ARGS) {
+        char w[120];
+        snprintf(w, sizeof w, "a Win64 call with %zu arguments (at most %d)", argc,
+                 ABI_WIN64_MAX_ARGS);
+        report_simple(FINDING_ABI, impl_name(now->impl), w);
+        now->abandoned = 1;
+        return 0;
+    }
+    uint64_t a[ABI_MAX_ARGS];
+    a[0] = (uint64_t)(uintptr_t)&win64_call;
+    memcpy(a + 1, argv, argc * sizeof *argv);
+    abi_win64_arm(&win64_call, fn, argc);
+    drv_win64_now = &win64_call;
+    uint64_t r = drv.backend->call(now, (const void *)abi_win64_bridge, a, argc + 1);
+    drv_win64_now = NULL;
+    abi_win64_done();
+    if (now->abandoned) return r;
+    const char *what = abi_win64_check(&win64_call);
+    if (what) report_simple(FINDING_ABI, impl_name(now->impl), what);
+    return r;
+}
+#endif
+
 /* ---- compare and report ---- */
 
 __attribute__((noinline, cold)) static void report_mismatch(const char *what, const void *want,

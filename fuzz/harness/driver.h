@@ -243,6 +243,25 @@ uint64_t drv_call(const void *fn, const uint64_t *argv, size_t argc);
     drv_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},                   \
              ABI_NARGS_(__VA_ARGS__))
 
+#if defined(__x86_64__)
+/* The same for a function of the Windows x64 calling convention (a Win64 convention's calls:
+ * perlasm's mingw64 output): through the Win64 checked call's bridge (abi.h), so every mode runs
+ * it; then rdi, rsi and xmm6-15 (with the System V list) must have come back as loaded, else
+ * an ABI finding.  At most ABI_WIN64_MAX_ARGS arguments. */
+uint64_t drv_call_win64(const void *fn, const uint64_t *argv, size_t argc);
+#define DRV_CALL_WIN64(fn, ...)                                                              \
+    drv_call_win64((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},             \
+                   ABI_NARGS_(__VA_ARGS__))
+/* The Win64 call in progress, or NULL (the Unicorn modes map it: backend_unicorn.c). */
+extern const struct abi_win64_call *drv_win64_now;
+#endif
+
+/* A global of the program an outside kernel reads (or writes) RIP-relative, outside the
+ * read-only image: OpenSSL's OPENSSL_ia32cap_P.  The Unicorn modes map it at its own address as
+ * a region of its own (named so in a bounds report); every other access beside it stays out
+ * of bounds.  A convention declares it once (make_ops); at most 4. */
+void drv_global_region(const char *name, const void *p, size_t len, int writable);
+
 /* The one compare-and-report step: what (named) must equal the reference's. */
 void drv_expect_equal(const char *what, const void *want, const void *got, size_t n);
 /* A property that has no expected bytes (a refusal, a round trip): report when !ok. */

@@ -35,4 +35,10 @@ struct stream_upstream {
                     size_t len, unsigned int nrounds);
 };
 
+/* The start of the family's case, as a convention's accepts() may read it (fuzz/chacha.c checks
+ * that its case begins so): the rounds (8, 12 or 20), for a home that has ChaCha20 only. */
+struct stream_case_head {
+    unsigned rounds;
+};
+
 #endif

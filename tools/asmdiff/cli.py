@@ -20,7 +20,7 @@ from .builds import die
 
 CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)... "
                "[--include DIR]... [--with FILE]... [--needs FEATURES]... "
-               "[--convention linux|libgcrypt|asmdiff]... "
+               "[--convention linux|libgcrypt|asmdiff|openssl|win64]... "
                "[--op OP]... "
                "[--budget SECONDS] [--fail-fast] [--bench] [--json FILE] [--junit FILE] "
                "[--markdown FILE] [--sarif FILE [--source-root DIR]] [--baseline OLD.S "
@@ -31,11 +31,13 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "[--fail-fast] [--json FILE]\n"
                "       ./asmdiff check [--libgcrypt PREFIX] [--openssl PREFIX] [FAMILY...] "
                "[--budget SECONDS] [--json FILE] [--junit FILE] [--markdown FILE] [--sarif FILE]")
-CONVENTIONS = ("linux", "libgcrypt", "asmdiff")
+CONVENTIONS = ("linux", "libgcrypt", "asmdiff", "openssl", "win64")
 CHECK_EPILOG = """\
 conventions (--convention): linux (Linux's lib/crypto and arch/*/crypto prototypes; leftovers
   in vector registers and the stack are information), libgcrypt (libgcrypt's; leftovers are
-  findings where libgcrypt clears them), asmdiff (our own kernels/FAMILY/*.h prototypes);
+  findings where libgcrypt clears them), asmdiff (our own kernels/FAMILY/*.h prototypes),
+  openssl (OpenSSL's perlasm output, System V), win64 (perlasm's Win64 output, the mingw64
+  flavour, as it is: its body assembled as ELF, every call through the Win64 checked call);
   ./asmdiff list prints each family's conventions with their prototypes.
 CPU features (--needs; the other spellings accepted, /proc/cpuinfo's among them, in
 parentheses; any case):
@@ -106,7 +108,7 @@ def cpu_mhz(text):
 
 def convention(text):
     if text not in CONVENTIONS:
-        raise argparse.ArgumentTypeError("must be linux, libgcrypt or asmdiff")
+        raise argparse.ArgumentTypeError("must be linux, libgcrypt, asmdiff, openssl or win64")
     return text
 
 

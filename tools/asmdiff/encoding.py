@@ -72,8 +72,10 @@ def decode(cmd):
 
 
 def operands(text):
+    # (%dx): GNU's spelling of the I/O port of ins/outs, not memory (no 16-bit addressing in
+    # 64-bit mode); seen where constants sit in .text (perlasm's) and decode as such bytes
     return [(int(d, 0) if d else 0, b, i, s or ("1" if i else ""))
-            for d, b, i, s in MEM.findall(text) if b != "%rip"]
+            for d, b, i, s in MEM.findall(text) if b not in ("%rip", "%dx")]
 
 
 def disagreements(path):

@@ -691,7 +691,8 @@ class BadInput(unittest.TestCase):
         self.bad(["bench", "--cpu-mhz", "fast"], "needs the clock in MHz")
         self.bad(["bench", "--cpu-mhz", "12"], "needs the clock in MHz")
         self.bad(["fuzz", "polyval", "--vlen", "100"], "must be 128, 256, 512 or 1024")
-        self.bad(["check", "mpi", "--convention", "windows"], "must be linux, libgcrypt or asmdiff")
+        self.bad(["check", "mpi", "--convention", "windows"],
+                 "must be linux, libgcrypt, asmdiff, openssl or win64")
         self.bad(["check", "mpi", "--kernel"], "--kernel needs a value")
         self.bad(["check", "mpi", "--frobnicate"], "check: unknown option '--frobnicate'")
         self.bad(["corpus", "split", "mpi", "d"], "invalid choice")
@@ -1754,6 +1755,68 @@ def homes_differ(table, suites):
             diffs.append(f"{path}: entry points and needs {dict(row['kernels'])} in the table, "
                          f"{st['kernels']} in the suites")
     return diffs
+
+
+class Win64Body(unittest.TestCase):
+    """check's route for perlasm's Win64 output (build.win64_body): the body assembled as ELF,
+    line for line; what only COFF and Windows' unwinder read dropped; the convention guessed."""
+    MINGW = textwrap.dedent("""\
+        .text
+        .globl\tf
+        .def\tf;\t.scl 2;\t.type 32;\t.endef
+        .p2align\t4
+        f:
+        \tmovq\t%rdi,8(%rsp)
+        .LSEH_begin_f:
+        \tmovq\t%rcx,%rdi
+        \tmovdqa\t80(%r11),%xmm6
+        \t.byte\t0xf3,0xc3
+        .section\t.pdata
+        .p2align\t2
+        .rva\t.LSEH_begin_f
+        .section\t.xdata
+        .byte\t9,0,0,0
+        .rva\tse_handler
+        .text
+        g:
+        \tret
+        """)
+
+    def write(self, d, name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_body_keeps_every_line_and_instruction(self):
+        from asmdiff.check import build
+        with tempfile.TemporaryDirectory() as d:
+            src = self.write(d, "f-mingw64.s", self.MINGW)
+            self.assertTrue(build.is_win64_perlasm(src))
+            body = build.win64_body(src, os.path.join(d, "out"))
+            with open(body) as f:
+                out = f.read().split("\n")
+            ins = self.MINGW.split("\n")
+            self.assertEqual(len(out), len(ins))
+            for a, b in zip(ins, out):
+                if ".def" in a or ".rva" in a or "9,0,0,0" in a or ".pdata" in a or \
+                        ".xdata" in a or a == ".p2align\t2":
+                    self.assertEqual(b, "", a)
+                else:
+                    self.assertEqual(b, a)
+            # the same text, the same copy (a check build folder reused)
+            self.assertEqual(build.win64_body(src, os.path.join(d, "out")), body)
+
+    def test_guess(self):
+        from asmdiff.check import build
+        with tempfile.TemporaryDirectory() as d:
+            w = self.write(d, "w.s", self.MINGW)
+            e = self.write(d, "e.s", ".text\nf:\n\tmovq\tOPENSSL_ia32cap_P+4(%rip),%r10\n\tret\n")
+            plain = self.write(d, "p.S", ".text\nf:\n\tret\n")
+            self.assertEqual(build.guess_convention(w)[0], "win64")
+            self.assertEqual(build.guess_convention(e)[0], "openssl")
+            self.assertEqual(build.guess_convention(plain)[0], "asmdiff")
+            self.assertFalse(build.is_win64_perlasm(e))
 
 
 class HomesAgree(unittest.TestCase):

@@ -91,7 +91,7 @@ static void controls(int modes)
     if (modes & DO_CT) {
         uint8_t s1 = 0x12, s2 = 0x40;
         struct uc_call c = {.fn = (const void *)uc_ctl_table_lookup, .nargs = 1, .nregions = 2,
-                            .regions = {{"secret", &s1, 1, 0},
+                            .regions = {{"secret", &s1, 1, 0, 0},
                                         {"uc_ctl_table", uc_ctl_table, 256, 0}},
                             .args = {(uintptr_t)&s1}};
         /* The same region from the symbol table, where there is one (the .size directive). */
@@ -114,7 +114,7 @@ static void controls(int modes)
     if (modes & DO_CT) {
         uint8_t s1 = 0x02, s2 = 0x03;
         struct uc_call c = {.fn = (const void *)uc_ctl_secret_branch, .nargs = 1, .nregions = 1,
-                            .regions = {{"secret", &s1, 1, 0}}, .args = {(uintptr_t)&s1}};
+                            .regions = {{"secret", &s1, 1, 0, 0}}, .args = {(uintptr_t)&s1}};
         int ok = !run(&c, &a, why, sizeof why);
         c.regions[0].host = &s2;
         c.args[0] = (uintptr_t)&s2;
@@ -131,7 +131,7 @@ static void controls(int modes)
         uint8_t in[64], out[16];
         fill(in, sizeof in, FILL_RANDOM);
         struct uc_call c = {.fn = (const void *)uc_ctl_overread16, .nargs = 3, .nregions = 2,
-                            .regions = {{"input", in, sizeof in, 0}, {"out", out, 16, 1}},
+                            .regions = {{"input", in, sizeof in, 0, 0}, {"out", out, 16, 1, 0}},
                             .args = {(uintptr_t)in, sizeof in, (uintptr_t)out}};
         int ok = !run(&c, &a, why, sizeof why);
         ok = ok && a.bounds_violation == 1 && says(a.bounds_msg, "read of 16 bytes at "
@@ -144,7 +144,7 @@ static void controls(int modes)
         uint8_t in[32];
         fill(in, sizeof in, FILL_RANDOM);
         struct uc_call c = {.fn = (const void *)uc_ctl_underread1, .nargs = 2, .nregions = 1,
-                            .regions = {{"input", in, sizeof in, 0}},
+                            .regions = {{"input", in, sizeof in, 0, 0}},
                             .args = {(uintptr_t)in, sizeof in}};
         int ok = !run(&c, &a, why, sizeof why);
         ok = ok && a.bounds_violation == 1 && says(a.bounds_msg, "read of 1 byte at input-1 "
@@ -156,7 +156,7 @@ static void controls(int modes)
     if (modes & DO_BOUNDS) {
         uint8_t out[32];
         struct uc_call c = {.fn = (const void *)uc_ctl_overwrite1, .nargs = 2, .nregions = 1,
-                            .regions = {{"out", out, sizeof out, 1}},
+                            .regions = {{"out", out, sizeof out, 1, 0}},
                             .args = {(uintptr_t)out, sizeof out}};
         int ok = !run(&c, &a, why, sizeof why);
         ok = ok && a.bounds_violation == 1 && strstr(a.bounds_msg, "write of 1 byte at out+32 "
@@ -169,7 +169,7 @@ static void controls(int modes)
     if (modes & DO_BOUNDS) {
         uint8_t out[33];
         struct uc_call c = {.fn = (const void *)uc_ctl_overwrite1, .nargs = 2, .nregions = 1,
-                            .regions = {{"out", out, sizeof out, 0}},
+                            .regions = {{"out", out, sizeof out, 0, 0}},
                             .args = {(uintptr_t)out, sizeof out - 1}};
         int ok = !run(&c, &a, why, sizeof why);
         ok = ok && a.bounds_violation == 33 && strstr(a.bounds_msg, "write of 1 byte at out+0 "
@@ -186,8 +186,8 @@ static void controls(int modes)
         fill(x, sizeof x, FILL_RANDOM);
         fill(y, sizeof y, FILL_RANDOM2);
         struct uc_call c = {.fn = (const void *)uc_ctl_xor, .nargs = 4, .nregions = 3,
-                            .regions = {{"dst", d, sizeof d, 1}, {"a", x, sizeof x, 0},
-                                        {"b", y, sizeof y, 0}},
+                            .regions = {{"dst", d, sizeof d, 1, 0}, {"a", x, sizeof x, 0, 0},
+                                        {"b", y, sizeof y, 0, 0}},
                             .args = {(uintptr_t)d, (uintptr_t)x, (uintptr_t)y, sizeof d}};
         int ok = !run(&c, &a, why, sizeof why), reads = 0, right = 1;
         for (size_t i = 0; ok && i < a.trace_len; i++) {
@@ -227,7 +227,7 @@ static void controls(int modes)
     {
         uint8_t x[64], y[64], d[64], want[64];
         struct uc_call c = {.fn = (const void *)uc_ctl_xor, .nargs = 4, .nregions = 3,
-                            .regions = {{"dst", d, 64, 1}, {"a", x, 64, 0}, {"b", y, 64, 0}},
+                            .regions = {{"dst", d, 64, 1, 0}, {"a", x, 64, 0, 0}, {"b", y, 64, 0, 0}},
                             .args = {(uintptr_t)d, (uintptr_t)x, (uintptr_t)y, 64}};
         int ok = 1;
         struct uc_result *r[2] = {&a, &b};
@@ -267,7 +267,7 @@ static void vector_controls(int modes)
     fill(in, sizeof in, FILL_RANDOM);
     if (modes & DO_BOUNDS) {
         struct uc_call c = {.fn = (const void *)uc_vctl_overread1, .nargs = 2, .nregions = 2,
-                            .regions = {{"out", out, 64, 1}, {"in", in, 63, 0}},
+                            .regions = {{"out", out, 64, 1, 0}, {"in", in, 63, 0, 0}},
                             .args = {(uintptr_t)out, (uintptr_t)in}};
         int ok = run(&c, &a, why, sizeof why) == 0 && a.bounds_violation &&
                  says(a.bounds_msg, "read of 64 bytes at in+0 (1 byte past its end)",
@@ -280,8 +280,8 @@ static void vector_controls(int modes)
             fill(y, 64, FILL_RANDOM2);
             struct uc_call m = {.fn = (const void *)uc_vctl_xor64_masked, .nargs = 4,
                                 .nregions = 3, .check_vectors = 1,
-                                .regions = {{"out", out, len, 1}, {"a", x, len, 0},
-                                            {"b", y, len, 0}},
+                                .regions = {{"out", out, len, 1, 0}, {"a", x, len, 0, 0},
+                                            {"b", y, len, 0, 0}},
                                 .args = {(uintptr_t)out, (uintptr_t)x, (uintptr_t)y, len}};
             int r = run(&m, &a, why, sizeof why);
             for (size_t i = 0; i < len && !r; i++) all &= out[i] == (x[i] ^ y[i]);
@@ -317,7 +317,7 @@ static void vector_controls(int modes)
         memcpy(key2, key, 64);
         key2[40] = 0;
         struct uc_call c = {.fn = (const void *)uc_vctl_key_branch, .nargs = 1, .nregions = 1,
-                            .regions = {{"key", key, 64, 0}}, .args = {(uintptr_t)key}};
+                            .regions = {{"key", key, 64, 0, 0}}, .args = {(uintptr_t)key}};
         struct uc_call c2 = c;
         c2.regions[0].host = key2;
         c2.args[0] = (uintptr_t)key2;
@@ -333,7 +333,7 @@ static void vector_controls(int modes)
         } else {
             key2[3] = (uint8_t)(key[3] + 1);
             struct uc_call d = {.fn = (const void *)uc_vctl_key_index, .nargs = 2, .nregions = 2,
-                                .regions = {{"key", key, 16, 0}, tab},
+                                .regions = {{"key", key, 16, 0, 0}, tab},
                                 .args = {(uintptr_t)key, (uintptr_t)tab.host}};
             struct uc_call d2 = d;
             d2.regions[0].host = key2;
@@ -348,7 +348,7 @@ static void vector_controls(int modes)
     if (modes & DO_ABI) {
         fill(key, 64, FILL_RANDOM);
         struct uc_call c = {.fn = (const void *)uc_vctl_leave_key, .nargs = 1, .nregions = 1,
-                            .check_vectors = 1, .regions = {{"key", key, 64, 0}},
+                            .check_vectors = 1, .regions = {{"key", key, 64, 0, 0}},
                             .args = {(uintptr_t)key}};
         int ok = run(&c, &a, why, sizeof why) == 0 && a.abi_violation &&
                  says(a.abi_msg, "zmm17 not cleared", NULL);

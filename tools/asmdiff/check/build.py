@@ -2,6 +2,7 @@
 needs), the architecture they are for, meson setup and compile of the build folder."""
 import contextlib
 import fcntl
+import hashlib
 import os
 import re
 import subprocess
@@ -11,11 +12,67 @@ from ..builds import TOP, die
 from .usage import diagnostics, normalize_needs
 
 
-def guess_convention(path, depth=0):
-    """The convention a source is written in, from the headers it (or a neighbour it includes
-    by a quoted name) includes."""
+# perlasm's Win64 output (OpenSSL's mingw64 flavour): COFF symbol records, SEH unwind
+# directives and the tables Windows' unwinder reads
+WIN64_LINE = re.compile(r"^\s*(\.def\b.*\.endef\s*$|\.seh_\w+|\.rva\b|\.secrel32\b)")
+WIN64_TABLES = re.compile(r"^\s*\.section\s+\.(pdata|xdata)\b")
+SECTION = re.compile(r"^\s*(\.section\b|\.text\b|\.data\b|\.bss\b)")
+
+
+def is_win64_perlasm(path):
+    """Whether a file is perlasm's Win64 output (the mingw64 flavour: `.def NAME; .scl 2;
+    .type 32; .endef` records and the .pdata/.xdata tables)."""
+    if path.endswith((".c", ".h")):
+        return False
     with open(path, errors="replace") as f:
         text = f.read()
+    return bool(re.search(r"^\s*\.def\s+\S+;\s*\.scl\b", text, re.M)) and \
+        bool(re.search(r"^\s*\.section\s+\.pdata\b", text, re.M))
+
+
+def win64_body(path, outdir):
+    """perlasm's Win64 output assembled as ELF: a copy in outdir whose instructions, constants
+    and labels are the file's own, line for line, without what only a COFF object and Windows'
+    unwinder read: the `.def ... .endef` symbol records, `.seh_*` directives and the .pdata and
+    .xdata sections (the unwind tables, `.rva` entries).  Each dropped line stays as an empty
+    one, so every line number (findings, coverage) is the file's own.  Why this route and not
+    loading the COFF object: the bytes of every function are what the assembler makes of the
+    same instructions either way, and as ELF the file joins every stage a check has (the
+    check build, DWARF lines, the emulator, coverage, libFuzzer) with nothing new to trust;
+    the Windows-ness that matters, the calling convention, is the Win64 checked call's
+    (fuzz/harness/abi_win64_x86_64.S).  The copy is a .S: perlasm's output has no line the C
+    preprocessor acts on, and the check build's flags then apply to it without warnings.  The
+    path of the copy."""
+    with open(path, errors="replace") as f:
+        lines = f.read().split("\n")
+    out, dropping = [], False
+    for line in lines:
+        if WIN64_TABLES.match(line):
+            dropping = True
+        elif dropping and SECTION.match(line):
+            dropping = False
+        out.append("" if dropping or WIN64_LINE.match(line) else line)
+    text = "\n".join(out)
+    os.makedirs(outdir, exist_ok=True)
+    key = hashlib.sha1(text.encode()).hexdigest()[:10]
+    dest = os.path.join(outdir, f"{os.path.splitext(os.path.basename(path))[0]}-win64-body-"
+                                f"{key}.S")
+    if not os.path.isfile(dest):
+        with open(dest + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(dest + ".tmp", dest)
+    return dest
+
+
+def guess_convention(path, depth=0):
+    """The convention a source is written in, from the headers it (or a neighbour it includes
+    by a quoted name) includes, or perlasm's marks (OpenSSL's generated files)."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    if is_win64_perlasm(path):
+        return "win64", "it is perlasm's Win64 output (.def records, .pdata tables)"
+    if re.search(r"\bOPENSSL_ia32cap_P\b", text) and not path.endswith((".c", ".h")):
+        return "openssl", "it is perlasm's output (it reads OPENSSL_ia32cap_P)"
     if depth < 3:
         for inc in re.findall(r'#\s*include\s*"([^"]+)"', text):
             near = os.path.join(os.path.dirname(path), inc)
@@ -174,6 +231,17 @@ def outside_slots(a):
             sl["needs"] = ",".join(scan_needs(sl["kernel"]))
             sl["scanned"] = f"; needs {sl['needs']} (its instructions: give --needs to say " \
                             "otherwise)"
+    for sl in slots:
+        # OpenSSL's perlasm files take OPENSSL_ia32cap_P (and the Win64 flavour an import
+        # slot) from the rest of libcrypto: the check build's stand-in defines them
+        if sl["conv"] in ("openssl", "win64"):
+            sl["with"] = list(sl["with"]) + [os.path.join(TOP, "verify", "outside",
+                                                          "openssl_ia32cap.c")]
+        # perlasm's Win64 output: its body, assembled as ELF (win64_body)
+        sl["source"] = sl["kernel"]
+        if is_win64_perlasm(sl["kernel"]):
+            sl["kernel"] = win64_body(sl["kernel"], os.path.join(builds.BUILD, "check",
+                                                                 "win64-body"))
     # names: the symbol; a symbol two new kernels share, with its file; the old file's "old:"
     new_syms = [sl["symbol"] for sl in slots if sl["role"] == "new"]
     for i, sl in enumerate(slots):

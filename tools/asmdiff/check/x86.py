@@ -41,7 +41,7 @@ def check_outside(a):
     # way, and the same options make the same build folder: no rebuild)
     words = ["./asmdiff", "check", family]
     for sl in new:
-        words += ["--kernel", sl["kernel"], "--symbol", sl["symbol"]]
+        words += ["--kernel", sl.get("source") or sl["kernel"], "--symbol", sl["symbol"]]
     words += [x for d in new[0]["includes"] for x in ("--include", d)]
     words += [x for f in new[0].get("with", []) for x in ("--with", f)]
     for key_, opt, given in (("needs", "--needs", a.needs), ("conv", "--convention",
@@ -57,14 +57,18 @@ def check_outside(a):
                                                           os.path.abspath(d))]
     again = command_line(words)
     v = Verdict(outputs=output_paths(a), source_root=getattr(a, "source_root", None))
-    v.kernels = {sl["name"] or sl["symbol"]: (sl["kernel"], sl["symbol"]) for sl in slots}
+    v.kernels = {sl["name"] or sl["symbol"]: (sl.get("source") or sl["kernel"], sl["symbol"])
+                 for sl in slots}
     judge = Judge(v, {k["name"]: k["row"] for k in results.check_kinds()}, again)
     if len(slots) > 1:
         judge.slots = [{"name": sl["name"], "role": sl["role"], "pair": sl["pair"]}
                        for sl in slots]
     title = f"check {family} {label}"
     for sl in slots:
-        print(f"== check {family}: {sl['symbol']} from {sl['kernel']}" +
+        body = (f"\n   its body assembled as ELF: {sl['kernel']} (perlasm's Win64 output: the "
+                "COFF records, SEH directives and unwind tables left out, line for line)"
+                if sl.get("source") and sl["source"] != sl["kernel"] else "")
+        print(f"== check {family}: {sl['symbol']} from {sl.get('source') or sl['kernel']}" + body +
               (f" (as {sl['name']})" if sl["name"] and sl["name"] != sl["symbol"] else "") +
               f"\n   convention {sl['conv']} ({sl['why']}){sl['scanned']}", flush=True)
     print(f"   build folder {bdir}", flush=True)
