@@ -203,12 +203,13 @@ struct caller {
 
 static void call_blocks(struct caller *k, const uint8_t *m, size_t n, uint64_t hibit)
 {
-    size_t form = k->ops->nforms > 1 ? (k->c->forms >> (k->calls % 32)) & 1 : 0;
     k->calls++;
-    if (k->up)
+    if (k->up) {
         k->up->blocks(k->up, k->st, m, n, (unsigned)hibit);
-    else
-        DRV_CALL(k->ops->blocks[form], k->st, m, n, hibit);
+        return;
+    }
+    size_t form = k->ops->nforms > 1 ? (k->c->forms >> ((k->calls - 1) % 32)) & 1 : 0;
+    DRV_CALL(k->ops->blocks[form], k->st, m, n, hibit);
 }
 
 /* One block from C memory: placed on its own guarded buffer for the call. */

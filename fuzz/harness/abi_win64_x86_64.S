@@ -99,9 +99,11 @@ abi_win64_bridge:
         movq    C_FN(%rdi), %rax
         movq    %rax, F_FN(%rsp)
         movabsq $ABI_W64_JUNK, %rax
-        .irp    slot, 0, 8, 16, 24, 40, 48, 56, 64, 72
+        .irp    slot, 0, 8, 16, 24, 32, 40, 48, 56, 64, 72
         movq    %rax, \slot(%rsp)
         .endr
+        cmpq    $4, C_NARGS(%rdi)
+        jbe     .Lcopied
         movq    %r9, F_ARG5(%rsp)               /* a4: the fifth argument */
         copy_stack_arg 0
         copy_stack_arg 1
