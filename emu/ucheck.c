@@ -694,6 +694,8 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     /* Registers: arguments, random callee-saved values (the ABI check), random junk elsewhere
      * (a kernel that reads a register it never set then misbehaves visibly). */
     uint64_t args[UCF_REG_ARGS], saved[UCF_NSAVED], scratch[UCF_SCRATCH], v;
+    uint64_t rng_kept = eng.rng;
+    if (call->junk_seed) eng.rng = call->junk_seed;
     for (size_t i = 0; i < UCF_REG_ARGS; i++)
         args[i] = i < call->nargs ? translate(call, call->args[i]) : splitmix(&eng.rng);
     for (size_t i = 0; i < UCF_NSAVED; i++) saved[i] = splitmix(&eng.rng);
@@ -730,6 +732,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
         for (int i = 0; i < 8; i++)
             vx->cpu.k[i] = call->check_vectors ? UC_VEC_MARKER : splitmix(&eng.rng);
     }
+    if (call->junk_seed) eng.rng = rng_kept; /* the other calls' junk stays their own */
     char vmsg[256]; /* the decode cache is kept: the program's code cannot change */
     enum vxu_status vs = vxu_run(vx, SENTINEL, vmsg, sizeof vmsg);
     uc_err e = vs == VXU_UC_ERROR ? vx->uc_error : UC_ERR_OK;

@@ -82,6 +82,10 @@ struct uc_call {
                         * not run from outside every sized object into one; a read that touches
                         * no sized object is allowed (bounds per table not established there)
                         * and counted in uc_result.untabled_reads */
+    uint64_t junk_seed; /* nonzero: the junk of the call (registers the function is not given,
+                         * the random callee-saved values) comes from this seed, so two calls
+                         * with the same seed start alike but for their arguments' bytes (the
+                         * ct-trace's two runs: only the secrets may differ); 0: fresh junk */
 };
 
 /* One trace event.  Instruction offsets are relative to call->fn, region offsets to the
