@@ -291,11 +291,26 @@ def check_arch(a, slots):
 def scan_needs(path):
     """The AVX-512 and GFNI features a source's instructions use (zmm or opmask registers,
     EVEX-only instructions, gf2p8*), as --needs spells them; [] for none."""
-    with open(path, errors="replace") as f:
-        text = re.sub(r"(/\*.*?\*/|//[^\n]*)", " ", f.read(), flags=re.S)
+    def source(p, depth=0):
+        """p's text and that of the files it includes by a quoted name found beside it (a
+        kernel's macros often sit in a header of its own)."""
+        with open(p, errors="replace") as f:
+            t = f.read()
+        if depth < 2:
+            for inc in re.findall(r'#\s*include\s*"([^"]+)"', t):
+                near = os.path.join(os.path.dirname(p), inc)
+                if os.path.isfile(near):
+                    t += "\n" + source(near, depth + 1)
+        return t
+    text = re.sub(r"(/\*.*?\*/|//[^\n]*)", " ", source(path), flags=re.S)
     found = []
-    if re.search(r"%?\bzmm\d|%k[1-7]\b|\{%?k[1-7]\}|vpternlog|\bkmov|vpermt2|vpermi2", text,
-                 re.I):
+    # AVX-512's registers and opmasks, and the EVEX-only forms a kernel may use on xmm/ymm
+    # alone (AVX-512VL: rotates, element-sized moves, 128-bit lane moves, embedded broadcast,
+    # registers 16-31)
+    if re.search(r"%?\bzmm\d|%k[1-7]\b|\{%?k[1-7]\}|vpternlog|\bkmov|vpermt2|vpermi2|"
+                 r"\bvpro[lr]v?[dq]\b|\bvmovdq[au](?:8|16|32|64)\b|"
+                 r"\bv(?:extract|insert|shuf)[if](?:32|64)x\d|\{1to\d+\}|"
+                 r"%?\b[xy]mm(?:1[6-9]|2\d|3[01])\b", text, re.I):
         found += ["avx512f", "avx512bw", "avx512vl"]
     if re.search(r"gf2p8", text, re.I):
         found.append("gfni")
