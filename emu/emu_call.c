@@ -559,8 +559,11 @@ int emu_call(const void *fn, const uint64_t *argv, size_t argc, const struct abi
     uint64_t top = (uint64_t)(uintptr_t)E.stack + EMU_STACK_SIZE;
     /* Only what the last call wrote (the executor's writes, and Unicorn's: hook_stack_write)
      * is poisoned again: 64 KiB each time was a tenth of an emulated 1 KiB call. */
-    if (E.stack_dirty < top)
-        memset((void *)(uintptr_t)E.stack_dirty, EMU_STACK_POISON, top - E.stack_dirty);
+    if (E.stack_dirty < top) {
+        const uint64_t poison = EMU_STACK_POISON; /* in every aligned word, as abi.c's stack */
+        for (uint64_t a = E.stack_dirty & ~7ull; a < top; a += 8)
+            memcpy((void *)(uintptr_t)a, &poison, 8);
+    }
     E.entry_rsp = ((top - 256) & ~15ull) - 8;
     uint64_t ret = SENTINEL;
     memcpy((void *)(uintptr_t)E.entry_rsp, &ret, 8);

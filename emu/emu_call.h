@@ -15,7 +15,8 @@
  * protection, checked against /proc/self/maps before each call.
  *
  * Stack: the emulated function runs on a stack of its own (EMU_STACK_SIZE bytes, host memory
- * with a PROT_NONE page below it, filled with EMU_STACK_POISON before each call), never on the
+ * with a PROT_NONE page below it, every 8-byte word filled with EMU_STACK_POISON before each
+ * call: the word the checked call's own stack holds, so stale stack reads alike), never on the
  * caller's.  emu_stack() gives its place, so the caller can check after return that nothing
  * below the return address holds data (the red zone and the kernel's frame stay as the kernel
  * left them).  %fs is the host thread's, so TLS reads work.
@@ -34,7 +35,7 @@
 #define EMU_STACK_SIZE (64 * 1024)
 /* Arguments a call may have: as many as the checked call passes (ABI_MAX_ARGS). */
 #define EMU_MAX_ARGS 10
-#define EMU_STACK_POISON 0xe5
+#define EMU_STACK_POISON ABI_STACK_MARKER /* emu/regstate.h */
 
 /* Run fn(argv[0..argc)) (x86-64 SysV, up to 10 integer args, 6 in registers, rest on the stack)
  * under Unicorn + the vector executor, at the function's own address.  Before the call:

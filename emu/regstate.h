@@ -111,6 +111,14 @@
 /* what the bridge puts in the shadow space and unused argument slots */
 #define ABI_W64_JUNK 0x5badc0de5badc0de
 
+/* The word below the callee's stack pointer before every checked call, native and emulated:
+ * the checked call's separate stack (fuzz/harness/abi.c) and the emulator's stack (emu_call.c)
+ * hold it in every 8-byte-aligned word, so a kernel that reads stack it has not written (a
+ * tail staged in a stack slot by a byte copy, then loaded whole into a register: Linux's AVX2
+ * ChaCha) reads the same bytes in both runs, and emu-diff's comparison of the registers after
+ * the call holds for such a kernel too. */
+#define ABI_STACK_MARKER 0x57ac6e1e57ac6e1eull
+
 /* The RISC-V struct abi_state's offsets (fuzz/harness/abi.h), as abi_riscv64.S addresses it
  * (the registers of the list come first, ST_<NAME> there); abi.c checks each. */
 #define ABI_RV_ST_SP_DELTA ABI_REGS_SIZE(ABI_RISCV64_LP64_SAVED)

@@ -318,6 +318,45 @@ static void flush_pending(void)
     emit(p->kind, UC_EV_OUTSIDE, p->size, (int64_t)p->addr);
 }
 
+/* rsp as it stands now: the executor's, or Unicorn's during its turn (vx_uc.h: ownership) */
+static uint64_t current_rsp(void)
+{
+    uint64_t v = eng.f.vx.cpu.gpr[VX_RSP];
+    if (eng.f.vx.in_unicorn) uc_reg_read(eng.uc, UC_X86_REG_RSP, &v);
+    return v;
+}
+
+/* The red-zone check, at an instruction boundary: the pending accesses are the previous
+ * instruction's, and rsp is as it left it, so a push or a call (which write at their new rsp)
+ * pass, and a store below rsp, or below System V's 128-byte red zone, is caught whatever
+ * engine ran it.  Below the stack's mapping is bounds' business (the stack span). */
+static void red_zone_check(void)
+{
+    const struct pending *p = &run.pend;
+    if (!p->valid || p->kind != UC_EV_WRITE) return;
+    const struct span *st = &run.spans[run.call->nregions];
+    if (p->addr < st->start || p->addr >= st->end) return;
+    uint64_t rsp = current_rsp(), zone = run.call->no_red_zone ? 0 : 128;
+    if (p->addr >= rsp - zone) return;
+    struct uc_result *res = run.res;
+    if (res->abi_violation++) return;
+    char insn[96];
+    elfsym_format(run.insn_addr, insn, sizeof insn);
+    uint64_t below = rsp - p->addr;
+    if (run.call->no_red_zone)
+        snprintf(res->abi_msg, sizeof res->abi_msg, "write of %llu byte%s at rsp-%llu by "
+                 "instruction at %s: below the stack pointer, and the Windows x64 convention "
+                 "has no red zone (Windows may overwrite anything below rsp at any time: "
+                 "exception dispatch, debuggers)", (unsigned long long)p->size, plural(p->size),
+                 (unsigned long long)below, insn);
+    else
+        snprintf(res->abi_msg, sizeof res->abi_msg, "write of %llu byte%s at rsp-%llu by "
+                 "instruction at %s: below the 128-byte red zone System V allows under rsp (a "
+                 "signal handler may overwrite it)", (unsigned long long)p->size,
+                 plural(p->size), (unsigned long long)below, insn);
+    res->abi_kind = UC_ABI_RED_ZONE;
+}
+
 static void note_access(int kind, uint64_t addr, uint64_t size)
 {
     struct echo *e = &run.echo;
@@ -343,6 +382,7 @@ static void note_access(int kind, uint64_t addr, uint64_t size)
 /* An instruction Unicorn runs (the front-end has offered it to the executor first). */
 static void hook_insn(uc_engine *uc, uint64_t addr)
 {
+    red_zone_check();
     flush_pending();
     run.echo.left = 0;
     if (addr == SENTINEL) return;
@@ -402,6 +442,7 @@ static size_t vx_fetch(void *ctx, uint64_t addr, uint8_t *dst, size_t n)
 static int vx_insn(void *ctx, uint64_t addr)
 {
     (void)ctx;
+    red_zone_check();
     flush_pending();
     run.echo.left = 0;
     run.insn_addr = addr;
@@ -738,6 +779,7 @@ int ucheck_run(const struct uc_call *call, struct uc_result *res)
     uc_err e = vs == VXU_UC_ERROR ? vx->uc_error : UC_ERR_OK;
     res->vexec_insns = vx->vexec_insns;
     res->unicorn_turns = vx->unicorn_turns;
+    red_zone_check();
     flush_pending();
     uint64_t rip = vx->cpu.rip;
     if (vs == VXU_ERROR && !res->error[0]) snprintf(res->error, sizeof res->error, "%s", vmsg);

@@ -12,7 +12,8 @@
  *     lengths must give identical traces; ucheck_trace_diff names the first difference.
  *   - ABI: callee-saved rbx, rbp, r12-r15 get random values before the call and must hold them
  *     after; rsp must be back; the direction flag must be clear; the control bits of MXCSR and
- *     the x87 control word must be unchanged.
+ *     the x87 control word must be unchanged; no write may land below rsp's red zone (128
+ *     bytes under System V, none under Win64: uc_call.no_red_zone).
  *
  * The function runs at its own address: the program's read-only segments (code and constants)
  * are mapped into the emulator at the addresses they have in this process, so RIP-relative
@@ -44,7 +45,10 @@
 
 /* the first six in registers, the rest on the stack above the return address (System V) */
 #define UC_MAX_ARGS 8
-#define UC_MAX_REGIONS 12
+/* a call's placed buffers (a family's, and the pieces of a split stream: the driver's
+ * DRV_MAX_SLOTS, 58) and the program's own regions (.rodata, .text, the Win64 bridge's, up to 4
+ * globals) */
+#define UC_MAX_REGIONS 72
 
 /* A buffer the function may access, and nothing around it. */
 struct uc_region {
@@ -82,6 +86,12 @@ struct uc_call {
                         * not run from outside every sized object into one; a read that touches
                         * no sized object is allowed (bounds per table not established there)
                         * and counted in uc_result.untabled_reads */
+    int no_red_zone;    /* 1: the Windows x64 convention (the Win64 checked call): no byte below
+                         * rsp may be written, the red zone included (Windows may overwrite it
+                         * at any time: exception dispatch, debuggers); 0: System V, whose 128
+                         * bytes below rsp are the function's, and a write below them is the
+                         * violation.  Judged after each writing instruction, against rsp as
+                         * that instruction left it (a push or call writes at its new rsp) */
     uint64_t junk_seed; /* nonzero: the junk of the call (registers the function is not given,
                          * the random callee-saved values) comes from this seed, so two calls
                          * with the same seed start alike but for their arguments' bytes (the
@@ -122,6 +132,7 @@ struct uc_result {
     enum uc_abi_kind {
         UC_ABI_REGISTERS = 0, /* callee-saved registers, rsp, DF, MXCSR, x87 control */
         UC_ABI_RESIDUE = 1,   /* data left in a vector or opmask register */
+        UC_ABI_RED_ZONE = 2,  /* a write below rsp (and its red zone, under System V) */
     } abi_kind;            /* what the first of them broke */
 
     uint64_t trace_hash;     /* hash of trace[0, trace_len) */

@@ -14,13 +14,17 @@
  *
  * Outside kernels (./asmdiff check chacha), through fuzz/harness/stream_upstream.h: Linux's
  * x86 files (fuzz/conventions/linux_chacha.c: their glue's calls of at most the entry point's
- * width, the counter advanced in C; ctr32 only), and kernels to our own prototype
- * (asmdiff_chacha.c: one entry point, ctr32 or ctr64).
+ * width, the counter advanced in C; ctr32 only; hchacha_block_ssse3 for XChaCha's subkey) and
+ * its riscv64 Zvkb file (whole blocks a call, a tail through the glue's block buffer),
+ * kernels to our own prototype (asmdiff_chacha.c: one entry point, ctr32 or ctr64), OpenSSL's
+ * perlasm output (openssl_chacha.c) and libgcrypt's files (libgcrypt_chacha.c: ctr64 only, the
+ * rest of a call's keystream made in the block buffer, B_BLOCK).
  *
  * Operations (drv_op names): "block" (one 64-byte block of the block function at the case's
  * rounds: the keystream of 64 zero bytes), "ctr32", "ctr64", "xchacha" (the subkey from the
- * reference's HChaCha, the glue's part, then the ctr32 keystream under it).  HChaCha itself has
- * no implementation besides the reference here (no library of this build exports it): its
+ * reference's HChaCha, the glue's part, then the ctr32 keystream under it; for an outside
+ * HChaCha entry point, the subkey from it, compared first, and the reference's keystream).
+ * HChaCha has no other implementation here (no library of this build exports it): its
  * published vector checks the reference, and XChaCha's checks it through the subkey.
  *
  * The 2^32 contract of each implementation's ctr32 (enum chacha_ctr; docs/chacha.md):
@@ -124,13 +128,19 @@ static const struct impl impls[] = {
 #endif
 };
 
-enum { B_STATE, B_IN, B_OUT, B_KEY, B_WORDS };
-/* the state is words (the kernels load it as such); the rest any byte offset */
+enum { B_STATE, B_IN, B_OUT, B_KEY, B_WORDS, B_BLOCK, B_SUBKEY };
+/* the state is words (the kernels load it as such); the rest any byte offset, but the two an
+ * outside kernel's glue keeps as its own aligned arrays: a block buffer (a tail XORed in it,
+ * stream_upstream.h) and HChaCha's subkey words (granule 64: never misaligned, and no input
+ * byte is spent on their placement, so every seed decodes as before they were added) */
 static const struct buf_spec bufs[] = {{"state", 4, BUF_SECRET},
                                        {"in", 1, BUF_SECRET},
                                        {"out", 1, 0},
                                        {"key", 1, BUF_SECRET},
-                                       {"words 12-15", 4, 0}};
+                                       {"words 12-15", 4, 0},
+                                       {"block buffer", 64, BUF_SECRET},
+                                       {"subkey", 64, 0}};
+_Static_assert(B_BLOCK == STREAM_B_BLOCK, "stream_upstream.h's block buffer");
 
 enum op { OP_BLOCK, OP_CTR32, OP_CTR64, OP_XCHACHA, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"block", "ctr32", "ctr64", "xchacha"};
@@ -157,6 +167,7 @@ static struct chacha_want {
     uint32_t state[2][16];
     uint8_t xchacha[CHACHA_MAX_BYTES];
     uint32_t xchacha_state[16];
+    uint8_t subkey[32]; /* HChaCha's, under which xchacha runs */
 } want_;
 
 static const uint8_t zeros[64];
@@ -246,15 +257,27 @@ static size_t properties_of(const void *cv, struct case_property *out, size_t ma
 }
 const struct family_properties asmdiff_properties = {property_names, 7, properties_of};
 
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* XChaCha's ChaCha state under a subkey: the case's counter, word 13 zero, words 14-15 the
+ * nonce's last 8 bytes (draft 2.3) */
+static void xchacha_state_under(const struct chacha_case *c, const uint8_t subkey[32],
+                                uint32_t state[16])
+{
+    uint32_t w[4] = {c->w[0], 0, le32(c->xnonce + 16), le32(c->xnonce + 20)};
+    chacha_init(state, subkey, w);
+}
+
+/* ... with the subkey from the reference's HChaCha (the glue's part, for kernels that have
+ * none) */
 static void xchacha_state(const struct chacha_case *c, uint32_t state[16])
 {
     uint8_t subkey[32];
-    uint32_t w[4] = {c->w[0], 0, 0, 0};
     hchacha(c->key, c->xnonce, c->rounds, subkey);
-    for (int i = 0; i < 2; i++)
-        w[2 + i] = (uint32_t)c->xnonce[16 + 4 * i] | (uint32_t)c->xnonce[17 + 4 * i] << 8 |
-                   (uint32_t)c->xnonce[18 + 4 * i] << 16 | (uint32_t)c->xnonce[19 + 4 * i] << 24;
-    chacha_init(state, subkey, w);
+    xchacha_state_under(c, subkey, state);
 }
 
 static const void *expect(const void *cv)
@@ -270,6 +293,7 @@ static const void *expect(const void *cv)
         memcpy(w->state[m], s, sizeof s);
         chacha_xor(w->state[m], c->rounds, (enum chacha_ctr)m, w->out[m], c->msg, c->len);
     }
+    hchacha(c->key, c->xnonce, c->rounds, w->subkey);
     xchacha_state(c, w->xchacha_state);
     chacha_xor(w->xchacha_state, c->rounds, CHACHA_CTR32_WRAP, w->xchacha, c->msg, c->len);
     /* the reference's own XChaCha agrees with the state built here */
@@ -280,6 +304,22 @@ static const void *expect(const void *cv)
         abort();
     }
     return w;
+}
+
+/* An outside HChaCha entry point's subkey (as bytes: its 8 words little-endian): the state it
+ * takes (constants, key, the nonce's first 16 bytes in words 12-15) and its output placed. */
+static void hchacha_outside(const struct stream_upstream *k, const struct chacha_case *c,
+                            uint8_t subkey[32])
+{
+    static uint32_t s[16]; /* (static: the placed input is compared with it after calls) */
+    uint32_t w[4];
+    for (int i = 0; i < 4; i++) w[i] = le32(c->xnonce + 4 * i);
+    chacha_init(s, c->key, w);
+    const uint32_t *state = drv_in(B_STATE, s, 64);
+    uint32_t *out = drv_out(B_SUBKEY, 32);
+    k->hchacha(k, state, out, c->rounds);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 4; j++) subkey[4 * i + j] = (uint8_t)(out[i] >> 8 * j);
 }
 
 /* One kernel over the case's calls on a placed state (wide: its ctr64 entry point); the output
@@ -313,9 +353,11 @@ static void run_kernel(const struct impl *im, const struct chacha_case *c,
     /* ours wrap word 12 in ctr32 (kernels/chacha/chacha.h), and so does Linux's glue */
     enum chacha_ctr mode = CHACHA_CTR32_WRAP;
     int has32 = 1, has64 = 1;
+    const struct stream_upstream *hch = NULL;
     if (im->flags & IMPL_OUTSIDE) {
         const struct stream_upstream *k = im->ops;
         has32 = k->ctr32 != NULL, has64 = k->ctr64 != NULL;
+        if (k->hchacha) hch = k;
     } else {
         mode = ((const struct chacha_ops *)im->ops)->ctr32_mode;
     }
@@ -343,10 +385,28 @@ static void run_kernel(const struct impl *im, const struct chacha_case *c,
         drv_expect_equal("final state", w->state[CHACHA_CTR64], state, 64);
     }
 
-    if (has32) {
+    if (has32 || hch) {
         drv_op(op_names[OP_XCHACHA]);
-        xchacha_state(c, s);
-        out = kernel_op(im, 0, c, s, c->msg, c->len, 1, &state);
+        if (hch) {
+            /* the subkey by the entry point's HChaCha, as its glue computes it */
+            uint8_t subkey[32];
+            hchacha_outside(hch, c, subkey);
+            drv_expect_equal("subkey", w->subkey, subkey, 32);
+            xchacha_state_under(c, subkey, s);
+        } else {
+            xchacha_state(c, s);
+        }
+        if (has32) {
+            out = kernel_op(im, 0, c, s, c->msg, c->len, 1, &state);
+        } else {
+            /* an HChaCha entry point alone: the keystream under its subkey from the reference
+             * (its home's stream functions are judged as entry points of their own) */
+            static uint8_t ref_out[CHACHA_MAX_BYTES];
+            static uint32_t ref_state[16];
+            memcpy(ref_state, s, sizeof ref_state);
+            chacha_xor(ref_state, c->rounds, CHACHA_CTR32_WRAP, ref_out, c->msg, c->len);
+            out = ref_out, state = ref_state;
+        }
         drv_expect_equal("output", w->xchacha, out, c->len);
         drv_expect_equal("final state", w->xchacha_state, state, 64);
     }
@@ -423,11 +483,6 @@ static void vary_secrets(void *cv, uint64_t seed)
 }
 
 /* ---- known answers: corpus/chacha/kat.txt ---- */
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* Each vector is a case: whole, and (for the XOR vectors) cut before every block. */
 static void check_vector_case(struct chacha_case *c)

@@ -1,10 +1,21 @@
-/* fuzz/mpi.c — the MPI family: n-limb add_n and sub_n.
+/* fuzz/mpi.c — the MPI family: n-limb add_n and sub_n, and Montgomery multiplication
+ * (mont_mul: rp = a * b * 2^(-64n) mod m, OpenSSL's bn_mul_mont contract).
  *
  * Property: for every n, every limb pattern, every aliasing a real caller uses (rp == s1,
  * rp == s2, s1 == s2) and every buffer placement, each kernel's limbs and carry (borrow) equal
  * those of the plain C reference computed on unaliased copies, and each library (GMP mpn,
  * libgcrypt MPI, OpenSSL BN) agrees with the reference.  The kernels must not write outside
  * rp[0..n) nor into an input they do not alias.
+ *
+ * mont_mul's operands come from the same case (for n <= MPI_MONT_MAX_N, 64 limbs: 4096-bit
+ * moduli): the modulus m is n more input limbs, made odd
+ * and above 1 with a nonzero top limb; a and b are s1 and s2 with their top limb reduced below
+ * m's (so a, b < m, as the contract asks; every lower limb as the input gave it); n0 =
+ * -m^-1 mod 2^64.  The aliasings are the same (s1 == s2: a squaring, which OpenSSL's file
+ * takes a path of its own for).  Our kernels implement add_n and sub_n only; mont_mul is
+ * judged on the libraries (GMP's mpz value, OpenSSL's BN_mod_mul_montgomery) and on outside
+ * kernels (OpenSSL's x86_64-mont.pl output: the openssl and win64 conventions,
+ * fuzz/conventions/openssl_mpi.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,27 +32,36 @@
 #if ASMDIFF_HAVE_GCRYPT
 #include "reference/oracles/gcrypt_init.h"
 #endif
+#include "mpi_upstream.h"
 #if ARCH_X86_64
 #include "kernels/mpi/mpi.h"
 #endif
 
 #define MPI_MAX_N 320 /* limbs: covers every entry path and many loop trips */
+/* mont_mul's largest n: 4096-bit moduli, every path of a Montgomery kernel (one limb, four and
+ * eight a pass) many times over; its cost grows with n^2 (the emulated modes most) */
+#define MPI_MONT_MAX_N 64
 
-typedef uint64_t (*mpi_fn)(uint64_t *rp, const uint64_t *s1, const uint64_t *s2, size_t n);
-struct mpi_ops {
-    mpi_fn op[2]; /* add_n, sub_n */
-    void (*bench[2])(size_t n); /* libraries: the timed call on operands they keep */
-    size_t min_n;               /* GMP's mpn functions require n >= 1 */
-    int size_is_int;            /* n is a 32-bit int (libgcrypt's mpi_size_t): junk above it */
-};
+/* the implementations' view: struct mpi_ops (mpi_upstream.h, shared with the conventions) */
+enum { OP_ADD = MPI_OP_ADD, OP_SUB = MPI_OP_SUB, OP_MONT = MPI_OP_MONT, NOPS = MPI_NOPS };
 
-static const struct mpi_ops reference = {.op = {mpi_add_n_ref, mpi_sub_n_ref}};
+static uint64_t mont_scratch[2 * MPI_MAX_N + 1];
+static int mont_ref(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
+                    const uint64_t *n0, int num)
+{
+    mpi_mont_mul_ref(rp, ap, bp, np, *n0, (size_t)num, mont_scratch);
+    return 1;
+}
+
+static const struct mpi_ops reference = {.op = {mpi_add_n_ref, mpi_sub_n_ref}, .mont = mont_ref,
+                                         .mont_min_n = 1};
 #if ARCH_X86_64
 static const struct mpi_ops simple = {.op = {mpi_add_n_x86_64_simple, mpi_sub_n_x86_64_simple}};
 static const struct mpi_ops unroll4 = {.op = {mpi_add_n_x86_64_unroll4, mpi_sub_n_x86_64_unroll4}};
 #endif
 #if ASMDIFF_HAVE_GMP
-static const struct mpi_ops gmp = {.op = {oracle_gmp_add_n, oracle_gmp_sub_n}, .min_n = 1};
+static const struct mpi_ops gmp = {.op = {oracle_gmp_add_n, oracle_gmp_sub_n},
+                                   .mont = oracle_gmp_mont_mul, .min_n = 1, .mont_min_n = 1};
 #endif
 #if ASMDIFF_HAVE_GCRYPT
 static const struct mpi_ops gcrypt = {.op = {oracle_gcrypt_add_n, oracle_gcrypt_sub_n},
@@ -49,7 +69,9 @@ static const struct mpi_ops gcrypt = {.op = {oracle_gcrypt_add_n, oracle_gcrypt_
 #endif
 #if ASMDIFF_HAVE_OPENSSL
 static const struct mpi_ops openssl = {.op = {oracle_openssl_add_n, oracle_openssl_sub_n},
-                                       .bench = {oracle_openssl_bench_add, oracle_openssl_bench_sub}};
+                                       .mont = oracle_openssl_mont_mul, .mont_min_n = 1,
+                                       .bench = {oracle_openssl_bench_add, oracle_openssl_bench_sub,
+                                                 oracle_openssl_bench_mont}};
 #endif
 
 static const struct impl impls[] = {
@@ -71,23 +93,56 @@ static const struct impl impls[] = {
 #endif
 };
 
-enum { B_S1, B_S2, B_RP };
+enum { B_S1, B_S2, B_RP, B_M, B_N0 };
 static const struct buf_spec bufs[] = {
-    {"s1", 8, BUF_SECRET}, {"s2", 8, BUF_SECRET}, {"rp", 8, 0}};
+    {"s1", 8, BUF_SECRET}, {"s2", 8, BUF_SECRET}, {"rp", 8, 0}, {"m", 8, 0}, {"n0", 8, 0}};
 
 enum alias { ALIAS_NONE, ALIAS_RP_S1, ALIAS_RP_S2, ALIAS_S1_S2, ALIAS_ALL, ALIAS_COUNT };
 static const char *const alias_names[] = {"none", "rp==s1", "rp==s2", "s1==s2", "rp==s1==s2"};
-static const char *const op_names[] = {"add_n", "sub_n"};
+static const char *const op_names[NOPS] = {"add_n", "sub_n", "mont_mul"};
 
 static struct mpi_case {
     size_t n;
     enum alias alias;
     uint64_t s1[MPI_MAX_N], s2[MPI_MAX_N];
+    /* mont_mul: the modulus (public), a and b from s1 and s2 (mont_derive), n0 */
+    uint64_t m[MPI_MAX_N], a[MPI_MAX_N], b[MPI_MAX_N], n0;
+    int no_mont; /* the exhaustive sample's add/sub-only cases (exhaustive()) */
 } the_case;
+
+/* x < m, both n limbs */
+static int below(const uint64_t *x, const uint64_t *m, size_t n)
+{
+    for (size_t i = n; i-- > 0;)
+        if (x[i] != m[i]) return x[i] < m[i];
+    return 0;
+}
+
+/* mont_mul's operands from the case (module comment): m odd, above 1, top limb nonzero;
+ * a, b as given when below m, else their top limb reduced mod m's; n0 from m.  Again after
+ * vary_secrets (new s1, s2). */
+static void mont_derive(struct mpi_case *c)
+{
+    size_t n = c->n;
+    if (!n) return;
+    c->m[0] |= 1;
+    if (!c->m[n - 1]) c->m[n - 1] = 1;
+    if (n == 1 && c->m[0] == 1) c->m[0] = 3;
+    memcpy(c->a, c->s1, 8 * n);
+    memcpy(c->b, c->s2, 8 * n);
+    if (!below(c->a, c->m, n)) c->a[n - 1] %= c->m[n - 1];
+    if (!below(c->b, c->m, n)) c->b[n - 1] %= c->m[n - 1];
+    c->n0 = mpi_mont_n0_ref(c->m[0]);
+}
+
+static int same_inputs(const struct mpi_case *c)
+{
+    return c->alias == ALIAS_S1_S2 || c->alias == ALIAS_ALL;
+}
 
 static const uint64_t *second(const struct mpi_case *c)
 {
-    return c->alias == ALIAS_S1_S2 || c->alias == ALIAS_ALL ? c->s1 : c->s2;
+    return same_inputs(c) ? c->s1 : c->s2;
 }
 
 static void *decode(struct input *in)
@@ -98,6 +153,9 @@ static void *decode(struct input *in)
     c->alias = (enum alias)input_pick(in, ALIAS_COUNT);
     input_fill_words(in, c->s1, c->n, 8);
     input_fill_words(in, c->s2, c->n, 8);
+    input_fill_words(in, c->m, c->n, 8);
+    c->no_mont = 0;
+    mont_derive(c);
     return c;
 }
 
@@ -116,7 +174,7 @@ const struct family_properties asmdiff_properties = {property_names, 4, properti
 
 /* The reference on unaliased copies: the mathematical value of s1 op s2. */
 static struct mpi_want {
-    uint64_t r[2][MPI_MAX_N];
+    uint64_t r[NOPS][MPI_MAX_N];
     uint64_t carry[2];
 } want_;
 
@@ -125,7 +183,34 @@ static const void *expect(const void *cv)
     const struct mpi_case *c = cv;
     for (int op = 0; op < 2; op++)
         want_.carry[op] = reference.op[op](want_.r[op], c->s1, second(c), c->n);
+    if (c->n && c->n <= MPI_MONT_MAX_N && !c->no_mont)
+        mont_ref(want_.r[OP_MONT], c->a, same_inputs(c) ? c->a : c->b, c->m, &c->n0, (int)c->n);
     return &want_;
+}
+
+/* rp = a * b / R mod m through ops: checked, as its convention calls it */
+static uint64_t call_mont(const struct mpi_ops *ops, uint64_t *rp, const uint64_t *a,
+                          const uint64_t *b, const uint64_t *m, const uint64_t *n0, size_t n)
+{
+    if (ops->mont_call) return ops->mont_call(ops, rp, a, b, m, n0, n, 1);
+    return DRV_CALL(ops->mont, rp, a, b, m, n0, (int)n);
+}
+
+static void run_mont(const struct mpi_ops *ops, const struct mpi_case *c, const struct mpi_want *w)
+{
+    size_t bytes = 8 * c->n;
+    drv_op(op_names[OP_MONT]);
+    int rp_is_a = c->alias == ALIAS_RP_S1 || c->alias == ALIAS_ALL;
+    int rp_is_b = c->alias == ALIAS_RP_S2;
+    uint64_t *a = rp_is_a ? drv_inout(B_S1, c->a, bytes) : drv_in(B_S1, c->a, bytes);
+    uint64_t *b = same_inputs(c) ? a : rp_is_b ? drv_inout(B_S2, c->b, bytes)
+                                           : drv_in(B_S2, c->b, bytes);
+    uint64_t *rp = rp_is_a ? a : rp_is_b ? b : drv_out(B_RP, bytes);
+    const uint64_t *m = drv_in(B_M, c->m, bytes);
+    const uint64_t *n0 = drv_in(B_N0, &c->n0, 8);
+    uint64_t ret = call_mont(ops, rp, a, b, m, n0, c->n);
+    drv_expect_word("return value (int)", 1, (uint32_t)ret);
+    drv_expect_equal("result limbs", w->r[OP_MONT], rp, bytes);
 }
 
 static void run(const struct impl *im, const void *cv, const void *wv)
@@ -135,6 +220,8 @@ static void run(const struct impl *im, const void *cv, const void *wv)
     const struct mpi_ops *ops = im->ops;
     size_t bytes = 8 * c->n;
     if (c->n < ops->min_n) return;
+    if (ops->mont && c->n && c->n >= ops->mont_min_n && c->n <= MPI_MONT_MAX_N && !c->no_mont)
+        run_mont(ops, c, w);
     for (int op = 0; op < 2; op++) {
         if (!ops->op[op]) continue; /* an outside kernel of one operation */
         drv_op(op_names[op]);
@@ -160,6 +247,7 @@ static void params(const void *cv)
     report_param("aliasing", "%s", alias_names[c->alias]);
     report_hex("s1 (limbs little-endian)", c->s1, show);
     report_hex("s2", second(c), show);
+    if (c->n) report_hex("m (mont_mul; a and b: s1 and s2, top limb mod m's)", c->m, show);
 }
 
 static void vary_secrets(void *cv, uint64_t seed)
@@ -167,6 +255,7 @@ static void vary_secrets(void *cv, uint64_t seed)
     struct mpi_case *c = cv;
     rng_fill(&seed, c->s1, sizeof c->s1);
     rng_fill(&seed, c->s2, sizeof c->s2);
+    mont_derive(c);
 }
 
 /* ---- known answers: corpus/mpi/kat.txt ---- */
@@ -198,25 +287,39 @@ static int kat(const char *srcdir)
     if (vec_open(&vf, srcdir, "corpus/mpi/kat.txt")) return -1;
     while (vec_next(&vf)) {
         const char *op = vec_get(&vf, "Op");
-        long long n = vec_get_uint(&vf, "N"), carry = vec_get_uint(&vf, "Carry");
+        int mont = op && !strcmp(op, "mont");
+        long long n = vec_get_uint(&vf, "N"), carry = mont ? 0 : vec_get_uint(&vf, "Carry");
         memset(c, 0, sizeof *c);
         c->n = n >= 0 && n <= MPI_MAX_N ? (size_t)n : 0;
-        if (!op || n < 0 || n > MPI_MAX_N || carry < 0 || carry > 1 ||
-            (strcmp(op, "add") && strcmp(op, "sub")) || hex_to_limbs(&vf, "S1", c->s1, c->n) ||
-            hex_to_limbs(&vf, "S2", c->s2, c->n) || hex_to_limbs(&vf, "R", want, c->n)) {
+        /* mont: A * B / 2^(64N) mod M, A and B below M, M odd */
+        if (!op || n < 0 || n > MPI_MAX_N || carry < 0 || carry > 1 || (mont && n < 1) ||
+            (strcmp(op, "add") && strcmp(op, "sub") && !mont) ||
+            hex_to_limbs(&vf, mont ? "A" : "S1", c->s1, c->n) ||
+            hex_to_limbs(&vf, mont ? "B" : "S2", c->s2, c->n) ||
+            (mont && hex_to_limbs(&vf, "M", c->m, c->n)) || hex_to_limbs(&vf, "R", want, c->n) ||
+            (mont && (!(c->m[0] & 1) || !c->m[c->n - 1] || !below(c->s1, c->m, c->n) ||
+                      !below(c->s2, c->m, c->n)))) {
             vec_done(&vf);
             drv_vector_errors(1);
             continue;
         }
         vec_done(&vf);
-        int o = strcmp(op, "add") ? 1 : 0;
-        uint64_t rc = reference.op[o](got, c->s1, c->s2, c->n);
+        mont_derive(c); /* a mont vector's operands stay as given (below M) */
         count++;
-        if (!drv_reference_agrees(vf.path, "limbs", want, got, 8 * c->n) ||
-            !drv_reference_agrees(vf.path, "carry", &(uint64_t){(uint64_t)carry}, &rc, 8))
-            continue;
-        /* every implementation in every aliasing the vector's distinct operands allow */
-        for (int a = ALIAS_NONE; a <= ALIAS_RP_S2; a++) {
+        if (mont) {
+            mont_ref(got, c->a, c->b, c->m, &c->n0, (int)c->n);
+            if (!drv_reference_agrees(vf.path, "mont_mul limbs", want, got, 8 * c->n)) continue;
+        } else {
+            int o = strcmp(op, "add") ? 1 : 0;
+            uint64_t rc = reference.op[o](got, c->s1, c->s2, c->n);
+            if (!drv_reference_agrees(vf.path, "limbs", want, got, 8 * c->n) ||
+                !drv_reference_agrees(vf.path, "carry", &(uint64_t){(uint64_t)carry}, &rc, 8))
+                continue;
+        }
+        /* every implementation in every aliasing the vector's operands allow (s1 == s2 where
+         * they are equal: a squaring) */
+        int equal = !memcmp(c->s1, c->s2, 8 * c->n);
+        for (int a = ALIAS_NONE; a <= (equal ? ALIAS_S1_S2 : ALIAS_RP_S2); a++) {
             c->alias = (enum alias)a;
             drv_check(c);
         }
@@ -250,6 +353,13 @@ static int exhaustive(void)
                 if (!complete && i % 15 == 14) code = rng_next(&x);
             }
             c->alias = (enum alias)(k % 3); /* none, rp==s1, rp==s2 in turn */
+            /* mont_mul modulo 2^(64n) - 1, the largest: every edge operand below it but all
+             * ones (whose top limb is reduced to 0), every final subtraction's carry; in the
+             * complete part and the first 2000 of each sample (its cost is n^2 a case, and
+             * three libraries' worth: the sample's purpose is add/sub's carry chains) */
+            for (size_t i = 0; i < n; i++) c->m[i] = ~0ull;
+            c->no_mont = !complete && k >= 2000;
+            mont_derive(c);
             drv_check(c);
         }
     }
@@ -264,22 +374,40 @@ static int exhaustive(void)
 static const struct bench_op bench_ops[] = {
     {"add_n", 8, 8 * BENCH_LIMBS}, {"add_n-short", 8, 8 * 16},
     {"sub_n", 8, 8 * BENCH_LIMBS}, {"sub_n-short", 8, 8 * 16},
+    /* a squaring modulo a 2048-bit modulus (RSA-2048's, and OpenSSL's sqr8x path) */
+    {"mont_mul-32", 8, 8 * 32},
 };
 
 static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
 {
-    static uint64_t rp[BENCH_LIMBS], s1[BENCH_LIMBS], s2[BENCH_LIMBS];
+    static uint64_t rp[BENCH_LIMBS], s1[BENCH_LIMBS], s2[BENCH_LIMBS], m[BENCH_LIMBS], n0;
     (void)buf;
-    if (!s1[0])
+    if (!s1[0]) {
         for (size_t i = 0; i < BENCH_LIMBS; i++) {
             s1[i] = 0x9e3779b97f4a7c15ull * (i + 1);
             s2[i] = 0xc2b2ae3d27d4eb4full * (i + 3);
+            m[i] = ~s1[i] | 1ull << 63; /* above s1 in every limb, so s1 < m at any size */
         }
+        m[0] |= 1;
+        n0 = mpi_mont_n0_ref(m[0]);
+    }
     const struct mpi_ops *ops = im->ops;
+    size_t n = bytes / 8;
+    if (op == 4) {
+        if (ops->bench[OP_MONT])
+            ops->bench[OP_MONT](n);
+        else if (ops->mont && n >= ops->mont_min_n && ops->mont_call)
+            ops->mont_call(ops, rp, s1, s1, m, &n0, n, 0);
+        else if (ops->mont && n >= ops->mont_min_n)
+            ops->mont(rp, s1, s1, m, &n0, (int)n);
+        else
+            return -1;
+        return 0;
+    }
     int o = op >= 2;
     if (!ops->op[o] && !ops->bench[o]) return -1;
-    if (ops->bench[o]) ops->bench[o](bytes / 8);
-    else ops->op[o](rp, s1, s2, bytes / 8);
+    if (ops->bench[o]) ops->bench[o](n);
+    else ops->op[o](rp, s1, s2, n);
     return 0;
 }
 
@@ -349,7 +477,7 @@ const struct convention convention_asmdiff_mpi = {
 
 const struct family asmdiff_family = {
     .name = "mpi",
-    .spec = "schoolbook addition and subtraction with carry",
+    .spec = "schoolbook addition and subtraction with carry; Montgomery multiplication",
     .impls = impls,
     .nimpls = sizeof impls / sizeof impls[0],
     .bufs = bufs,

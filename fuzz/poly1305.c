@@ -204,12 +204,12 @@ struct caller {
 static void call_blocks(struct caller *k, const uint8_t *m, size_t n, uint64_t hibit)
 {
     k->calls++;
-    if (k->up) {
-        k->up->blocks(k->up, k->st, m, n, (unsigned)hibit);
+    unsigned bit = (k->c->forms >> ((k->calls - 1) % 32)) & 1;
+    if (k->up) { /* the bit: the runtime choice of its glue, if it has one (poly_upstream.h) */
+        k->up->blocks(k->up, k->st, m, n, (unsigned)hibit, bit);
         return;
     }
-    size_t form = k->ops->nforms > 1 ? (k->c->forms >> ((k->calls - 1) % 32)) & 1 : 0;
-    DRV_CALL(k->ops->blocks[form], k->st, m, n, hibit);
+    DRV_CALL(k->ops->blocks[k->ops->nforms > 1 ? bit : 0], k->st, m, n, hibit);
 }
 
 /* One block from C memory: placed on its own guarded buffer for the call. */
@@ -410,8 +410,9 @@ static void params(const void *cv)
         from = cut(c, i);
     }
     report_param("update calls", "%s (expected: the reference over the whole message)", calls);
-    report_param("forms", "0x%08x (x86_64-alternating: bit i chooses the form of blocks call "
-                 "i, 0 mulx, 1 avx512-ifma)", (unsigned)c->forms);
+    report_param("forms", "0x%08x (bit i for blocks call i: x86_64-alternating's form, 0 mulx, "
+                 "1 avx512-ifma; an outside kernel's glue choice, linux: 1 SIMD unusable)",
+                 (unsigned)c->forms);
     if (c->chained)
         report_param("chained start", "h = %#llx %016llx %016llx, hibit %u",
                      (unsigned long long)c->start[2], (unsigned long long)c->start[1],

@@ -95,6 +95,33 @@ if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
     fi
   done
 fi
+# a stream in pieces, each in a guarded buffer of its own (drv_in_piece, splits.h): an overread
+# or overwrite of a piece is caught as of a whole buffer, natively and in the Unicorn modes
+# (each piece mapped as a region of its own), and the good control passes them
+export ASMDIFF_SELFTEST_PIECES=1
+expect overread guard-page
+expect write_past canary
+expect modify_input input-modified
+if [ "${ASMDIFF_SELFTEST_UNICORN:-1}" = 1 ]; then
+  expect overread bounds bounds
+  for m in bounds emu-diff; do
+    out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good-pieces-$m.jsonl $run "$exe" $m random 100 1 2>&1)
+    rc=$?
+    if [ $rc = 0 ] && ran_only_good "$work/good-pieces-$m.jsonl"; then
+      echo "ok   good, in pieces ($m): $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"; pass=$((pass + 1))
+    else
+      echo "FAIL good, in pieces ($m): exit $rc, $(ran_what "$work/good-pieces-$m.jsonl")"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
+    fi
+  done
+fi
+out=$(ASMDIFF_SELFTEST=good ASMDIFF_RESULTS=$work/good-pieces.jsonl $run "$exe" random 300 1 2>&1)
+rc=$?
+if [ $rc = 0 ] && ran_only_good "$work/good-pieces.jsonl"; then
+  echo "ok   good, in pieces: $(printf '%s\n' "$out" | tail -n1 | cut -c1-120)"; pass=$((pass + 1))
+else
+  echo "FAIL good, in pieces: exit $rc, $(ran_what "$work/good-pieces.jsonl")"; printf '%s\n' "$out" | tail -n 5; fail=$((fail + 1))
+fi
+unset ASMDIFF_SELFTEST_PIECES
 # a library's own CPU dispatch (the dispatch mode): wrong_guard admits an AVX-only CPU to its
 # AVX2 path.  On a CPU with AVX2 (this one, the Haswell profile's) it is right; under
 # qemu-x86_64 -cpu SandyBridge (AVX, no AVX2: qemu refuses what the model lacks) the CPU

@@ -16,7 +16,7 @@ mkdir -p "$work/corpus" "$work/findings"
 ${ASMDIFF_RUNNER:-} "$fuzzer" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -error_exitcode=1 \
   $optflags -artifact_prefix="$work/findings/" "$work/corpus" "$seeds" >"$work/log" 2>&1
 rc=$?
-grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$work/log"
+grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec|asmdiff: fuzz_[a-z0-9]+: tally: )' "$work/log"
 if [ $rc -ne 0 ]; then
   tail -n 80 "$work/log"
   echo "fuzz smoke: FINDING (exit $rc); files kept in $work/findings:"

@@ -25,7 +25,7 @@
  * here are those paths, each run with exactly the bits that choose it set, whatever this CPU
  * has (the kernel then runs in the emulator where the CPU lacks the path's features, as any
  * kernel does).  The check build defines OPENSSL_ia32cap_P (verify/outside/openssl_ia32cap.c,
- * added for these conventions); elsewhere the reference below is weak and unused.
+ * added for these conventions); elsewhere its weak reference (openssl_perlasm.h) is NULL.
  *
  * Leftovers: OpenSSL's assembly promises nothing about vector registers or its stack after a
  * call (it clears neither), so they are information, not findings.  Only the prototype, the
@@ -34,15 +34,13 @@
 #include <string.h>
 
 #include "driver.h"
+#include "openssl_perlasm.h"
 #include "stream_upstream.h"
 
-extern unsigned int OPENSSL_ia32cap_P[4] __attribute__((weak));
-
-/* OPENSSL_ia32cap_P word 1 (CPUID.1:ECX) and word 2 (CPUID.7.0:EBX) bits the file tests */
-#define CAP1_SSSE3 (1u << 9)
-#define CAP2_AVX2 (1u << 5)
-#define CAP2_AVX512F (1u << 16)
-#define CAP2_AVX512VL (1u << 31)
+#define CAP1_SSSE3 OPENSSL_CAP1_SSSE3
+#define CAP2_AVX2 OPENSSL_CAP2_AVX2
+#define CAP2_AVX512F OPENSSL_CAP2_AVX512F
+#define CAP2_AVX512VL OPENSSL_CAP2_AVX512VL
 
 struct oc_row {
     const char *name;   /* the operation (--op): the path */
@@ -70,22 +68,13 @@ struct oc_kernel {
     int win64;
 };
 
-static void set_caps(const struct oc_row *row)
-{
-    if (!OPENSSL_ia32cap_P) return;
-    OPENSSL_ia32cap_P[0] = 0;
-    OPENSSL_ia32cap_P[1] = row->cap1;
-    OPENSSL_ia32cap_P[2] = row->cap2;
-    OPENSSL_ia32cap_P[3] = 0;
-}
-
 /* One family call: one call of ChaCha20_ctr32 (none for an empty one: OpenSSL's cipher makes
  * none), the counter advanced after it as the C caller does. */
 static void call(const struct oc_kernel *ok, uint32_t state[16], uint8_t *dst, const uint8_t *src,
                  size_t len, int checked)
 {
     if (!len) return;
-    set_caps(ok->row);
+    openssl_caps_set(ok->row->cap1, ok->row->cap2);
     if (!checked)
         ((openssl_chacha_fn)ok->k.fn)(dst, src, len, state + 4, state + 12);
 #if defined(__x86_64__)
@@ -126,29 +115,13 @@ static const char *op_name(const struct convention *cv, size_t op)
 static const void *make_ops(const struct convention *cv, const void *fn, size_t op)
 {
     if (nkernels == OUTSIDE_MAX || op >= NROWS) return NULL;
-    /* the capability vector the entry points read RIP-relative, for the Unicorn modes */
-    if (OPENSSL_ia32cap_P)
-        drv_global_region("OPENSSL_ia32cap_P", OPENSSL_ia32cap_P, sizeof(unsigned int[4]), 0);
+    openssl_caps_region();
     int win64 = !strcmp(cv->name, "win64");
     kernels[nkernels] = (struct oc_kernel){
         .k = {.fn = fn, .max_blocks = SIZE_MAX / 64, .ctr32 = ctr32, .ctr64 = NULL,
               .bench32 = win64 ? NULL : bench32},
         .row = &rows[op], .win64 = win64};
     return &kernels[nkernels++].k;
-}
-
-/* Every path is the same entry point: without --op, the widest (the AVX-512F path). */
-static int identify(const struct convention *cv, const void *fn, const char *symbol)
-{
-    (void)cv, (void)fn, (void)symbol;
-    return 0;
-}
-
-/* Every path is one computation reached through one entry point: --op may name any of them. */
-static int same_operation(const struct convention *cv, size_t a, size_t b)
-{
-    (void)cv, (void)a, (void)b;
-    return 1;
 }
 
 /* ChaCha20 only: a case at 8 or 12 rounds is not this function's (stream_upstream.h: the
@@ -164,39 +137,10 @@ static int accepts(const struct convention *cv, const void *ops, const void *c)
     "unsigned int key[8], const unsigned int counter[4]): ChaCha20 (20 rounds), counter[0] a " \
     "32-bit block counter (wraps), key and counter not written; the path chosen from "        \
     "OPENSSL_ia32cap_P (--op: avx512, avx512vl, avx2, ssse3, x86_64)"
-#define OPENSSL_LEFTOVERS                                                                     \
-    "OpenSSL's assembly clears neither vector registers nor its stack after a call, and "     \
-    "promises nothing about them"
 
-/* registered by name in fuzz/meson.build's 'conventions' list (driver.h: struct convention) */
-const struct convention convention_openssl_chacha = {
-    .name = "openssl",
-    .prototype = OPENSSL_CHACHA_PROTOTYPE " (System V: perlasm's elf flavour)",
-    .clean = 0,
-    .leftovers = OPENSSL_LEFTOVERS,
-    .nops = NROWS,
-    .op_name = op_name,
-    .make_ops = make_ops,
-    .identify = identify,
-    .same_operation = same_operation,
-    .accepts = accepts,
-    .rows = rows,
-};
-
-/* The same function as perlasm's mingw64 flavour writes it (no file win64_chacha.c: it is
- * this one's second row) */
-const struct convention convention_win64_chacha = {
-    .name = "win64",
-    .prototype = OPENSSL_CHACHA_PROTOTYPE " (Windows x64: perlasm's mingw64 flavour, called "
-                 "with rcx, rdx, r8, r9 and the stack above 32 bytes of shadow space; rdi, rsi "
-                 "and xmm6-15 callee-saved)",
-    .clean = 0,
-    .leftovers = OPENSSL_LEFTOVERS,
-    .nops = NROWS,
-    .op_name = op_name,
-    .make_ops = make_ops,
-    .identify = identify,
-    .same_operation = same_operation,
-    .accepts = accepts,
-    .rows = rows,
-};
+/* convention_openssl_chacha and convention_win64_chacha (no file win64_chacha.c: the
+ * mingw64 output is this one's second row) */
+OPENSSL_PERLASM_CONVENTIONS(chacha, OPENSSL_CHACHA_PROTOTYPE, .nops = NROWS, .op_name = op_name,
+                            .make_ops = make_ops, .identify = openssl_identify_first,
+                            .same_operation = openssl_same_operation, .accepts = accepts,
+                            .rows = rows);

@@ -22,7 +22,7 @@
  * exactly the bits that choose it set: init takes the AVX functions on AVX (word 1 bit 28) and
  * AVX2's blocks on AVX2 (word 2 bit 5); AVX2's blocks go on to the AVX-512F ones for 512 bytes
  * and more when word 2 bit 16 is set.  The check build defines OPENSSL_ia32cap_P
- * (verify/outside/openssl_ia32cap.c); elsewhere the reference is weak and unused.
+ * (verify/outside/openssl_ia32cap.c); elsewhere its weak reference (openssl_perlasm.h) is NULL.
  *
  * padbit: the prototype says u32, and every path adds all of rcx into the top limb (adc
  * %rcx, h2; the vector paths take the padbit from their own table).  The System V and Win64
@@ -40,13 +40,12 @@
 #include <string.h>
 
 #include "driver.h"
+#include "openssl_perlasm.h"
 #include "poly_upstream.h"
 
-extern unsigned int OPENSSL_ia32cap_P[4] __attribute__((weak));
-
-#define CAP1_AVX (1u << 28)
-#define CAP2_AVX2 (1u << 5)
-#define CAP2_AVX512F (1u << 16)
+#define CAP1_AVX OPENSSL_CAP1_AVX
+#define CAP2_AVX2 OPENSSL_CAP2_AVX2
+#define CAP2_AVX512F OPENSSL_CAP2_AVX512F
 #define CTX_BYTES 192 /* POLY1305's opaque context */
 
 struct op_row {
@@ -72,11 +71,7 @@ struct op_kernel {
 
 static void set_caps(const struct op_kernel *ok)
 {
-    if (!OPENSSL_ia32cap_P) return;
-    OPENSSL_ia32cap_P[0] = 0;
-    OPENSSL_ia32cap_P[1] = ok->row->cap1;
-    OPENSSL_ia32cap_P[2] = ok->row->cap2;
-    OPENSSL_ia32cap_P[3] = 0;
+    openssl_caps_set(ok->row->cap1, ok->row->cap2);
 }
 
 /* one call of a Win64 or System V function, checked */
@@ -102,9 +97,10 @@ static void init(const struct poly_upstream *k, void *state, const uint8_t *key)
 }
 
 static void blocks(const struct poly_upstream *k, void *state, const uint8_t *m, size_t nblocks,
-                   unsigned hibit)
+                   unsigned hibit, unsigned alt)
 {
     const struct op_kernel *ok = (const struct op_kernel *)k;
+    (void)alt; /* OpenSSL's C code has one path per context: the one init chose */
     set_caps(ok);
     if (ok->row->padbit_u32)
         CALL(ok, funcs(state)[0], state, m, 16 * nblocks, hibit);
@@ -131,28 +127,12 @@ static const char *op_name(const struct convention *cv, size_t op)
 static const void *make_ops(const struct convention *cv, const void *fn, size_t op)
 {
     if (nkernels == OUTSIDE_MAX || op >= NROWS) return NULL;
-    /* the capability vector the entry points read RIP-relative, for the Unicorn modes */
-    if (OPENSSL_ia32cap_P)
-        drv_global_region("OPENSSL_ia32cap_P", OPENSSL_ia32cap_P, sizeof(unsigned int[4]), 0);
+    openssl_caps_region();
     kernels[nkernels] = (struct op_kernel){
         .k = {.fn = fn, .state_bytes = CTX_BYTES + 16, .init = init, .blocks = blocks,
               .emit = emit},
         .row = &rows[op], .win64 = !strcmp(cv->name, "win64")};
     return &kernels[nkernels++].k;
-}
-
-/* Every path starts at poly1305_init: without --op, the widest (AVX-512F's). */
-static int identify(const struct convention *cv, const void *fn, const char *symbol)
-{
-    (void)cv, (void)fn, (void)symbol;
-    return 0;
-}
-
-/* Every path is one computation reached through one entry point: --op may name any of them. */
-static int same_operation(const struct convention *cv, size_t a, size_t b)
-{
-    (void)cv, (void)a, (void)b;
-    return 1;
 }
 
 #define OPENSSL_POLY1305_PROTOTYPE                                                            \
@@ -161,37 +141,10 @@ static int same_operation(const struct convention *cv, size_t a, size_t b)
     "func[0](ctx, inp, len, padbit) on whole blocks, func[1](ctx, mac, nonce); ctx 192 "      \
     "bytes (--op: avx512, avx2, avx, x86_64; padbit passed zero-extended, the files add all of "  \
     "rcx: x86_64-padbit-u32 passes it as the u32 it is declared)"
-#define OPENSSL_LEFTOVERS                                                                     \
-    "OpenSSL's assembly clears neither vector registers nor its stack after a call, and "     \
-    "promises nothing about them"
 
-/* registered by name in fuzz/meson.build's 'conventions' list (driver.h: struct convention) */
-const struct convention convention_openssl_poly1305 = {
-    .name = "openssl",
-    .prototype = OPENSSL_POLY1305_PROTOTYPE " (System V: perlasm's elf flavour)",
-    .clean = 0,
-    .leftovers = OPENSSL_LEFTOVERS,
-    .nops = NROWS,
-    .op_name = op_name,
-    .make_ops = make_ops,
-    .identify = identify,
-    .same_operation = same_operation,
-    .rows = rows,
-};
-
-/* The same functions as perlasm's mingw64 flavour writes them (no file win64_poly1305.c: it
- * is this one's second row) */
-const struct convention convention_win64_poly1305 = {
-    .name = "win64",
-    .prototype = OPENSSL_POLY1305_PROTOTYPE " (Windows x64: perlasm's mingw64 flavour, called "
-                 "with rcx, rdx, r8, r9 and the stack above 32 bytes of shadow space; rdi, rsi "
-                 "and xmm6-15 callee-saved)",
-    .clean = 0,
-    .leftovers = OPENSSL_LEFTOVERS,
-    .nops = NROWS,
-    .op_name = op_name,
-    .make_ops = make_ops,
-    .identify = identify,
-    .same_operation = same_operation,
-    .rows = rows,
-};
+/* convention_openssl_poly1305 and convention_win64_poly1305 (no file win64_poly1305.c: the
+ * mingw64 output is this one's second row) */
+OPENSSL_PERLASM_CONVENTIONS(poly1305, OPENSSL_POLY1305_PROTOTYPE, .nops = NROWS,
+                            .op_name = op_name, .make_ops = make_ops,
+                            .identify = openssl_identify_first,
+                            .same_operation = openssl_same_operation, .rows = rows);

@@ -231,7 +231,7 @@ SCAN const char *abi_check(const struct abi_state *before, const struct abi_stat
 #define STACK_SIZE (256u * 1024u)
 #define STACK_ABOVE 256u  /* above the callee's rsp: 32 bytes of stack arguments, fn, canary */
 #define STACK_CANARY_FROM 40u
-#define STACK_MARKER 0x57ac6e1e57ac6e1eull
+#define STACK_MARKER ABI_STACK_MARKER /* emu/regstate.h: the emulator's stack holds it too */
 #define NOT_DATA_SPAN (1ull << 20)
 
 extern const char abi_trampoline_return_separate[];
@@ -413,11 +413,11 @@ static abi_emu_stack_fn emulator_stack;
 static uint64_t emulator_poison;
 static _Thread_local int emulate;
 
-void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint8_t stack_poison)
+void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint64_t stack_poison)
 {
     emulator = run;
     emulator_stack = stack;
-    memset(&emulator_poison, stack_poison, sizeof emulator_poison);
+    emulator_poison = stack_poison;
 }
 
 void abi_emulate(int on)

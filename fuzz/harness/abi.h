@@ -118,7 +118,7 @@ typedef int (*abi_emulator_fn)(const void *fn, const uint64_t *argv, size_t argc
                                const struct abi_state *before, struct abi_state *after,
                                uint64_t *rax, char *err, size_t errlen);
 typedef void (*abi_emu_stack_fn)(uint64_t *lo, size_t *size, uint64_t *entry_rsp);
-void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint8_t stack_poison);
+void abi_set_emulator(abi_emulator_fn run, abi_emu_stack_fn stack, uint64_t stack_poison);
 /* While on, checked calls run in the emulator (for a kernel whose ISA the host lacks). */
 void abi_emulate(int on);
 #endif

@@ -267,7 +267,6 @@ static unsigned note_edge(struct cov_entry *e, uint64_t next)
 static void observe(const struct drv_pass *p, const void *fn, const uint64_t *argv,
                     size_t argc)
 {
-    const struct family *F = drv_family;
     uint32_t impl = (uint32_t)p->index;
     if (argc > UC_MAX_ARGS) {
         unfinished[impl]++;
@@ -276,10 +275,10 @@ static void observe(const struct drv_pass *p, const void *fn, const uint64_t *ar
         return;
     }
     /* ucheck copies every writable buffer back: keep what the native call must start from */
-    static uint8_t *saved[DRV_MAX_BUFS];
-    static size_t saved_cap[DRV_MAX_BUFS];
+    static uint8_t *saved[DRV_MAX_SLOTS];
+    static size_t saved_cap[DRV_MAX_SLOTS];
     struct uc_call call = {.fn = fn};
-    for (size_t i = 0; i < F->nbufs; i++) {
+    for (size_t i = 0; i < drv_pass_slots(p); i++) {
         const struct gbuf *g = &p->bufs[i];
         if (!p->use[i].placed) continue;
         if (g->len > saved_cap[i]) {
@@ -293,7 +292,7 @@ static void observe(const struct drv_pass *p, const void *fn, const uint64_t *ar
     drv_uc_call_fill(p, &call, argv, argc);
     static struct uc_result res;
     int rc = ucheck_run(&call, &res);
-    for (size_t i = 0; i < F->nbufs; i++)
+    for (size_t i = 0; i < drv_pass_slots(p); i++)
         if (p->use[i].placed && p->bufs[i].len) memcpy(p->bufs[i].p, saved[i], p->bufs[i].len);
     observed[impl]++;
     if (rc) {

@@ -97,11 +97,11 @@ static int stack_addresses(uint64_t cpu_rax, uint64_t emu_rax)
 static uint64_t emu_diff_call(struct drv_pass *p, const void *fn, const uint64_t *argv,
                               size_t argc)
 {
-    const struct family *F = drv_family;
-    static uint8_t *pre[DRV_MAX_BUFS], *cpu[DRV_MAX_BUFS];
-    static size_t cap[DRV_MAX_BUFS];
+    static uint8_t *pre[DRV_MAX_SLOTS], *cpu[DRV_MAX_SLOTS];
+    static size_t cap[DRV_MAX_SLOTS];
     static uint64_t rs = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < F->nbufs; i++) {
+    size_t slots = drv_pass_slots(p);
+    for (size_t i = 0; i < slots; i++) {
         const struct gbuf *g = &p->bufs[i];
         if (!p->use[i].placed || !g->len) continue;
         if (cap[i] < g->len) {
@@ -131,7 +131,7 @@ static uint64_t emu_diff_call(struct drv_pass *p, const void *fn, const uint64_t
         drv_stats.impl_calls[p->index]++;
         return 0;
     }
-    for (size_t i = 0; i < F->nbufs; i++) {
+    for (size_t i = 0; i < slots; i++) {
         const struct gbuf *g = &p->bufs[i];
         if (p->use[i].placed && g->len) {
             memcpy(cpu[i], g->p, g->len);
@@ -146,11 +146,11 @@ static uint64_t emu_diff_call(struct drv_pass *p, const void *fn, const uint64_t
     uint64_t re = abi_call_state(name, fn, argv, argc, clean, &b, &se);
     abi_emulate(0);
     if (p->abandoned) return 0; /* the emulator stopped or faulted (reported) */
-    for (size_t i = 0; i < F->nbufs; i++) {
+    for (size_t i = 0; i < slots; i++) {
         const struct gbuf *g = &p->bufs[i];
         if (p->use[i].placed && g->len && memcmp(cpu[i], g->p, g->len)) {
             snprintf(w, sizeof w, "the emulator disagrees with the CPU: %s differs after the "
-                     "call", F->bufs[i].name);
+                     "call", g->name);
             emu_report(p, FINDING_EMU_DIFF, w, cpu[i], g->p, g->len, 0);
         }
     }

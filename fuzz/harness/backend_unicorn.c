@@ -93,19 +93,28 @@ static size_t nglobals;
 void drv_uc_call_fill(const struct drv_pass *p, struct uc_call *call, const uint64_t *argv,
                       size_t argc)
 {
-    const struct family *F = drv_family;
     call->nargs = argc;
     memcpy(call->args, argv, argc * sizeof argv[0]);
-    for (size_t i = 0; i < F->nbufs; i++)
-        if (p->use[i].placed)
-            call->regions[call->nregions++] = (struct uc_region){
-                F->bufs[i].name, p->bufs[i].p, p->bufs[i].len, p->use[i].orig == NULL, 0};
+    /* the placed buffers and pieces; room is kept for the program's own regions below */
+    for (size_t i = 0; i < drv_pass_slots(p); i++) {
+        if (!p->use[i].placed) continue;
+        if (call->nregions + 4 + nglobals >= UC_MAX_REGIONS) {
+            fprintf(stderr, "asmdiff: a call with more placed buffers than the emulator maps "
+                            "(%d regions)\n", UC_MAX_REGIONS);
+            abort();
+        }
+        call->regions[call->nregions++] = (struct uc_region){
+            p->bufs[i].name, p->bufs[i].p, p->bufs[i].len, p->use[i].orig == NULL, 0};
+    }
     if (rodata.len) call->regions[call->nregions++] = rodata;
     if (text.len && (p->impl->flags & IMPL_OUTSIDE)) call->regions[call->nregions++] = text;
-    /* the Win64 bridge's registers in and out: the harness's, written back */
-    if (drv_win64_now)
+    /* the Win64 bridge's registers in and out: the harness's, written back; and Win64 has no
+     * red zone (the bridge writes nothing below rsp either) */
+    if (drv_win64_now) {
         call->regions[call->nregions++] = (struct uc_region){
             "the Win64 call's registers (harness)", drv_win64_now, sizeof *drv_win64_now, 1, 0};
+        call->no_red_zone = 1;
+    }
     for (size_t i = 0; i < nglobals && call->nregions < UC_MAX_REGIONS; i++)
         call->regions[call->nregions++] = globals[i];
 }

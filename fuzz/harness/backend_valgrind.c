@@ -22,7 +22,7 @@ typedef uint64_t (*any_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uin
 
 static void declassify_buffers(const struct drv_pass *p)
 {
-    for (size_t i = 0; i < drv_family->nbufs; i++)
+    for (size_t i = 0; i < drv_pass_slots(p); i++)
         if (p->use[i].placed) DECLASSIFY(p->bufs[i].p, p->bufs[i].len);
 }
 

@@ -15,6 +15,7 @@
 #include "cpu.h"
 #include "guard.h"
 #include "report.h"
+#include "results.h"
 #include "stats.h"
 
 #define POISON 0x5c
@@ -26,8 +27,9 @@ const struct family *const drv_family = &asmdiff_family;
 struct drv_state drv = {.backend = &backend_native};
 struct drv_stats drv_stats;
 
-/* The buffers' mappings, kept between passes (each pass places its buffers in them). */
-static struct gbuf mappings[DRV_MAX_BUFS];
+/* The buffers' mappings, kept between passes (each pass places its buffers in them): the
+ * family's buffers, then the pieces' (drv_pass_slots). */
+static struct gbuf mappings[DRV_MAX_SLOTS];
 /* The pass in progress, for what the family's run calls without one (drv_in, drv_call,
  * drv_expect_*) and for the reports' context.  Between passes, a pass of no implementation:
  * drv_check's for the C reference, or `idle` outside any case.  The backends are handed the
@@ -97,6 +99,62 @@ void drv_print_stats(void)
             100 * harness / s->ns_total, 100 * (double)s->placed[0] / pl,
             100 * (double)s->placed[1] / pl, 100 * (double)s->placed[2] / pl,
             (unsigned long long)pl);
+}
+
+/* ---- the family's tallies (drv_tally) ---- */
+
+#define TALLY_NAMES 4
+#define TALLY_VALUES 32 /* the histogram's buckets: 0 .. 31, the last also every larger value */
+static struct {
+    const char *name;
+    unsigned long long cases, sum, max, hist[TALLY_VALUES];
+} tallies[TALLY_NAMES];
+
+void drv_tally(const char *name, unsigned long long value)
+{
+    size_t i = 0;
+    while (i < TALLY_NAMES && tallies[i].name && tallies[i].name != name) i++;
+    if (i == TALLY_NAMES) return; /* (documented: at most 4 names) */
+    tallies[i].name = name;
+    tallies[i].cases++;
+    tallies[i].sum += value;
+    if (value > tallies[i].max) tallies[i].max = value;
+    tallies[i].hist[value < TALLY_VALUES ? value : TALLY_VALUES - 1]++;
+}
+
+void drv_print_tallies(FILE *human, const char *prefix)
+{
+    for (size_t i = 0; i < TALLY_NAMES && tallies[i].name; i++) {
+        char hist[600] = "";
+        size_t used = 0;
+        for (size_t v = 0; v < TALLY_VALUES && used < sizeof hist; v++)
+            if (tallies[i].hist[v])
+                used += (size_t)snprintf(hist + used, sizeof hist - used, "%s%zu%s: %llu",
+                                         used ? ", " : "", v, v == TALLY_VALUES - 1 ? "+" : "",
+                                         tallies[i].hist[v]);
+        double mean = tallies[i].cases ? (double)tallies[i].sum / (double)tallies[i].cases : 0;
+        fprintf(human, "%s%s per case: mean %.2f, max %llu over %llu cases (%s)\n", prefix,
+                tallies[i].name, mean, tallies[i].max, tallies[i].cases, hist);
+        jr_begin("tally");
+        jr_str("name", tallies[i].name);
+        jr_uint("cases", tallies[i].cases);
+        jr_uint("sum", tallies[i].sum);
+        jr_uint("max", tallies[i].max);
+        jr_num("mean", mean);
+        jr_list_begin("histogram"); /* cases per value, from 0; the last bucket: that or more */
+        size_t last = TALLY_VALUES;
+        while (last && !tallies[i].hist[last - 1]) last--;
+        for (size_t v = 0; v < last; v++) jr_uint(NULL, tallies[i].hist[v]);
+        jr_list_end();
+        jr_end();
+    }
+}
+
+void drv_print_tallies_at_exit(void)
+{
+    char prefix[80];
+    snprintf(prefix, sizeof prefix, "asmdiff: fuzz_%s: tally: ", F->name);
+    drv_print_tallies(stderr, prefix);
 }
 
 /* The mode: its backend, once its setup says it can run here. */
@@ -170,7 +228,7 @@ const char *impl_unavailable(const struct impl *im)
     const char *why = drv.backend->unavailable ? drv.backend->unavailable(im) : NULL;
     if (why) return why;
     if (drv_set_aside(im))
-        return "set aside by ASMDIFF_SET_ASIDE (a finding of its own was reported already)";
+        return "set aside by the caller (ASMDIFF_SET_ASIDE: check after a finding of its own, the levels test for a kernel emulated here)";
     if (outside_impl() && (im->flags & IMPL_KERNEL) && !(im->flags & IMPL_OUTSIDE) &&
         !drv_benching)
         return "a check build runs the outside kernel, not ours (the default build tests ours)";
@@ -192,9 +250,9 @@ static void context(void)
     }
     if (p->name) report_param("placement", "%s", p->name);
     if (p->c && F->params) F->params(p->c);
-    for (size_t i = 0; i < F->nbufs; i++)
+    for (size_t i = 0; i < drv_pass_slots(p); i++)
         if (p->use[i].placed)
-            report_buffer(F->bufs[i].name, p->bufs[i].len, p->bufs[i].p,
+            report_buffer(p->bufs[i].name, p->bufs[i].len, p->bufs[i].p,
                           guard_place_name(p->bufs[i].place), p->bufs[i].offset);
 }
 
@@ -244,19 +302,52 @@ void drv_title(const struct drv_pass *p, char *out, size_t len, const char *what
 
 /* ---- buffers ---- */
 
-static void *place(size_t idx, size_t len, const void *orig)
+static void check_buf(size_t idx)
 {
     if (idx >= F->nbufs) {
         fprintf(stderr, "asmdiff: %s uses buffer %zu of %zu\n", F->name, idx, F->nbufs);
         abort();
     }
+}
+
+/* Place slot `slot` (a buffer's, or a piece's of buffer idx) as buffer idx is placed in this
+ * pass: the same side and offset. */
+static void *place_slot(size_t slot, size_t idx, size_t len, const void *orig, const char *name)
+{
     struct drv_pass *ps = now;
-    uint8_t *p = gbuf_place(&ps->bufs[idx], len, ps->side, ps->offset[idx]);
-    ps->bufs[idx].name = F->bufs[idx].name;
-    ps->use[idx].placed = 1;
+    uint8_t *p = gbuf_place(&ps->bufs[slot], len, ps->side, ps->offset[idx]);
+    ps->bufs[slot].name = name;
+    ps->use[slot].placed = 1;
     drv_stats.placed[ps->offset[idx] ? 2 : ps->side == GUARD_TAIL ? 0 : 1]++;
-    ps->use[idx].orig = orig;
+    ps->use[slot].orig = orig;
     return p;
+}
+
+static void *place(size_t idx, size_t len, const void *orig)
+{
+    check_buf(idx);
+    return place_slot(idx, idx, len, orig, F->bufs[idx].name);
+}
+
+/* Piece k of buffer idx: its slot in this pass (the same one each time the pass places it). */
+static void *place_piece(size_t idx, size_t k, size_t len, const void *orig)
+{
+    static char names[DRV_MAX_PIECES][64];
+    struct drv_pass *ps = now;
+    check_buf(idx);
+    size_t j = 0;
+    while (j < ps->npieces && !(ps->piece[j].buf == idx && ps->piece[j].k == k)) j++;
+    if (j == ps->npieces) {
+        if (j == DRV_MAX_PIECES) {
+            fprintf(stderr, "asmdiff: %s places more than %d pieces in one pass\n", F->name,
+                    DRV_MAX_PIECES);
+            abort();
+        }
+        ps->piece[j].buf = idx, ps->piece[j].k = k;
+        ps->npieces++;
+    }
+    snprintf(names[j], sizeof names[j], "%s piece %zu", F->bufs[idx].name, k);
+    return place_slot(F->nbufs + j, idx, len, orig, names[j]);
 }
 
 void *drv_in(size_t idx, const void *src, size_t len)
@@ -280,6 +371,22 @@ void *drv_inout(size_t idx, const void *src, size_t len)
 void *drv_out(size_t idx, size_t len)
 {
     uint8_t *p = place(idx, len, NULL);
+    guard_fill(p, POISON, len);
+    return p;
+}
+
+void *drv_in_piece(size_t idx, size_t k, const void *src, size_t len)
+{
+    uint8_t *p = place_piece(idx, k, len, src);
+    guard_copy(p, src, len);
+    if (drv.backend->secret && (F->bufs[idx].flags & BUF_SECRET))
+        drv.backend->secret(now, p, len);
+    return p;
+}
+
+void *drv_out_piece(size_t idx, size_t k, size_t len)
+{
+    uint8_t *p = place_piece(idx, k, len, NULL);
     guard_fill(p, POISON, len);
     return p;
 }
@@ -336,10 +443,10 @@ __attribute__((noinline, cold)) static void report_canary(const struct drv_pass 
     long where = 0;
     gbuf_check_canary(&p->bufs[i], &where);
     snprintf(what, sizeof what, "wrote outside %s: byte %ld relative to its start",
-             F->bufs[i].name, where);
+             p->bufs[i].name, where);
     drv_title(p, t, sizeof t, what);
     report_begin(FINDING_CANARY, t);
-    report_location(F->bufs[i].name, where);
+    report_location(p->bufs[i].name, where);
     report_end();
 }
 
@@ -348,7 +455,7 @@ __attribute__((noinline, cold)) static void report_input_modified(const struct d
 {
     char what[256], t[400];
     const struct gbuf *b = &p->bufs[i];
-    snprintf(what, sizeof what, "modified its input %s", F->bufs[i].name);
+    snprintf(what, sizeof what, "modified its input %s", p->bufs[i].name);
     drv_title(p, t, sizeof t, what);
     report_begin(FINDING_INPUT_MODIFIED, t);
     report_diff("original", p->use[i].orig, impl_name(p->impl), b->p, b->len);
@@ -358,7 +465,7 @@ __attribute__((noinline, cold)) static void report_input_modified(const struct d
 /* Canaries next to every placed buffer, and the inputs that must not change. */
 void drv_after_call(const struct drv_pass *p)
 {
-    for (size_t i = 0; i < F->nbufs; i++) {
+    for (size_t i = 0; i < drv_pass_slots(p); i++) {
         if (!p->use[i].placed) continue;
         const struct gbuf *b = &p->bufs[i];
         if (!gbuf_canary_intact(b)) report_canary(p, i);

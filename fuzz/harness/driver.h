@@ -168,6 +168,10 @@ struct convention {
      * ("pclmul,avx": what its glue checks before it registers them), taken when the command
      * names none (--needs); NULL or "": none said. */
     const char *needs;
+    /* Why a symbol of this home is not one of the family's operations at all (a function that
+     * computes two families' operations in one call), or NULL; the check refuses it before
+     * anything runs.  NULL: none refused. */
+    const char *(*refuse)(const struct convention *cv, const char *symbol);
 };
 
 /* The name of a convention's operation op. */
@@ -180,6 +184,12 @@ const char *conv_op_name(const struct convention *cv, size_t op);
 extern const struct convention *const asmdiff_conventions[] __attribute__((weak));
 const struct convention *drv_convention_at(size_t i);
 
+/* A global function of an outside kernel's file, by its name there (rename_syms.py --entries). */
+struct outside_entry {
+    const char *name;
+    const void *fn;
+};
+
 struct outside_kernel {
     const char *symbol;     /* "nh_sse2" */
     const char *source;     /* the file as given */
@@ -188,6 +198,7 @@ struct outside_kernel {
     const char *op;         /* the operation, or "" to find it out */
     const void *fn;         /* the symbol as defined in the file given (renamed there) */
     const char *name;       /* its name in rows and findings ("" or NULL: the symbol) */
+    const struct outside_entry *entries; /* the file's global functions ({NULL, NULL} ends) */
 };
 extern const struct outside_kernel asmdiff_outside __attribute__((weak));
 /* A check build of several outside kernels (./asmdiff check with more than one --symbol, or
@@ -205,6 +216,12 @@ uint64_t drv_probe_call(const void *fn, const uint64_t *argv, size_t argc);
 #define DRV_PROBE(fn, ...)                                                                   \
     drv_probe_call((const void *)(fn), (const uint64_t[]){ABI_MAP_(__VA_ARGS__)},             \
                    ABI_NARGS_(__VA_ARGS__))
+
+/* Another global function of the file that defines the outside kernel fn (an entry point
+ * make_ops was given), by its name in that file: the one this file defines, whatever the check
+ * build renamed; NULL when it defines none.  For a convention whose upstream API is several
+ * functions of one file (Linux's Poly1305: init, blocks, emit). */
+const void *drv_outside_entry(const void *fn, const char *name);
 
 /* Every implementation the driver runs: the family's table, then the outside kernels (if any). */
 size_t drv_nimpls(void);
@@ -224,6 +241,14 @@ void *drv_in(size_t idx, const void *src, size_t len);
 void *drv_inout(size_t idx, const void *src, size_t len);
 /* Place buffer idx, filled with a poison byte; the call writes it. */
 void *drv_out(size_t idx, size_t len);
+/* Piece k of buffer idx in a guarded mapping of its own, placed as buffer idx is in this pass
+ * (its side, its offset): an API fed in update calls gets each piece of a stream apart, so a
+ * read or write past a piece's end faults or hits a canary instead of landing in the next
+ * piece.  Placing the same (idx, k) again in the pass reuses its mapping; at most
+ * DRV_MAX_PIECES (drv_core.h) pieces a pass.  Reports name it "<buffer> piece <k>".  See
+ * splits.h for the cuts and the pieces an API accepts. */
+void *drv_in_piece(size_t idx, size_t k, const void *src, size_t len);
+void *drv_out_piece(size_t idx, size_t k, size_t len);
 
 /* The operation being checked, for reports ("ecb-encrypt"); reset for each implementation. */
 void drv_op(const char *name);
@@ -268,6 +293,12 @@ void drv_expect_equal(const char *what, const void *want, const void *got, size_
 void drv_expect_true(int ok, const char *what);
 /* A word-sized result (carry, return code). */
 void drv_expect_word(const char *what, uint64_t want, uint64_t got);
+
+/* A count of the family's own per case (the gcm family's split points per call sequence),
+ * tallied over the run: every mode's summary, and a fuzzer at its exit, print its mean, its
+ * maximum and how many cases had each value, and write it as a `tally` record
+ * (docs/results.md).  name is a string literal; at most 4 names a program. */
+void drv_tally(const char *name, unsigned long long value);
 
 /* ---- kat and exhaustive ---- */
 

@@ -12,6 +12,11 @@
 #include "guard.h"
 
 #define DRV_MAX_BUFS 10
+/* Pieces of split buffers placed in one pass (drv_in_piece: a stream given to an API's update
+ * calls, each piece in a mapping of its own), and the slots of a pass: the family's buffers
+ * first (slot = buffer index), then the pieces in the order the pass placed them. */
+#define DRV_MAX_PIECES 48
+#define DRV_MAX_SLOTS (DRV_MAX_BUFS + DRV_MAX_PIECES)
 #define DRV_MAX_IMPLS 64
 
 struct backend;
@@ -31,12 +36,19 @@ struct drv_pass {
     size_t offset[DRV_MAX_BUFS];
     const char *name; /* "flush against the guard page after each buffer", ... */
     /* The buffers, placed for this pass in the driver's mappings (kept between passes: only
-     * the placement changes), and what each holds. */
+     * the placement changes), and what each holds: slots 0 .. drv_pass_slots(p) - 1, the
+     * family's buffers, then the pieces (each gbuf's name says which). */
     struct gbuf *bufs;
     struct {
         int placed;       /* placed in this pass */
         const void *orig; /* what an input held; NULL for outputs and in/out buffers */
-    } use[DRV_MAX_BUFS];
+    } use[DRV_MAX_SLOTS];
+    /* The pieces placed in this pass: slot nbufs + j holds piece piece[j].k of buffer
+     * piece[j].buf (drv_in_piece). */
+    size_t npieces;
+    struct {
+        size_t buf, k;
+    } piece[DRV_MAX_PIECES];
     /* A call of this pass was abandoned (it faulted, or the emulator stopped): its outputs
      * mean nothing, so the rest of the pass (calls and comparisons) does nothing. */
     int abandoned;
@@ -59,6 +71,13 @@ struct drv_state {
 };
 extern struct drv_state drv;
 extern const struct family *const drv_family;
+
+/* The slots a pass may have placed (the family's buffers, then its pieces): every loop over a
+ * pass's buffers (the checks after a call, the emulators' regions) runs over these. */
+static inline size_t drv_pass_slots(const struct drv_pass *p)
+{
+    return drv_family->nbufs + p->npieces;
+}
 
 /* "<impl> <op>: what", the title of every report. */
 void drv_title(const struct drv_pass *p, char *out, size_t len, const char *what);

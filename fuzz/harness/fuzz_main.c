@@ -55,6 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     }
     atexit(drv_print_stats);
     atexit(drv_record_impls_at_exit); /* the calls each made: docs/results.md */
+    atexit(drv_print_tallies_at_exit); /* the family's own counts per case (drv_tally) */
     return 0;
 }
 

@@ -99,6 +99,17 @@ static void slot_setup(struct outside_slot *sl)
             exit(2);
         }
     }
+    /* A symbol of this home that no operation of the family's contract is (a function that
+     * computes two families' operations in one call) is refused, with the convention's reason,
+     * before anything runs: never taken as the operation its name contains. */
+    const char *refused = cv->refuse ? cv->refuse(cv, k->symbol) : NULL;
+    if (refused) {
+        fprintf(stderr, "asmdiff: %s is not checked in the %s convention: %s\n", k->symbol,
+                cv->name, refused);
+        printf("%s: FAIL: %s is not checked in the %s convention: %s\n", F->name, k->symbol,
+               cv->name, refused);
+        exit(1);
+    }
     int op = 0;
     /* The operation is identified before anything runs, on the CPU or, when this one lacks
      * (or the mask hides) what the kernel needs, in the emulator: never taken as the first
@@ -219,6 +230,17 @@ int outside_accepts(const struct impl *im, const void *c)
     const struct outside_slot *sl = slot_of(im);
     if (!sl || !sl->conv->accepts) return 1;
     return sl->conv->accepts(sl->conv, im->ops, c);
+}
+
+const void *drv_outside_entry(const void *fn, const char *name)
+{
+    for (size_t i = 0; i < nslots; i++) {
+        const struct outside_kernel *k = slots[i].k;
+        if (k->fn != fn || !k->entries) continue;
+        for (const struct outside_entry *e = k->entries; e->name; e++)
+            if (!strcmp(e->name, name)) return e->fn;
+    }
+    return NULL;
 }
 
 const struct convention *drv_convention_at(size_t i)

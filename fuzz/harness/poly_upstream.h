@@ -20,9 +20,13 @@ struct poly_upstream {
     size_t state_bytes; /* the state the home's functions keep (at most 256) */
     /* the state from the key (32 bytes: r, then s) */
     void (*init)(const struct poly_upstream *k, void *state, const uint8_t *key);
-    /* nblocks (>= 1) whole blocks of 16 bytes, each with hibit (1; 0 for the padded last) */
+    /* nblocks (>= 1) whole blocks of 16 bytes, each with hibit (1; 0 for the padded last).
+     * alt: one bit of the case for this call (bit i of its forms word for blocks call i), for
+     * a home whose glue chooses its path at run time for a reason the message does not give
+     * (Linux's crypto_simd_usable(), false in an interrupt): its paths then alternate on one
+     * state at the case's call boundaries.  A home without such a choice ignores it. */
     void (*blocks)(const struct poly_upstream *k, void *state, const uint8_t *m, size_t nblocks,
-                   unsigned hibit);
+                   unsigned hibit, unsigned alt);
     /* the tag: (h + s) mod 2^128, s the key's second half */
     void (*emit)(const struct poly_upstream *k, void *state, const uint8_t *s, uint8_t *tag);
 };

@@ -3,6 +3,7 @@
 #define ASMDIFF_STATS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct drv_stats {
     unsigned long long cases, calls;
@@ -22,6 +23,11 @@ struct drv_stats {
 
 /* Print the time and placement shares to stderr (when ASMDIFF_STATS=1). */
 void drv_print_stats(void);
+/* The family's tallies (drv_tally), each a line "<prefix><name> per case: ..." on human and
+ * a `tally` record; nothing when the family keeps none. */
+void drv_print_tallies(FILE *human, const char *prefix);
+/* The same at a fuzzer's exit (atexit), on stderr. */
+void drv_print_tallies_at_exit(void);
 
 extern struct drv_stats drv_stats;
 

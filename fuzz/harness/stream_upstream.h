@@ -33,7 +33,21 @@ struct stream_upstream {
      * NULL: not benched */
     void (*bench32)(const struct stream_upstream *k, uint32_t state[16], uint8_t *buf,
                     size_t len, unsigned int nrounds);
+    /* HChaCha (draft-irtf-cfrg-xchacha-03 2.2), for an entry point that computes the subkey:
+     * out = its 8 words (words 0-3 and 12-15 after nrounds rounds, no final addition) from a
+     * state whose words 12-15 are the nonce's first 16 bytes, by the entry point's call(s) as
+     * its home's glue makes them.  The family places state (an input: 64 bytes, never written)
+     * and out (32 bytes) and judges out and the XChaCha keystream under it; NULL: none. */
+    void (*hchacha)(const struct stream_upstream *k, const uint32_t *state, uint32_t *out,
+                    unsigned int nrounds);
 };
+
+/* A buffer of the family's that a convention places itself, for an entry point whose glue
+ * hands it one of its own: a glue's 64-byte block buffer, through which a home that takes
+ * whole blocks only XORs a message's tail (copied in, the block XORed in place, the tail
+ * copied out).  Placed 64-byte aligned, flush against its guard pages (never misaligned:
+ * its granule is 64).  fuzz/chacha.c asserts the index. */
+#define STREAM_B_BLOCK 5
 
 /* The start of the family's case, as a convention's accepts() may read it (fuzz/chacha.c checks
  * that its case begins so): the rounds (8, 12 or 20), for a home that has ChaCha20 only. */

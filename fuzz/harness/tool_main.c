@@ -175,6 +175,9 @@ static int summary_of(const char *mode, const char *what_checked, int own_failur
     if (emulated) fprintf(human, " (%zu of them emulated)", emulated);
     if (*skipped) fprintf(human, " (skipped: %s)", skipped);
     fprintf(human, " — %llu cases, %llu checked calls\n", drv_stats.cases, drv_stats.calls);
+    char tally_prefix[160];
+    snprintf(tally_prefix, sizeof tally_prefix, "%s %s: ", F->name, mode);
+    drv_print_tallies(human, tally_prefix);
     enum finding allowed;
     if (*drv_outside_info(&allowed)) {
         fprintf(human, "%s %s: info: %s\n", F->name, mode, drv_outside_info(NULL));

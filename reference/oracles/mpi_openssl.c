@@ -91,3 +91,39 @@ void oracle_openssl_bench_sub(size_t n)
     bench_prepare(n);
     BN_usub(bench_w, bench_u[n], bench_v[n]);
 }
+
+int oracle_openssl_mont_mul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
+                            const uint64_t *np, const uint64_t *n0, int num)
+{
+    (void)n0;
+    size_t n = (size_t)num;
+    BN_CTX *ctx = BN_CTX_new();
+    BN_MONT_CTX *mont = BN_MONT_CTX_new();
+    BIGNUM *a = from_limbs(ap, n), *b = from_limbs(bp, n), *m = from_limbs(np, n), *w = BN_new();
+    if (!ctx || !mont || !w || !BN_MONT_CTX_set(mont, m, ctx) ||
+        !BN_mod_mul_montgomery(w, a, b, mont, ctx))
+        abort();
+    if (to_limbs(rp, w, n)) abort();
+    BN_free(a), BN_free(b), BN_free(m), BN_free(w);
+    BN_MONT_CTX_free(mont);
+    BN_CTX_free(ctx);
+    return 1;
+}
+
+/* BN_mod_mul_montgomery on prepared operands below a prepared modulus of n words, in a
+ * context kept per n: the multiplication alone */
+void oracle_openssl_bench_mont(size_t n)
+{
+    static BN_CTX *ctx;
+    static BN_MONT_CTX *mont[BENCH_MAX_N + 1];
+    static BIGNUM *w;
+    bench_prepare(n);
+    if (!ctx) ctx = BN_CTX_new(), w = BN_new();
+    if (!mont[n]) {
+        mont[n] = BN_MONT_CTX_new();
+        BIGNUM *m = BN_dup(bench_u[n]);
+        if (!m || !mont[n] || !BN_set_bit(m, 0) || !BN_MONT_CTX_set(mont[n], m, ctx)) abort();
+        BN_free(m);
+    }
+    BN_mod_mul_montgomery(w, bench_v[n], bench_v[n], mont[n], ctx);
+}

@@ -1,5 +1,7 @@
-/* mpi_oracles.h — library implementations of n-limb add/sub with the kernels' signature, so
- * they take part in every comparison.  Each exists only when meson found the library
+/* mpi_oracles.h — library implementations of n-limb add/sub with the kernels' signature, and
+ * of Montgomery multiplication with OpenSSL's bn_mul_mont signature (rp = ap * bp / 2^(64 num)
+ * mod np; n0 the caller's Montgomery constant, which the libraries compute again themselves;
+ * returns 1), so they take part in every comparison.  Each exists only when meson found the library
  * (ASMDIFF_HAVE_GMP, ASMDIFF_HAVE_GCRYPT, ASMDIFF_HAVE_OPENSSL, always defined 0 or 1). */
 #ifndef ASMDIFF_MPI_ORACLES_H
 #define ASMDIFF_MPI_ORACLES_H
@@ -14,6 +16,10 @@
 uint64_t oracle_gmp_add_n(uint64_t *rp, const uint64_t *s1, const uint64_t *s2, size_t n);
 uint64_t oracle_gmp_sub_n(uint64_t *rp, const uint64_t *s1, const uint64_t *s2, size_t n);
 const char *oracle_gmp_version(void);
+/* the value a * b * R^-1 mod m from mpz arithmetic (R^-1 by mpz_invert): GMP has no
+ * Montgomery entry point, so this judges the value, independently of any Montgomery code */
+int oracle_gmp_mont_mul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
+                        const uint64_t *np, const uint64_t *n0, int num);
 #endif
 
 #if ASMDIFF_HAVE_GCRYPT
@@ -34,6 +40,11 @@ uint64_t oracle_openssl_sub_n(uint64_t *rp, const uint64_t *s1, const uint64_t *
 const char *oracle_openssl_version(void);
 void oracle_openssl_bench_add(size_t n);
 void oracle_openssl_bench_sub(size_t n);
+/* BN_mod_mul_montgomery in a BN_MONT_CTX of m: OpenSSL's own bn_mul_mont assembly where it
+ * takes it (num > 1, both operands num words), its C reduction otherwise */
+int oracle_openssl_mont_mul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
+                            const uint64_t *np, const uint64_t *n0, int num);
+void oracle_openssl_bench_mont(size_t n);
 #endif
 
 #endif

@@ -140,6 +140,10 @@ def lib_build(gcrypt=None, openssl=None):
         if p.returncode:
             print(p.stdout[-3000:] + p.stderr[-2000:])
             die(f"meson setup against {', '.join(v[0] for v in prefixes.values())} failed")
+    else:
+        # configured before a family (or a meson file) changed: regenerated first, so its
+        # families.json (written by meson at configure time) names every family of this tree
+        subprocess.run(["ninja", "-C", bdir, "build.ninja"], capture_output=True)
     return bdir, {k: v[0] for k, v in prefixes.items()}
 
 

@@ -29,6 +29,19 @@ def library_impls(recs, lib):
             if r.get("kind") == "library" and r["name"].startswith(lib)]
 
 
+def emulated_set_aside(recs):
+    """ASMDIFF_SET_ASIDE's value for a library's levels: our kernels that run emulated on this
+    CPU (their impl record's emulated field), which each level would re-run at minutes a level
+    while the library is what the levels vary; where every kernel of ours is emulated, the first
+    stays in, so a level still runs one of ours beside the library.  Natively run kernels stay:
+    cross-checks at every level.  The same rule as verify/gcrypt_levels.sh's."""
+    kernels = [r for r in results.impls(recs).values() if r.get("kind") == "kernel"]
+    emulated = [r["name"] for r in kernels if r.get("emulated")]
+    if emulated and len(emulated) == len(kernels):
+        emulated = emulated[1:]
+    return ";".join(emulated)
+
+
 def did_not_run(recs, lib):
     """Why none of the library's implementations ran in this stage, or None when one did."""
     mine = library_impls(recs, lib)
@@ -143,6 +156,11 @@ def check_library(a):
     for n in candidates:
         tool = os.path.join(bdir, f"asmdiff-{n}")
         listed = stage.run([tool, "list"], env0)
+        aside = emulated_set_aside(listed.recs)
+        env_levels = dict(env0, ASMDIFF_SET_ASIDE=aside) if aside else env0
+        if aside:
+            print(f"-- {n}: set aside at every level, emulated on this CPU: "
+                  f"{aside.replace(';', ', ')}", flush=True)
         walked = False  # whether a level of a library ran on this family
         for lib, prefix in prefixes.items():
             mine = library_impls(listed.recs, lib)
@@ -161,7 +179,7 @@ def check_library(a):
             version, levels, var = version_and_levels(mine[0], lib)
             print(f"-- {n}: {version} from {prefix}; levels: "
                   f"{', '.join(l for l, _ in levels)}", flush=True)
-            walk_levels(v, tool, n, lib, version, levels, env0, var, found)
+            walk_levels(v, tool, n, lib, version, levels, env_levels, var, found)
             walked = True
         if fams[n]["fuzzer"] and budget and walked:
             fuzzer = os.path.join(bdir, f"fuzz_{n}")

@@ -66,9 +66,11 @@ def git_top(path):
     return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else os.path.dirname(path)
 
 
-def check_builds():
+def check_builds(family):
+    """The configured check builds of family (build/check/FAMILY-*): the other suites' tests,
+    running beside this one in the same build folder, configure theirs for other families."""
     build = os.environ.get("ASMDIFF_BUILD", os.path.join(TOP, "build"))
-    return set(glob.glob(os.path.join(build, "check", "*", "build.ninja")))
+    return set(glob.glob(os.path.join(build, "check", f"{family}-*", "build.ninja")))
 
 
 def as_run(line):
@@ -185,7 +187,7 @@ def main(argv):
                "(not the stages' streams)")
 
         # every reproduce line, as printed, from the folder it names
-        before = check_builds()
+        before = check_builds(args[0])
         lines = {}
         for r in found:
             lines.setdefault((r["finding"]["reproduce"], r["finding"]["cwd"]), r)
@@ -206,8 +208,8 @@ def main(argv):
             print(f"{'ok' if ok else 'FAILED'}: row {r['check']}: exit {q.returncode}, "
                   f"{f['kind']} on {f['implementation']}: {rline}", flush=True)
             ran += 1
-        expect(check_builds() == before,
-               f"the reproduce lines configured new check builds: {check_builds() - before}")
+        expect(check_builds(args[0]) == before,
+               f"the reproduce lines configured new check builds: {check_builds(args[0]) - before}")
 
         # control: the issue's line (the default build's fuzzer on a saved input) reproduces
         # nothing, and the judgement above says so

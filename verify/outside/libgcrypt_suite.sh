@@ -29,13 +29,29 @@
 #            file calls into this one for its tails: a check of it needs both files linked);
 #   aes-kernel-vaes-avx512: cipher/rijndael-vaes-avx512-amd64.S's ECB, CBC decryption, CTR and
 #            XTS entry points with the AVX2 file linked beside them (check --with), each clean;
+#   chacha-kernel-{ssse3,avx2,avx512}: cipher/chacha20-amd64-ssse3.S (blocks4 and blocks1 in one
+#            check), -avx2.S (blocks8) and -avx512.S (blocks) in the libgcrypt convention
+#            (fuzz/conventions/libgcrypt_chacha.c), each clean with calls in its kat and fuzz
+#            rows, but the AVX-512 one: a finding test (opmask k1 left all ones, the one
+#            finding; every output right), and chacha-kernel-avx512-k1-cleared the same file
+#            with k1 cleared too (chacha_k1_plant.sh), clean; chacha-kernel-stitched-refused:
+#            the stitched _gcry_chacha20_poly1305_amd64_avx2_blocks8 named, refused before
+#            anything runs (the convention's refuse()); chacha-kernel-avx2-planted: the AVX2 file with chacha_plant.sh's line (the
+#            second 4-block group's counter offsets lost), caught on the known answers;
+#   poly1305-kernel-avx512: cipher/poly1305-amd64-avx512.S (IFMA) in the libgcrypt convention
+#            (fuzz/conventions/libgcrypt_poly1305.c), clean the same way;
+#            poly1305-kernel-avx512-planted: with poly1305_plant.sh's line (the vector partial
+#            reduction's last carry dropped), caught on the known answers;
 #   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
 #            runs (it computes CTR on the first known answer), never checked as ECB;
 #   mpi-planted: the library with one line of mpi/amd64/mpih-add1.S broken (mpi_plant.sh; the
 #            build compiles it as mpi/mpih-add1-asm.S) must be caught through its API (FAMILY
-#            mpi).
+#            mpi);
+#   gcm-planted: the library with one line of cipher/cipher-gcm.c broken (gcm_plant.sh: the
+#            counter's upper 96 bits not restored after the 32-bit wrap) must be caught through
+#            its API at every level, by the gcm family's counter-block cases (FAMILY gcm).
 # Every mode judges the check's JSON records (verify/expect_records.py: the rows, the verdict),
 # the emu-diff run its result stream, never the printed text.
 # Without network or compilers for the library the test skips (77) naming what failed; under
@@ -65,11 +81,19 @@ if [ "$mode" = planted ] && [ "$family" = aria ] && ! cpu_has_avx512_gfni; then
   exit 77
 fi
 log=$(mktemp)
-if [ "$mode" = camellia-kernel-planted ]; then
-  . "$here/camellia_plant.sh"
-  prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
-elif [ "$mode" = planted ] || [ "$mode" = kernel-planted ] || [ "$mode" = mpi-planted ]; then
-  if [ "$mode" = mpi-planted ]; then . "$here/mpi_plant.sh"; else . "$here/aria_plant.sh"; fi
+# the planted modes: which one-line plant (sourced: plant_file, plant_find, plant_replace)
+plant=""
+case $mode in
+  planted|kernel-planted)        plant=aria_plant.sh ;;
+  mpi-planted)                   plant=mpi_plant.sh ;;
+  gcm-planted)                   plant=gcm_plant.sh ;;
+  camellia-kernel-planted)       plant=camellia_plant.sh ;;
+  chacha-kernel-avx2-planted)    plant=chacha_plant.sh ;;
+  poly1305-kernel-avx512-planted) plant=poly1305_plant.sh ;;
+  chacha-kernel-avx512-k1-cleared) plant=chacha_k1_plant.sh ;;
+esac
+if [ -n "$plant" ]; then
+  . "$here/$plant"
   prefix=$("$top/tools/build_libgcrypt" --plant "$plant_file" "$plant_find" "$plant_replace" "$cache" 2>"$log")
 else
   prefix=$("$top/tools/build_libgcrypt" "$cache" 2>"$log")
@@ -114,7 +138,7 @@ case $mode in
     expect verdict=clean 'row:"vlen128 kat" result=pass' 'row:"vlen1024 random" result=pass' -- \
       "${cmd[@]}"
     exit $? ;;
-  camellia-kernel-*|mpi-kernel-*|aes-kernel-*)
+  camellia-kernel-*|mpi-kernel-*|aes-kernel-*|chacha-kernel-*|poly1305-kernel-*)
     # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
     # fuzz/mpi.c: the libgcrypt conventions); the entry points of one file are the kernels of
     # one check build (each with its own rows and calls); FAMILY and BUDGET as for the others
@@ -123,24 +147,44 @@ case $mode in
     a512=$h512,gfni
     c512=cipher/camellia-gfni-avx512-amd64.S c2=cipher/camellia-gfni-avx2-amd64.S
     with=()
-    case ${mode#*-kernel-} in   # file, then symbol and needs per kernel
-      avx512)   file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512
+    case $mode in   # file, then symbol and needs per kernel
+      camellia-kernel-avx512)  file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512
                                     _gcry_camellia_gfni_avx512_dec_blk64 $a512
                                     _gcry_camellia_gfni_avx512_ctr_enc $a512) ;;
-      planted)  file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512) ;;
-      avx2)     file=$c2 kernels=(_gcry_camellia_gfni_avx2_enc_blk1_32 avx2,gfni
+      camellia-kernel-planted) file=$c512 kernels=(_gcry_camellia_gfni_avx512_enc_blk64 $a512) ;;
+      camellia-kernel-avx2)    file=$c2 kernels=(_gcry_camellia_gfni_avx2_enc_blk1_32 avx2,gfni
                                   _gcry_camellia_gfni_avx2_dec_blk1_32 avx2,gfni
                                   _gcry_camellia_gfni_avx2_ctr_enc avx2,gfni) ;;
-      add-sub)  file="" kernels=(_gcry_mpih_add_n "" _gcry_mpih_sub_n "") ;;
+      mpi-kernel-add-sub)  file="" kernels=(_gcry_mpih_add_n "" _gcry_mpih_sub_n "") ;;
       # the VAES paths: AES-NI, AVX2 and HWF_INTEL_VAES_VPCLMUL (VAES and VPCLMULQDQ); the
       # XTS code's single-lane vpclmulqdq on xmm is PCLMULQDQ, which that guard does not ask for
-      vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=aesni,pclmul,avx2,vaes,vpclmulqdq
+      aes-kernel-vaes-avx2) file=cipher/rijndael-vaes-avx2-amd64.S v2=aesni,pclmul,avx2,vaes,vpclmulqdq
                  kernels=(_gcry_vaes_avx2_ecb_crypt_amd64 $v2 _gcry_vaes_avx2_cbc_dec_amd64 $v2
                           _gcry_vaes_avx2_ctr_enc_amd64 $v2 _gcry_vaes_avx2_xts_crypt_amd64 $v2) ;;
-      vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=aesni,pclmul,$h512,vaes,vpclmulqdq
+      aes-kernel-vaes-avx512) file=cipher/rijndael-vaes-avx512-amd64.S v5=aesni,pclmul,$h512,vaes,vpclmulqdq
                  with=(--with "$src/cipher/rijndael-vaes-avx2-amd64.S")
                  kernels=(_gcry_vaes_avx512_ecb_crypt_amd64 $v5 _gcry_vaes_avx512_cbc_dec_amd64 $v5
                           _gcry_vaes_avx512_ctr_enc_amd64 $v5 _gcry_vaes_avx512_xts_crypt_amd64 $v5) ;;
+      # ChaCha20 (fuzz/conventions/libgcrypt_chacha.c): chacha20.c takes each file on
+      # HWF_INTEL_SSSE3, HWF_INTEL_AVX2, HWF_INTEL_AVX512
+      chacha-kernel-ssse3) file=cipher/chacha20-amd64-ssse3.S
+                 kernels=(_gcry_chacha20_amd64_ssse3_blocks4 ssse3 _gcry_chacha20_amd64_ssse3_blocks1 ssse3) ;;
+      chacha-kernel-avx2) file=cipher/chacha20-amd64-avx2.S
+                 kernels=(_gcry_chacha20_amd64_avx2_blocks8 avx2) ;;
+      chacha-kernel-stitched-refused) file=cipher/chacha20-amd64-avx2.S
+                 kernels=(_gcry_chacha20_poly1305_amd64_avx2_blocks8 avx2) ;;
+      chacha-kernel-avx2-planted) file=cipher/chacha20-amd64-avx2.S
+                 kernels=(_gcry_chacha20_amd64_avx2_blocks8 avx2) ;;
+      chacha-kernel-avx512) file=cipher/chacha20-amd64-avx512.S
+                 kernels=(_gcry_chacha20_amd64_avx512_blocks $h512) ;;
+      chacha-kernel-avx512-k1-cleared) file=cipher/chacha20-amd64-avx512.S
+                 kernels=(_gcry_chacha20_amd64_avx512_blocks $h512) ;;
+      # Poly1305 (fuzz/conventions/libgcrypt_poly1305.c): poly1305.c on HWF_INTEL_AVX512, of
+      # which the IFMA it multiplies with
+      poly1305-kernel-avx512) file=cipher/poly1305-amd64-avx512.S
+                 kernels=(_gcry_poly1305_amd64_avx512_blocks $h512,avx512ifma) ;;
+      poly1305-kernel-avx512-planted) file=cipher/poly1305-amd64-avx512.S
+                 kernels=(_gcry_poly1305_amd64_avx512_blocks $h512,avx512ifma) ;;
       *) echo "libgcrypt_suite.sh: no mode $mode" >&2; exit 2 ;;
     esac
     cmd=(python3 "$top/tools/asmdiff_cmd.py" check "${mode%%-*}" ${with[@]+"${with[@]}"})
@@ -150,7 +194,8 @@ case $mode in
       f=$file
       case $sym in _gcry_mpih_add_n) f=mpi/amd64/mpih-add1.S ;; _gcry_mpih_sub_n) f=mpi/amd64/mpih-sub1.S ;; esac
       path=$src/$f
-      [ "$mode" = camellia-kernel-planted ] && path=$prefix.build/$f
+      # a planted mode's file: the copy in its planted build
+      [ -n "$plant" ] && path=$prefix.build/$f
       cmd+=(--kernel "$path" --symbol "$sym" ${needs:+--needs "$needs"})
       syms+=("$sym")
     done
@@ -158,6 +203,35 @@ case $mode in
           --include "$src/mpi" --budget "$budget")
     case $mode in
       camellia-kernel-planted)
+        expect verdict=findings \
+          "row:kat result=FINDING finding.kind=MISMATCH finding.implementation=${syms[0]}" -- \
+          "${cmd[@]}" --fail-fast
+        exit $? ;;
+      chacha-kernel-stitched-refused)
+        # the stitched ChaCha20-Poly1305 function is refused before anything runs (its name
+        # ends like blocks8's, and it takes two more arguments), never checked as blocks8
+        expect verdict=findings \
+          "row:operations result=FAIL 'detail~computes ChaCha20 and Poly1305 in one call'" \
+          "no row:kat" -- "${cmd[@]}"
+        exit $? ;;
+      chacha-kernel-avx512)
+        # a finding test: libgcrypt 1.12.4's AVX-512 ChaCha20 leaves opmask k1 all ones (its
+        # kxnorq constant; it clears k2 and the vector registers), which the libgcrypt
+        # convention's clean-registers rule reports (docs/chacha.md).  Everything else must
+        # hold: every finding is that one, and the output stages ran every case with calls
+        # (a wrong output would be a MISMATCH finding of its own row)
+        s=${syms[0]}
+        expect verdict=findings \
+          "row:kat kernel=$s result=FINDING 'finding.kind=REGISTER RESIDUE' 'detail~k1 not cleared' calls>0" \
+          "every row:* 'detail~k1 not cleared: holds data' where result=FINDING" \
+          "row:exhaustive kernel=$s calls>0" "row:random kernel=$s calls>0" \
+          "row:'unicorn bounds (seeds)' kernel=$s calls>0" \
+          "row:'checked call' result=pass" "row:'stack leftovers' result=pass" \
+          "row:'guard pages' result=pass" -- "${cmd[@]}"
+        exit $? ;;
+      chacha-kernel-avx2-planted|poly1305-kernel-avx512-planted)
+        # caught on the known answers (every ChaCha case calls the 8-block function; RFC 8439
+        # A.3's 375-byte Poly1305 vector reaches the vector path)
         expect verdict=findings \
           "row:kat result=FINDING finding.kind=MISMATCH finding.implementation=${syms[0]}" -- \
           "${cmd[@]}" --fail-fast
@@ -178,6 +252,10 @@ case $mode in
     rows=()
     for s in "${syms[@]}"; do
       rows+=("row:kat kernel=$s result=pass calls>0" "row:exhaustive kernel=$s result=pass")
+      # ChaCha20 and Poly1305: the libFuzzer stage called each entry point too
+      case $mode in chacha-*|poly1305-*)
+        rows+=("row:'fuzz ${budget}s' kernel=$s result=pass calls>0") ;;
+      esac
     done
     expect verdict=clean "${rows[@]}" "row:'vector leftovers' result=pass" -- "${cmd[@]}"
     exit $? ;;
@@ -263,6 +341,14 @@ cmd=(python3 "$top/tools/asmdiff_cmd.py" check --libgcrypt "$prefix" "$family" -
 if [ "$mode" = mpi-planted ]; then
   exec python3 "$top/verify/expect_records.py" verdict=findings \
     "row:'mpi libgcrypt every feature' result=FINDING finding.kind=MISMATCH finding.implementation~^libgcrypt" \
+    -- "${cmd[@]}"
+fi
+if [ "$mode" = gcm-planted ]; then
+  # every level: x86's libgcrypt has no bulk GCM function, every payload goes through
+  # gcm_ctr_encrypt (its AES-NI/VAES CTR under it)
+  exec python3 "$top/verify/expect_records.py" verdict=findings \
+    "row:'gcm libgcrypt every feature' result=FINDING finding.kind=MISMATCH finding.implementation~^libgcrypt-full" \
+    "row:'gcm libgcrypt without any' result=FINDING finding.kind=MISMATCH" \
     -- "${cmd[@]}"
 fi
 if [ "$mode" = planted ]; then

@@ -28,6 +28,10 @@
 # --op OP: the check's --op, in the order of the triples (once for all, or once per SYMBOL).
 # NEEDS is the kernel's --needs, or '-' for none: the check then takes the needs its
 # convention declares (linux_polyval.c), as a user who gives no --needs gets them.
+# A FILE ending in .pl is a perl script Linux's build runs to make the .S
+# (poly1305-x86_64-cryptogams.pl): the .S is generated from it here as that build does, into
+# $ASMDIFF_BUILD/linux-perlasm (perlasm.sh; without perl a skip), and checked (a --plant
+# changes a line of that .S).
 # The tree is $ASMDIFF_LINUX_SRC, else $ASMDIFF_BUILD/lib-cache/linux-6.12; without it, or
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
@@ -63,6 +67,7 @@ shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/verify/missing.sh"
+. "$here/perlasm.sh"
 src=${ASMDIFF_LINUX_SRC:-${ASMDIFF_BUILD:?}/lib-cache/linux-6.12}
 family=${family:-${1%%[-_]*}}
 crypto=$src/arch/x86/crypto
@@ -73,6 +78,16 @@ while [ $# -gt 0 ]; do
   if [ ! -f "$path" ]; then
     missing "Linux sources not found: set ASMDIFF_LINUX_SRC or run tools/get_linux_source ($path is missing)" \
       "the slow set's setup (tools/get_linux_source)"
+  fi
+  if [ "${path%.pl}" != "$path" ]; then
+    # a perl script Linux's build runs to make the .S (poly1305-x86_64-cryptogams.pl): its
+    # kernel form, generated here as that build does (perlasm.sh), into the build folder
+    gen=${ASMDIFF_BUILD:?}/linux-perlasm/$(basename "$path" .pl).S
+    case " ${generated:-} " in
+      *" $gen "*) ;;  # the same file for another entry point: generated once a run
+      *) perlasm "$gen" "$path" || exit 1; generated="${generated:-} $gen" ;;
+    esac
+    path=$gen
   fi
   args+=(--kernel "$path" --symbol "$2")
   # NEEDS '-': none given, so the check takes those the convention declares for the entry

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # openssl_suite.sh [--plant AFTER FIND REPLACE EXPECT] FAMILY FLAVOUR OP NEEDS BUDGET — OpenSSL
 # 3.0's perlasm file of FAMILY (chacha: crypto/chacha/asm/chacha-x86_64.pl, entry point
-# ChaCha20_ctr32; poly1305: crypto/poly1305/asm/poly1305-x86_64.pl, entry point poly1305_init)
+# ChaCha20_ctr32; poly1305: crypto/poly1305/asm/poly1305-x86_64.pl, entry point poly1305_init;
+# mpi: crypto/bn/asm/x86_64-mont.pl, entry point bn_mul_mont, with x86_64-mont5.pl beside it)
 # as perlasm writes it for FLAVOUR (elf: System V, the openssl convention; mingw64: Windows x64,
 # the win64 convention, taken as it is), checked as an outside kernel of the family
 # (./asmdiff check FAMILY --convention openssl|win64 --op OP: the path that OPENSSL_ia32cap_P's
@@ -13,8 +14,8 @@
 # The source: Debian's openssl 3.0 source package, as the OSS-Fuzz builds fetch it
 # (tools/ossfuzz_fetch_sources into $ASMDIFF_BUILD/ossfuzz/src, under their lock); the .s is
 # generated here with perl and the file's own perlasm (x86_64-xlate.pl), CC=gcc for its
-# assembler probe (GNU as: every AVX-512 path emitted).  Without the source or perl: exit 77
-# and what is missing (in CI a failure: verify/missing.sh).
+# assembler probe (GNU as: every AVX-512 path emitted): perlasm.sh.  Without the source or
+# perl: exit 77 and what is missing (in CI a failure: verify/missing.sh).
 set -u
 plant=()
 if [ "${1:-}" = --plant ]; then
@@ -27,7 +28,11 @@ case "$family" in
   chacha) pl=crypto/chacha/asm/chacha-x86_64.pl symbol=ChaCha20_ctr32 widest=ChaCha20_avx512 ;;
   poly1305) pl=crypto/poly1305/asm/poly1305-x86_64.pl symbol=poly1305_init
             widest=poly1305_blocks_avx512 ;;
-  *) echo "openssl_suite.sh: FAMILY is chacha or poly1305, not '$family'" >&2; exit 2 ;;
+  # bn_mul_mont's squaring path calls into x86_64-mont5.pl's output: generated too, and linked
+  # beside it (check --with)
+  mpi) pl=crypto/bn/asm/x86_64-mont.pl symbol=bn_mul_mont widest=bn_mulx4x_mont
+       beside=crypto/bn/asm/x86_64-mont5.pl ;;
+  *) echo "openssl_suite.sh: FAMILY is chacha, poly1305 or mpi, not '$family'" >&2; exit 2 ;;
 esac
 case "$flavour" in
   elf) conv=openssl ;;
@@ -37,9 +42,8 @@ esac
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/verify/missing.sh"
+. "$here/perlasm.sh"
 build=${ASMDIFF_BUILD:?}
-command -v perl >/dev/null || missing "perl is not installed (perlasm needs it)" "tools/bootstrap"
-command -v gcc >/dev/null || missing "gcc is not installed (perlasm's assembler probe)" "tools/bootstrap"
 mkdir -p "$build/ossfuzz"
 ( flock 9 || exit 1; "$top/tools/ossfuzz_fetch_sources" "$build/ossfuzz/src" ) \
   9>"$build/ossfuzz/.fetch.lock" >"$build/ossfuzz/fetch-openssl-suite.log" 2>&1
@@ -53,12 +57,13 @@ fi
 out=$build/openssl-perlasm
 mkdir -p "$out"
 gen=$out/$(basename "$pl" .pl)-$flavour.s
-# perlasm writes through a pipe to x86_64-xlate.pl: the file is complete when perl exits 0
-if ! (cd "$src" && CC=gcc perl "$pl" "$flavour" "$gen.tmp"); then
-  echo "openssl_suite.sh: perlasm failed on $pl ($flavour)" >&2
-  exit 1
+perlasm "$gen" "$src/$pl" "$flavour" || exit 1
+with=()
+if [ -n "${beside:-}" ]; then
+  b=$out/$(basename "$beside" .pl)-$flavour.s
+  perlasm "$b" "$src/$beside" "$flavour" || exit 1
+  with=(--with "$b")
 fi
-mv "$gen.tmp" "$gen"
 grep -q "^$widest:" "$gen" || {
   echo "openssl_suite.sh: $gen has no AVX-512 path (perlasm's assembler probe: gcc -Wa,-v)" >&2
   exit 1
@@ -83,7 +88,7 @@ print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
 PY
 fi
 args=("$family" --kernel "$kernel" --symbol "$symbol" --convention "$conv" --op "$op"
-      --needs "$needs" --budget "$budget")
+      --needs "$needs" --budget "$budget" ${with[@]+"${with[@]}"})
 if [ ${#plant[@]} -gt 0 ]; then
   exec python3 "$top/verify/expect_records.py" verdict=findings "${plant[3]}" -- \
     python3 "$top/tools/asmdiff_cmd.py" check "${args[@]}" --fail-fast

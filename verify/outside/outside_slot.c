@@ -14,6 +14,9 @@
  * A strong reference: a file that does not define the symbol does not link (rename_syms.py
  * stops the build before, naming the symbols the file does define). */
 void OUTSIDE_RENAMED(void);
+/* Every global function of the same file, by its name there (generated beside its renamed
+ * object: rename_syms.py --entries). */
+extern const struct outside_entry OUTSIDE_ENTRIES[];
 
 const struct outside_kernel OUTSIDE_VAR = {
     .symbol = OUTSIDE_STR(OUTSIDE_SYMBOL),
@@ -23,4 +26,5 @@ const struct outside_kernel OUTSIDE_VAR = {
     .op = OUTSIDE_OP,
     .name = OUTSIDE_NAME,
     .fn = (const void *)OUTSIDE_RENAMED,
+    .entries = OUTSIDE_ENTRIES,
 };

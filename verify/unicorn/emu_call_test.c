@@ -200,7 +200,7 @@ int main(void)
                          sizeof err);
         if (!r) r = emu_call((const void *)uc_vctl_stack_deep_read, NULL, 0, &b, &se, &rd, err,
                              sizeof err);
-        uint64_t poison = 0x0101010101010101ull * EMU_STACK_POISON;
+        uint64_t poison = EMU_STACK_POISON;
         char got[120];
         snprintf(got, sizeof got, "2 KiB below the stack pointer: 0x%016llx after a Unicorn "
                  "write of 0x1122334455667788", (unsigned long long)rd);

@@ -116,6 +116,47 @@ uc_ctl_mxcsr_round_zero:
 	ret
 	.size	uc_ctl_mxcsr_round_zero, . - uc_ctl_mxcsr_round_zero
 
+/* (e4) uint64_t uc_ctl_red_zone_spill(uint64_t x): returns x, spilled through 8 bytes of the
+ * red zone: allowed under System V, a violation under Win64 (no red zone). */
+	.globl	uc_ctl_red_zone_spill
+	.type	uc_ctl_red_zone_spill, @function
+	.p2align 4
+uc_ctl_red_zone_spill:
+	movq	%rdi, -8(%rsp)
+	movq	-8(%rsp), %rax
+	ret
+	.size	uc_ctl_red_zone_spill, . - uc_ctl_red_zone_spill
+
+/* (e5) uint64_t uc_ctl_below_red_zone(uint64_t x): returns x, spilled 136 bytes below rsp:
+ * past System V's 128-byte red zone too. */
+	.globl	uc_ctl_below_red_zone
+	.type	uc_ctl_below_red_zone, @function
+	.p2align 4
+uc_ctl_below_red_zone:
+	movq	%rdi, -136(%rsp)
+	movq	-136(%rsp), %rax
+	ret
+	.size	uc_ctl_below_red_zone, . - uc_ctl_below_red_zone
+
+/* (e6) uint64_t uc_ctl_framed(uint64_t x): returns x through a push, a frame of its own and a
+ * call, each write at or above rsp as the instruction leaves it: clean under either
+ * convention. */
+	.globl	uc_ctl_framed
+	.type	uc_ctl_framed, @function
+	.p2align 4
+uc_ctl_framed:
+	pushq	%rbx
+	subq	$32, %rsp
+	movq	%rdi, 24(%rsp)
+	movq	24(%rsp), %rbx
+	call	1f
+	addq	$32, %rsp
+	popq	%rbx
+	ret
+1:	movq	%rbx, %rax
+	ret
+	.size	uc_ctl_framed, . - uc_ctl_framed
+
 /* (d2) void uc_ctl_overwrite1(uint8_t *out, size_t len): out[0, len] = 0, one byte too many. */
 	.globl	uc_ctl_overwrite1
 	.type	uc_ctl_overwrite1, @function

@@ -33,6 +33,9 @@ uint64_t uc_ctl_clobber_rbx(uint64_t x);
 uint64_t uc_ctl_leave_df(uint64_t x);
 uint64_t uc_ctl_mxcsr_round_zero(uint64_t x);
 void uc_ctl_overwrite1(uint8_t *out, size_t len);
+uint64_t uc_ctl_red_zone_spill(uint64_t x);
+uint64_t uc_ctl_below_red_zone(uint64_t x);
+uint64_t uc_ctl_framed(uint64_t x);
 void uc_ctl_xor(uint8_t *dst, const uint8_t *a, const uint8_t *b, size_t len);
 
 static void check(int ok, const char *mode, const char *what, const char *detail)
@@ -92,7 +95,7 @@ static void controls(int modes)
         uint8_t s1 = 0x12, s2 = 0x40;
         struct uc_call c = {.fn = (const void *)uc_ctl_table_lookup, .nargs = 1, .nregions = 2,
                             .regions = {{"secret", &s1, 1, 0, 0},
-                                        {"uc_ctl_table", uc_ctl_table, 256, 0}},
+                                        {"uc_ctl_table", uc_ctl_table, 256, 0, 0}},
                             .args = {(uintptr_t)&s1}};
         /* The same region from the symbol table, where there is one (the .size directive). */
         struct uc_region sym = {0};
@@ -222,6 +225,33 @@ static void controls(int modes)
              "(before 0x1f80, after 0x7f80)") && a.stack_bytes == 4 && !a.bounds_violation;
         check(ok, "controls", "(e3) MXCSR rounding mode left changed flagged by abi",
               a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
+        /* the red zone: System V's 128 bytes are the function's, Win64 has none */
+        c.fn = (const void *)uc_ctl_red_zone_spill;
+        ok = !run(&c, &a, why, sizeof why) && !a.abi_violation && a.rax == 42;
+        check(ok, "controls", "(e4) a spill into System V's red zone passes",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "clean");
+        c.no_red_zone = 1;
+        ok = !run(&c, &a, why, sizeof why) && a.abi_violation == 1 &&
+             a.abi_kind == UC_ABI_RED_ZONE && says(a.abi_msg, "write of 8 bytes at rsp-8 by "
+             "instruction at", "uc_ctl_red_zone_spill+0x0") && strstr(a.abi_msg, "no red zone");
+        check(ok, "controls", "(e4w) the same spill under Win64 (no red zone) flagged by abi",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
+        c.no_red_zone = 0;
+        c.fn = (const void *)uc_ctl_below_red_zone;
+        ok = !run(&c, &a, why, sizeof why) && a.abi_violation == 1 &&
+             a.abi_kind == UC_ABI_RED_ZONE && says(a.abi_msg, "write of 8 bytes at rsp-136",
+             "uc_ctl_below_red_zone+0x0") && strstr(a.abi_msg, "below the 128-byte red zone");
+        check(ok, "controls", "(e5) a write 136 bytes below rsp flagged by abi (System V)",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
+        c.fn = (const void *)uc_ctl_framed;
+        for (int w = 0; w < 2; w++) {
+            c.no_red_zone = w;
+            ok = !run(&c, &a, why, sizeof why) && !a.abi_violation && a.rax == 42 &&
+                 a.stack_bytes >= 48;
+            check(ok, "controls", w ? "(e6w) push, frame and call pass under Win64"
+                  : "(e6) push, frame and call pass under System V",
+                  a.abi_violation ? a.abi_msg : why[0] ? why : "clean");
+        }
     }
     /* (f) correct, constant-time XOR: no check may fire, and the result is right. */
     {
@@ -257,6 +287,7 @@ uint32_t uc_vctl_key_index(const uint8_t key[16], const uint8_t table[256]);
 void uc_vctl_leave_key(const uint8_t key[64]);
 void uc_vctl_leave_mask(const uint8_t key[64]);
 void uc_vctl_unsupported(void);
+uint64_t uc_vctl_spill_below(const uint8_t key[64]);
 void uc_vctl_store_table(uint8_t *table);
 
 static void vector_controls(int modes)
@@ -358,6 +389,20 @@ static void vector_controls(int modes)
              says(a.abi_msg, "k3 not cleared", NULL);
         check(ok, "controls", "(v6) key-derived mask left in k3 flagged by abi",
               ok ? a.abi_msg : why);
+        /* the red zone, through the executor's stores */
+        why[0] = 0;
+        uint64_t first;
+        memcpy(&first, key, 8);
+        struct uc_call z = {.fn = (const void *)uc_vctl_spill_below, .nargs = 1, .nregions = 1,
+                            .regions = {{"key", key, 64, 0, 0}}, .args = {(uintptr_t)key}};
+        ok = run(&z, &a, why, sizeof why) == 0 && !a.abi_violation && a.rax == first;
+        check(ok, "controls", "(v9) a ymm spill into System V's red zone passes",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "clean");
+        z.no_red_zone = 1;
+        ok = run(&z, &a, why, sizeof why) == 0 && a.abi_kind == UC_ABI_RED_ZONE &&
+             says(a.abi_msg, "write of 32 bytes at rsp-32", "uc_vctl_spill_below+0x");
+        check(ok, "controls", "(v9w) the same spill under Win64 flagged by abi",
+              a.abi_violation ? a.abi_msg : why[0] ? why : "not flagged");
     }
     {
         struct uc_call c = {.fn = (const void *)uc_vctl_unsupported};

@@ -108,6 +108,24 @@ uc_vctl_leave_mask:
 	ret
 	.size	uc_vctl_leave_mask, . - uc_vctl_leave_mask
 
+/* (v9) uint64_t uc_vctl_spill_below(const uint8_t key[64]): its first 32 bytes through a ymm
+ * spill 32 bytes below rsp (executor stores, and its loads back), returning the first 8: a
+ * System V red-zone use, a violation under Win64.  Clears what it used. */
+	.globl	uc_vctl_spill_below
+	.type	uc_vctl_spill_below, @function
+	.p2align 4
+uc_vctl_spill_below:
+	vmovdqu	(%rdi), %ymm1
+	vmovdqu	%ymm1, -32(%rsp)
+	vmovq	-32(%rsp), %xmm2
+	vmovq	%xmm2, %rax
+	vpxor	%xmm1, %xmm1, %xmm1
+	vmovdqu	%ymm1, -32(%rsp)
+	vpxor	%xmm2, %xmm2, %xmm2
+	vzeroupper
+	ret
+	.size	uc_vctl_spill_below, . - uc_vctl_spill_below
+
 /* (v7) void uc_vctl_unsupported(void): an AVX-512 VNNI instruction the executor's table does
  * not hold: the run must stop with "unsupported instruction: vpdpbusd ...". */
 	.globl	uc_vctl_unsupported

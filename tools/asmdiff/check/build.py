@@ -237,11 +237,13 @@ def outside_slots(a):
         if sl["conv"] in ("openssl", "win64"):
             sl["with"] = list(sl["with"]) + [os.path.join(TOP, "verify", "outside",
                                                           "openssl_ia32cap.c")]
-        # perlasm's Win64 output: its body, assembled as ELF (win64_body)
+        # perlasm's Win64 output: its body, assembled as ELF (win64_body); a --with file of
+        # that flavour likewise (x86_64-mont.pl's squaring path calls into x86_64-mont5.pl's)
         sl["source"] = sl["kernel"]
+        bodies = os.path.join(builds.BUILD, "check", "win64-body")
         if is_win64_perlasm(sl["kernel"]):
-            sl["kernel"] = win64_body(sl["kernel"], os.path.join(builds.BUILD, "check",
-                                                                 "win64-body"))
+            sl["kernel"] = win64_body(sl["kernel"], bodies)
+        sl["with"] = [win64_body(w, bodies) if is_win64_perlasm(w) else w for w in sl["with"]]
     # names: the symbol; a symbol two new kernels share, with its file; the old file's "old:"
     new_syms = [sl["symbol"] for sl in slots if sl["role"] == "new"]
     for i, sl in enumerate(slots):

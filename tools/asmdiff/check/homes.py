@@ -15,7 +15,9 @@ The rows are those the slow suites check (suites linux-6.12 and libgcrypt-1.12,
 verify/outside/meson.build, linux_suite.sh, libgcrypt_suite.sh: Linux 6.12's x86 and RISC-V
 files, libgcrypt 1.12.4's); tools/asmdiff/test_cli.py (HomesAgree) holds the table to the
 suites' own definitions, symbol for symbol and need for need, so neither can change alone.
-OpenSSL trees are recognised and have no rows yet.
+OpenSSL trees are recognised and have no rows yet.  Nor has a perlasm script (Linux's
+poly1305-x86_64-cryptogams.pl): its kernel is what perl writes, and `--changes` does not run
+perl yet, so such a file is a kernel source with no row (the suites generate it: perlasm.sh).
 
 A file of a recognised tree that is not in the table is still told apart: a kernel source
 (KERNEL_SOURCE's patterns: assembly, perlasm, intrinsics in C) with no row yet, or not a kernel
@@ -120,6 +122,14 @@ HOMES = {
             ("chacha_2block_xor_avx512vl", "avx512f,avx512vl,avx512bw"),
             ("chacha_4block_xor_avx512vl", "avx512f,avx512vl,avx512bw"),
             ("chacha_8block_xor_avx512vl", "avx512f,avx512vl,avx512bw")]),
+        _XA + "chacha-avx2-x86_64.S": _linux("chacha", [
+            ("chacha_2block_xor_avx2", "avx,avx2"), ("chacha_4block_xor_avx2", "avx,avx2"),
+            ("chacha_8block_xor_avx2", "avx,avx2")]),
+        _XA + "chacha-ssse3-x86_64.S": _linux("chacha", [
+            ("chacha_block_xor_ssse3", "ssse3"), ("chacha_4block_xor_ssse3", "ssse3"),
+            ("hchacha_block_ssse3", "ssse3")]),
+        # the convention declares v,zvkb (fuzz/conventions/linux_chacha.c's riscv64 rows)
+        _RA + "chacha-riscv64-zvkb.S": _linux("chacha", [("chacha20_zvkb", "")], arch="riscv64"),
         _RA + "aes-riscv64-zvkned.S": _linux("aes", [
             ("aes_ecb_encrypt_zvkned", "v,zvkned"), ("aes_ecb_decrypt_zvkned", "v,zvkned"),
             ("aes_cbc_decrypt_zvkned", "v,zvkned")],
@@ -153,6 +163,17 @@ HOMES = {
             (f"_gcry_vaes_avx512_{op}_amd64", f"aesni,pclmul,{_H512},vaes,vpclmulqdq")
             for op in ("ecb_crypt", "cbc_dec", "ctr_enc", "xts_crypt")],
             with_=["cipher/rijndael-vaes-avx2-amd64.S"]),
+        # ChaCha20 (fuzz/conventions/libgcrypt_chacha.c) on HWF_INTEL_SSSE3 / AVX2 / AVX512
+        "cipher/chacha20-amd64-ssse3.S": _gcrypt("chacha", [
+            ("_gcry_chacha20_amd64_ssse3_blocks4", "ssse3"),
+            ("_gcry_chacha20_amd64_ssse3_blocks1", "ssse3")]),
+        "cipher/chacha20-amd64-avx2.S": _gcrypt("chacha", [
+            ("_gcry_chacha20_amd64_avx2_blocks8", "avx2")]),
+        "cipher/chacha20-amd64-avx512.S": _gcrypt("chacha", [
+            ("_gcry_chacha20_amd64_avx512_blocks", _H512)]),
+        # Poly1305's IFMA file (fuzz/conventions/libgcrypt_poly1305.c) on HWF_INTEL_AVX512
+        "cipher/poly1305-amd64-avx512.S": _gcrypt("poly1305", [
+            ("_gcry_poly1305_amd64_avx512_blocks", _H512 + ",avx512ifma")]),
         "mpi/amd64/mpih-add1.S": _gcrypt("mpi", [("_gcry_mpih_add_n", "")], folder="mpi"),
         "mpi/amd64/mpih-sub1.S": _gcrypt("mpi", [("_gcry_mpih_sub_n", "")], folder="mpi"),
         # RVV intrinsics in C: built beside our stand-ins for the headers it includes with quotes

@@ -6,7 +6,7 @@ import shlex
 import shutil
 
 from .. import fuzzing, results, stage
-from ..builds import TOP
+from ..builds import TOP, die
 from .judge import set_aside
 
 # Memcheck's exit status for its own errors (verify/valgrind_ct.sh uses the same).
@@ -17,6 +17,15 @@ VALGRIND_CT_CASES = "200"
 # the emulator runs too; a kernel needing only AVX or AES-NI gets no emulated set).
 EMULATED_FEATURES = ("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512vbmi",
                      "avx512bitalg", "avx512ifma", "gfni", "vaes", "vpclmulqdq", "pclmul")
+
+
+def emulated_cases():
+    """The random cases of a stage that runs in the emulator: 3000, or
+    ASMDIFF_CHECK_EMULATED_CASES (a positive integer; anything else is a usage error)."""
+    v = os.environ.get("ASMDIFF_CHECK_EMULATED_CASES", "3000")
+    if not v.isdigit() or int(v) < 1:
+        die(f"ASMDIFF_CHECK_EMULATED_CASES={v!r}: a positive number of cases")
+    return str(int(v))
 
 
 def emulated_mask(needs):
@@ -140,7 +149,11 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         run("random" + suffix, [tool, "random", randoms, "1"], env=env)
         fuzz(f"fuzz {budget}s" + suffix, env)
 
-    native_set("", env, "3000")  # (in the emulator when the CPU cannot run it: said above)
+    # random cases run in the emulator (a kernel this CPU cannot run, the emulated set, the
+    # ct-trace): 3000, or ASMDIFF_CHECK_EMULATED_CASES (the slow suites' CI scale, set in
+    # verify/outside/meson.build: emulated calls cost 30 to 100 times native ones)
+    emu_cases = emulated_cases()
+    native_set("", env, emu_cases if emulated else "3000")  # (emulated: said above)
     engines = [e for e in engines if e]
     if "unicorn" in engines and kernel.endswith(".c"):
         # compiled C calls libc (memcpy, memset) through the PLT, and the Unicorn modes map the
@@ -154,7 +167,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         # random cases against the same cases with other secrets
         over_seeds("unicorn bounds", "bounds")
         # 3000 cases (seconds): a narrow convention (ARIA's 64-block CTR) meets few of them
-        run("unicorn ct-trace", [tool, "ct-trace", "random", "3000", "1"], checked=False)
+        run("unicorn ct-trace", [tool, "ct-trace", "random", emu_cases, "1"], checked=False)
         # each kernel emulated with exactly the features it declares (backend_isa.c): an
         # instruction its CPU guard does not admit faults on a CPU the guard lets in
         if declared:
@@ -172,7 +185,7 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         # the whole set again as on a CPU without these features: in the emulator
         menv = dict(env, ASMDIFF_CPU_MASK=",".join(filter(None, [env.get("ASMDIFF_CPU_MASK"),
                                                                  mask])))
-        native_set(f" (emulated, {mask})", menv, "3000")
+        native_set(f" (emulated, {mask})", menv, emu_cases)
     if "valgrind" in engines:
         valgrind_ct(judge, tool, env)
     return True
