@@ -186,7 +186,13 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
         menv = dict(env, ASMDIFF_CPU_MASK=",".join(filter(None, [env.get("ASMDIFF_CPU_MASK"),
                                                                  mask])))
         native_set(f" (emulated, {mask})", menv, emu_cases)
-    if "valgrind" in engines:
+    if "valgrind" in engines and emulated:
+        # Valgrind runs what this CPU runs: a kernel that needs what it lacks would fault there
+        # before any case (its ct-trace row above judges constant time in the emulator)
+        v.add("valgrind ct", "n/a", "this CPU cannot run the kernel, and Valgrind runs only "
+                                    "what the CPU runs (the unicorn ct-trace row judges "
+                                    "constant time in the emulator)")
+    elif "valgrind" in engines:
         valgrind_ct(judge, tool, env)
     return True
 
