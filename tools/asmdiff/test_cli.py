@@ -2148,5 +2148,28 @@ class Changes(unittest.TestCase):
                       "1 clean; 1 not covered", out)
 
 
+class Plant(unittest.TestCase):
+    """verify/outside/plant.py: the one changed line of a positive control's copy, and a plant
+    that finds no line fails instead of copying the file unchanged."""
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "verify", "outside", "plant.py")
+
+    def test_plant(self):
+        with tempfile.TemporaryDirectory() as d:
+            src, dst = os.path.join(d, "a.S"), os.path.join(d, "b.S")
+            with open(src, "w") as f:
+                f.write("f:\n\tpxor %xmm0,%xmm0\ng:\n\tpxor %xmm0,%xmm0\n\tret\n")
+            p = subprocess.run([sys.executable, self.script, src, dst, "g:",
+                                "pxor %xmm0,%xmm0", "vpxor %xmm1,%xmm1,%xmm1"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(dst) as f:
+                self.assertEqual(f.read(), "f:\n\tpxor %xmm0,%xmm0\ng:\n"
+                                 "\tvpxor %xmm1,%xmm1,%xmm1\n\tret\n")
+            p = subprocess.run([sys.executable, self.script, src, dst, "g:", "por %xmm0,%xmm0",
+                                "nop"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("no line 'por %xmm0,%xmm0' after 'g:'", p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

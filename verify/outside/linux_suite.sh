@@ -115,20 +115,7 @@ if [ ${#plant[@]} -gt 0 ] || [ -n "$finding" ]; then
     mkdir -p "$tmp"
     orig=${args[1]}
     copy=$tmp/$(basename "$orig")
-    python3 - "$orig" "$copy" "${plant[@]:0:3}" <<'PY' || exit 1
-import sys
-src, dst, after, find, replace = sys.argv[1:6]
-lines = open(src).read().split("\n")
-start = next((i for i, l in enumerate(lines) if after in l), None)
-at = None if start is None else next((i for i in range(start + 1, len(lines))
-                                      if lines[i].strip() == find), None)
-if at is None:
-    sys.exit(f"plant: no line '{find}' after '{after}' in {src}: the upstream file changed")
-indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
-lines[at] = indent + replace
-open(dst, "w").write("\n".join(lines))
-print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
-PY
+    python3 "$top/verify/outside/plant.py" "$orig" "$copy" "${plant[@]:0:3}" || exit 1
     for i in "${!args[@]}"; do [ "${args[$i]}" = "$orig" ] && args[$i]=$copy; done
   fi
   # the finding EXPECT names (the plant's, or the shipped file's own); riscv64: no --fail-fast

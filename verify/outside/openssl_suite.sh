@@ -72,20 +72,7 @@ kernel=$gen
 if [ ${#plant[@]} -gt 0 ]; then
   kernel=$out/planted-$(printf '%s\n' "$family" "$flavour" "${plant[@]:0:3}" | sha1sum | cut -c1-10)/$(basename "$gen")
   mkdir -p "$(dirname "$kernel")"
-  python3 - "$gen" "$kernel" "${plant[@]:0:3}" <<'PY' || exit 1
-import sys
-src, dst, after, find, replace = sys.argv[1:6]
-lines = open(src).read().split("\n")
-start = next((i for i, l in enumerate(lines) if after in l), None)
-at = None if start is None else next((i for i in range(start + 1, len(lines))
-                                      if lines[i].strip() == find), None)
-if at is None:
-    sys.exit(f"plant: no line '{find}' after '{after}' in {src}: perlasm's output changed")
-indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
-lines[at] = indent + replace
-open(dst, "w").write("\n".join(lines))
-print(f"plant: {src}:{at + 1}: '{find}' -> '{replace}'")
-PY
+  python3 "$top/verify/outside/plant.py" "$gen" "$kernel" "${plant[@]:0:3}" || exit 1
 fi
 args=("$family" --kernel "$kernel" --symbol "$symbol" --convention "$conv" --op "$op"
       --needs "$needs" --budget "$budget" ${with[@]+"${with[@]}"})
