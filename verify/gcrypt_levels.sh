@@ -41,10 +41,9 @@ fi
 # implementation, and an emulated kernel costs minutes a level without saying anything about
 # libgcrypt.  The replay, random and exhaustive tests run them against the library's full
 # level; natively run kernels stay in, as cross-checks at every level.
-# Where every kernel is emulated here, the first stays in: a level runs at least one of ours.
-aside=$(printf '%s\n' "$rows" | awk -F'\t' '$2 == "kernel" && $4 == "true" { e[++n] = $1 }
-  $2 == "kernel" && $4 != "true" { native = 1 }
-  END { for (i = native ? 1 : 2; i <= n; i++) print e[i] }' | paste -sd';')
+# Where every kernel is emulated here, the first stays in: a level runs at least one of ours
+# (results.py's emulated_set_aside, which `check --libgcrypt` uses too).
+aside=$(python3 -B "$results_py" "$stream" set-aside) || { echo "gcrypt levels: no readable result stream"; exit 1; }
 levels=("")
 for f in $hwf; do levels+=("$f"); done
 levels+=("$(echo $hwf | tr ' ' ',')")

@@ -29,19 +29,6 @@ def library_impls(recs, lib):
             if r.get("kind") == "library" and r["name"].startswith(lib)]
 
 
-def emulated_set_aside(recs):
-    """ASMDIFF_SET_ASIDE's value for a library's levels: our kernels that run emulated on this
-    CPU (their impl record's emulated field), which each level would re-run at minutes a level
-    while the library is what the levels vary; where every kernel of ours is emulated, the first
-    stays in, so a level still runs one of ours beside the library.  Natively run kernels stay:
-    cross-checks at every level.  The same rule as verify/gcrypt_levels.sh's."""
-    kernels = [r for r in results.impls(recs).values() if r.get("kind") == "kernel"]
-    emulated = [r["name"] for r in kernels if r.get("emulated")]
-    if emulated and len(emulated) == len(kernels):
-        emulated = emulated[1:]
-    return ";".join(emulated)
-
-
 def did_not_run(recs, lib):
     """Why none of the library's implementations ran in this stage, or None when one did."""
     mine = library_impls(recs, lib)
@@ -156,7 +143,7 @@ def check_library(a):
     for n in candidates:
         tool = os.path.join(bdir, f"asmdiff-{n}")
         listed = stage.run([tool, "list"], env0)
-        aside = emulated_set_aside(listed.recs)
+        aside = results.emulated_set_aside(listed.recs)
         env_levels = dict(env0, ASMDIFF_SET_ASIDE=aside) if aside else env0
         if aside:
             print(f"-- {n}: set aside at every level, emulated on this CPU: "

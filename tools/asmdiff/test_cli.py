@@ -2171,5 +2171,31 @@ class Plant(unittest.TestCase):
             self.assertIn("no line 'por %xmm0,%xmm0' after 'g:'", p.stderr)
 
 
+class SetAside(unittest.TestCase):
+    """results.emulated_set_aside (check --libgcrypt and gcrypt_levels.sh): emulated kernels set
+    aside, the first kept when all are, native kernels and libraries never."""
+    def recs(self, *rows):
+        return [{"type": "impl", "name": n, "kind": k, "emulated": e} for n, k, e in rows]
+
+    def test_rule(self):
+        r = self.recs(("a", "kernel", True), ("b", "kernel", False), ("c", "kernel", True),
+                      ("libgcrypt-full", "library", True))
+        self.assertEqual(results.emulated_set_aside(r), "a;c")
+        r = self.recs(("a", "kernel", True), ("c", "kernel", True))
+        self.assertEqual(results.emulated_set_aside(r), "c")
+        r = self.recs(("a", "kernel", False), ("libgcrypt-full", "library", False))
+        self.assertEqual(results.emulated_set_aside(r), "")
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            for x in self.recs(("a", "kernel", True), ("b", "kernel", False), ("c", "kernel", True)):
+                f.write(json.dumps(dict(x, v=results.VERSION)) + "\n")
+        try:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(results.main([f.name, "set-aside"]), 0)
+            self.assertEqual(out.getvalue(), "a;c\n")
+        finally:
+            os.unlink(f.name)
+
+
 if __name__ == "__main__":
     unittest.main()
