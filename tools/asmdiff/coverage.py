@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 
 from . import builds, results, stage

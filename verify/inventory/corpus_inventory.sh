@@ -54,8 +54,10 @@ case $corpus in
     for f in aria-aesni-avx-asm_64 aria-aesni-avx2-asm_64 aria-gfni-avx512-asm_64 \
              camellia-aesni-avx-asm_64 camellia-aesni-avx2-asm_64 camellia-x86_64-asm_64 \
              nh-avx2-x86_64 nh-sse2-x86_64 aes-gcm-avx10-x86_64 aes-xts-avx-x86_64 \
-             chacha-avx2-x86_64 chacha-avx512vl-x86_64 crc32-pclmul_asm crct10dif-pcl-asm_64 \
-             polyval-clmulni_asm poly1305-x86_64-cryptogams; do
+             aes-gcm-aesni-x86_64 aes_ctrby8_avx-x86_64 aesni-intel_asm \
+             chacha-ssse3-x86_64 chacha-avx2-x86_64 chacha-avx512vl-x86_64 crc32-pclmul_asm \
+             crct10dif-pcl-asm_64 ghash-clmulni-intel_asm polyval-clmulni_asm \
+             poly1305-x86_64-cryptogams; do
       in=$cdir/$f.S
       if [ "$f" = poly1305-x86_64-cryptogams ]; then
         perl "$cdir/$f.pl" >"$tmp/$f.S" 2>"$tmp/$f.log" || { cat "$tmp/$f.log"; echo "FAIL: perl $f.pl"; exit 1; }
