@@ -36,6 +36,7 @@
 #include "report.h"
 #include "rng.h"
 #include "uhash.h"
+#include "uhash_family.h"
 #include "vectors.h"
 #include "kernels/ghash/ghash.h"
 #include "reference/aes.h"
@@ -45,10 +46,6 @@
 #endif
 
 #define GHASH_MAX_BLOCKS UHASH_MAX_BLOCKS
-#define GHASH_MAX_SPLITS UHASH_MAX_SPLITS
-
-typedef void (*ghash_fn)(uint8_t state[16], const uint8_t key_h[16], const uint8_t *blocks,
-                         size_t nblocks);
 
 /* The reference as an update function: one call over the blocks from the given state. */
 static void c_reference(uint8_t state[16], const uint8_t key_h[16], const uint8_t *blocks,
@@ -92,7 +89,6 @@ static const struct impl impls[] = {
 #endif
 };
 
-enum { B_MSG = UHASH_B_MSG, B_STATE = UHASH_B_STATE, B_KEY = UHASH_B_KEY };
 /* any byte offset (the kernels load unaligned); the key schedule is an upstream home's key in
  * its own form, placed by its convention, 16-byte aligned as Linux keeps its context */
 static const struct buf_spec bufs[] = {{"message", 1, BUF_SECRET},
@@ -102,28 +98,13 @@ static const struct buf_spec bufs[] = {{"message", 1, BUF_SECRET},
 
 static struct uhash_case the_case;
 
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void *decode(struct input *in)
 {
-    struct uhash_case *c = &the_case;
     /* block counts cluster around the x86-64 kernels' groups: 4 (x86_64-pclmul), 8 and 16
-     * (x86_64-vpclmul-avx512-aggregated's tail and loop).  What decides the hash comes first,
-     * so a short input already gets a nonzero key and message from the patterns. */
+     * (x86_64-vpclmul-avx512-aggregated's tail and loop) */
     size_t widths[3] = {4, 8, 16};
-    c->nblocks = input_length(in, GHASH_MAX_BLOCKS, widths, 3);
-    input_fill_words(in, c->h, 2, 8);
-    input_fill_words(in, c->msg, 2 * c->nblocks, 8);
-    if (input_pick(in, 4) == 0) input_fill_words(in, c->start, 2, 8);
-    else memset(c->start, 0, 16);
-    c->nsplits = input_pick(in, 3) == 0 ? (size_t)input_range(in, 1, GHASH_MAX_SPLITS) : 0;
-    for (size_t i = 0; i < c->nsplits; i++) c->split[i] = (size_t)input_range(in, 0, c->nblocks);
-    qsort(c->split, c->nsplits, sizeof c->split[0], cmp_size);
-    return c;
+    uhash_decode(in, &the_case, widths);
+    return &the_case;
 }
 
 /* Case properties (properties.h), per call of the split: its block count mod 16 (the
@@ -152,55 +133,23 @@ const struct family_properties asmdiff_properties = {property_names, 3, properti
 /* Expected: the reference, one call over the whole message. */
 static const void *expect(const void *cv)
 {
-    static uint8_t want[16];
-    const struct uhash_case *c = cv;
-    memcpy(want, c->start, 16);
-    c_reference(want, c->h, c->msg, c->nblocks);
-    return want;
+    return uhash_expect(cv, c_reference);
 }
 
 static void run(const struct impl *im, const void *cv, const void *want)
 {
-    const struct uhash_case *c = cv;
-    if (im->flags & IMPL_OUTSIDE) {
-        /* an upstream home's entry point: its convention places and calls (uhash.h) */
-        const struct uhash_upstream *k = im->ops;
-        uint8_t got[16];
-        k->run(k, c, got);
-        drv_expect_equal("final state", want, got, 16);
-        return;
-    }
-    const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
-    uint8_t *state = drv_inout(B_STATE, c->start, 16);
-    const uint8_t *key = drv_in(B_KEY, c->h, 16);
-    for (size_t i = 0; i <= c->nsplits; i++) {
-        size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
-        DRV_CALL((ghash_fn)im->ops, state, key, msg + 16 * from, to - from);
-    }
-    drv_expect_equal("final state", want, state, 16);
+    uhash_run(im, cv, want);
 }
 
 static void params(const void *cv)
 {
-    const struct uhash_case *c = cv;
-    char calls[160];
-    report_param("blocks", "%zu (%zu bytes)", c->nblocks, 16 * c->nblocks);
-    size_t used = (size_t)snprintf(calls, sizeof calls, "%zu:", c->nsplits + 1);
-    for (size_t k = 0; k <= c->nsplits && used < sizeof calls; k++)
-        used += (size_t)snprintf(calls + used, sizeof calls - used, " [%zu,%zu)",
-                                 uhash_call_from(c, k), uhash_call_to(c, k));
-    report_param("update calls", "%s (expected: one reference call over all blocks)", calls);
-    report_hex("key H", c->h, 16);
-    report_hex("start state", c->start, 16);
-    size_t show = 16 * c->nblocks < 512 ? 16 * c->nblocks : 512;
-    report_hex(show < 16 * c->nblocks ? "message (first 512 bytes)" : "message", c->msg, show);
+    uhash_params_calls(cv);
+    uhash_params_data(cv);
 }
 
 static void vary_secrets(void *cv, uint64_t seed)
 {
-    struct uhash_case *c = cv;
-    rng_fill(&seed, c->h, 16);
-    rng_fill(&seed, c->msg, sizeof c->msg);
+    uhash_vary_secrets(cv, seed);
 }
 
 /* ---- known answers: corpus/ghash/kat.txt, whole and split before every block ----
@@ -258,7 +207,7 @@ static int gcm_case(struct vec_file *vf, struct uhash_case *c, uint8_t want[16])
 static int kat(const char *srcdir)
 {
     struct uhash_case *c = &the_case;
-    uint8_t want[16], got[16];
+    uint8_t want[16];
     struct vec_file vf;
     int count = 0;
     if (vec_open(&vf, srcdir, "corpus/ghash/kat.txt")) return -1;
@@ -280,15 +229,7 @@ static int kat(const char *srcdir)
             c->nblocks = (size_t)xlen / 16;
         }
         count++;
-        memcpy(got, expect(c), 16);
-        if (!drv_reference_agrees(vf.path, "GHASH", want, got, 16)) continue;
-        c->nsplits = 0;
-        drv_check(c);
-        c->nsplits = 1;
-        for (size_t s = 0; s <= c->nblocks; s++) {
-            c->split[0] = s;
-            drv_check(c);
-        }
+        uhash_kat_check(vf.path, "GHASH", c, want, c_reference);
     }
     drv_vector_errors(vec_close(&vf));
     return count;
@@ -300,21 +241,7 @@ static int kat(const char *srcdir)
  * starting state as the basis element and X = 0 (the state's bit order). */
 static int exhaustive(void)
 {
-    struct uhash_case *c = &the_case;
-    memset(c, 0, sizeof *c);
-    c->nblocks = 1;
-    for (int i = 0; i < 128; i++)
-        for (int j = 0; j < 128; j++) {
-            memset(c->h, 0, 16);
-            memset(c->msg, 0, 16);
-            memset(c->start, 0, 16);
-            c->h[i / 8] = (uint8_t)(0x80u >> (i % 8));
-            c->msg[j / 8] = (uint8_t)(0x80u >> (j % 8));
-            drv_check(c);
-            memset(c->msg, 0, 16);
-            c->start[j / 8] = (uint8_t)(0x80u >> (j % 8));
-            drv_check(c);
-        }
+    uhash_exhaustive(&the_case, 1); /* GCM's bit order: x^0 is a byte's top bit */
     return 0;
 }
 
@@ -328,14 +255,7 @@ static const size_t bench_call_blocks[] = {0, 1, 4, 16, 64};
 
 static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
 {
-    static uint8_t state[16], key[16] = {0x9e, 0x3c, 0xda, 0x78};
-    size_t k = bench_call_blocks[op] ? bench_call_blocks[op] : bytes / 16;
-    const struct uhash_upstream *up = im->flags & IMPL_OUTSIDE ? im->ops : NULL;
-    if (up && !up->bench) return -1; /* a home without a bench row */
-    for (size_t off = 0; off + 16 * k <= bytes && k; off += 16 * k)
-        if (up) up->bench(up, state, key, buf + off, k);
-        else ((ghash_fn)im->ops)(state, key, buf + off, k);
-    return 0;
+    return uhash_bench_run(im, bench_call_blocks[op], buf, bytes);
 }
 
 const struct family asmdiff_family = {

@@ -36,16 +36,13 @@
 #include "report.h"
 #include "rng.h"
 #include "uhash.h"
+#include "uhash_family.h"
 #include "vectors.h"
 #include "kernels/polyval/polyval.h"
 #include "reference/polyval.h"
 
 /* the case is uhash.h's, which the upstream conventions read too */
 #define POLYVAL_MAX_BLOCKS UHASH_MAX_BLOCKS /* past two LMUL=8 groups at VLEN 1024 (2 x 64) */
-#define POLYVAL_MAX_SPLITS UHASH_MAX_SPLITS
-
-typedef void (*polyval_fn)(uint8_t state[16], const uint8_t key_h[16], const uint8_t *blocks,
-                           size_t nblocks);
 
 /* The reference as an update function: one call over the blocks from the given state. */
 static void c_reference(uint8_t state[16], const uint8_t key_h[16], const uint8_t *blocks,
@@ -108,15 +105,8 @@ static const char *fraclmul_lmul(unsigned b)
     return b >= 128 ? "mf8" : b >= 64 ? "mf4" : b >= 32 ? "mf2" : "m1";
 }
 
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void *decode(struct input *in)
 {
-    struct uhash_case *c = &the_case;
     /* Group sizes in blocks: one vector register, and LMUL 4 and 8 groups of them.  Without
      * vectors, the blocks one register holds at VLEN 256, 512 and 1024, so inputs found on
      * other hosts still land near group boundaries when replayed on riscv64. */
@@ -126,18 +116,8 @@ static void *decode(struct input *in)
         widths[1] = vlenb() / 4;
         widths[2] = vlenb() / 2;
     }
-    /* What decides the hash comes first: a short input then already gets a nonzero key and
-     * message from the patterns, and a zero key or message, which hides most bugs, is no more
-     * likely than any other. */
-    c->nblocks = input_length(in, POLYVAL_MAX_BLOCKS, widths, 3);
-    input_fill_words(in, c->h, 2, 8);
-    input_fill_words(in, c->msg, 2 * c->nblocks, 8);
-    if (input_pick(in, 4) == 0) input_fill_words(in, c->start, 2, 8);
-    else memset(c->start, 0, 16);
-    c->nsplits = input_pick(in, 3) == 0 ? (size_t)input_range(in, 1, POLYVAL_MAX_SPLITS) : 0;
-    for (size_t i = 0; i < c->nsplits; i++) c->split[i] = (size_t)input_range(in, 0, c->nblocks);
-    qsort(c->split, c->nsplits, sizeof c->split[0], cmp_size);
-    return c;
+    uhash_decode(in, &the_case, widths);
+    return &the_case;
 }
 
 /* Case properties (properties.h), per call of the split: its block count against the widest
@@ -174,11 +154,7 @@ const struct family_properties asmdiff_properties = {property_names, 3, properti
 /* Expected: the reference, one call over the whole message. */
 static const void *expect(const void *cv)
 {
-    static uint8_t want[16];
-    const struct uhash_case *c = cv;
-    memcpy(want, c->start, 16);
-    c_reference(want, c->h, c->msg, c->nblocks);
-    return want;
+    return uhash_expect(cv, c_reference);
 }
 
 /* ---- an outside kernel in libgcrypt's convention (./asmdiff check) ----
@@ -256,53 +232,22 @@ const struct convention convention_libgcrypt_polyval = {
 
 static void run(const struct impl *im, const void *cv, const void *want)
 {
-    const struct uhash_case *c = cv;
-    if (im->flags & IMPL_OUTSIDE) {
-        /* an upstream home's entry point: its convention places and calls (uhash.h) */
-        const struct uhash_upstream *k = im->ops;
-        uint8_t got[16];
-        k->run(k, c, got);
-        drv_expect_equal("final state", want, got, 16);
-        return;
-    }
-    const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
-    uint8_t *state = drv_inout(B_STATE, c->start, 16);
-    const uint8_t *key = drv_in(B_KEY, c->h, 16);
-    for (size_t i = 0; i <= c->nsplits; i++) {
-        size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
-        DRV_CALL((polyval_fn)im->ops, state, key, msg + 16 * from, to - from);
-    }
-    drv_expect_equal("final state", want, state, 16);
+    uhash_run(im, cv, want);
 }
 
 static void params(const void *cv)
 {
-    const struct uhash_case *c = cv;
-    char calls[160];
-    report_param("blocks", "%zu (%zu bytes)", c->nblocks, 16 * c->nblocks);
-    size_t used = (size_t)snprintf(calls, sizeof calls, "%zu:", c->nsplits + 1);
-    size_t from = 0;
-    for (size_t k = 0; k <= c->nsplits && used < sizeof calls; k++) {
-        size_t to = k < c->nsplits ? c->split[k] : c->nblocks;
-        used += (size_t)snprintf(calls + used, sizeof calls - used, " [%zu,%zu)", from, to);
-        from = to;
-    }
-    report_param("update calls", "%s (expected: one reference call over all blocks)", calls);
+    uhash_params_calls(cv);
     if (vlenb())
         report_param("vector length",
                      "VLEN %u (vlenb %u; riscv64-zvkg-fraclmul is meant to reverse at e8, %s)",
                      8 * vlenb(), vlenb(), fraclmul_lmul(vlenb()));
-    report_hex("key H", c->h, 16);
-    report_hex("start state", c->start, 16);
-    size_t show = 16 * c->nblocks < 512 ? 16 * c->nblocks : 512;
-    report_hex(show < 16 * c->nblocks ? "message (first 512 bytes)" : "message", c->msg, show);
+    uhash_params_data(cv);
 }
 
 static void vary_secrets(void *cv, uint64_t seed)
 {
-    struct uhash_case *c = cv;
-    rng_fill(&seed, c->h, 16);
-    rng_fill(&seed, c->msg, sizeof c->msg);
+    uhash_vary_secrets(cv, seed);
 }
 
 /* ---- known answers: corpus/polyval/kat.txt, whole and split before every block ---- */
@@ -310,7 +255,7 @@ static void vary_secrets(void *cv, uint64_t seed)
 static int kat(const char *srcdir)
 {
     struct uhash_case *c = &the_case;
-    uint8_t want[16], got[16];
+    uint8_t want[16];
     struct vec_file vf;
     int count = 0;
     if (vec_open(&vf, srcdir, "corpus/polyval/kat.txt")) return -1;
@@ -328,43 +273,17 @@ static int kat(const char *srcdir)
         }
         c->nblocks = (size_t)xlen / 16;
         count++;
-        memcpy(got, expect(c), 16);
-        if (!drv_reference_agrees(vf.path, "result", want, got, 16)) continue;
-        c->nsplits = 0;
-        drv_check(c);
-        c->nsplits = 1;
-        for (size_t s = 0; s <= c->nblocks; s++) {
-            c->split[0] = s;
-            drv_check(c);
-        }
+        uhash_kat_check(vf.path, "result", c, want, c_reference);
     }
     drv_vector_errors(vec_close(&vf));
     return count;
 }
 
-/* ---- exhaustive: the whole multiplication table on one block ----
- * dot(X, H) is bilinear, so one block with H and X running over all 128 x 128 pairs of basis
- * elements (single set bits) pins down every product an implementation can form; then the same
- * with the starting state as the basis element and X = 0, which checks that the state is read
- * in the right bit order as well. */
+/* ---- exhaustive: the whole multiplication table on one block (uhash_family.h) ---- */
 
 static int exhaustive(void)
 {
-    struct uhash_case *c = &the_case;
-    memset(c, 0, sizeof *c);
-    c->nblocks = 1;
-    for (int i = 0; i < 128; i++)
-        for (int j = 0; j < 128; j++) {
-            memset(c->h, 0, 16);
-            memset(c->msg, 0, 16);
-            memset(c->start, 0, 16);
-            c->h[i / 8] = (uint8_t)(1u << (i % 8));
-            c->msg[j / 8] = (uint8_t)(1u << (j % 8));
-            drv_check(c);
-            memset(c->msg, 0, 16);
-            c->start[j / 8] = (uint8_t)(1u << (j % 8));
-            drv_check(c);
-        }
+    uhash_exhaustive(&the_case, 0); /* POLYVAL's bit order: x^0 is a byte's bottom bit */
     return 0;
 }
 
@@ -382,15 +301,8 @@ static const size_t bench_call_blocks[] = {0, 1, 2, 3, 4, 8, 16, 32, 64};
 
 static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t bytes)
 {
-    static uint8_t state[16], key[16] = {0x9e, 0x3c, 0xda, 0x78};
-    size_t k = bench_call_blocks[op] ? bench_call_blocks[op] : bytes / 16;
     /* an outside kernel's ops are its home's (uhash.h), benched by its convention if at all */
-    const struct uhash_upstream *up = im->flags & IMPL_OUTSIDE ? im->ops : NULL;
-    if (up && !up->bench) return -1;
-    for (size_t off = 0; off + 16 * k <= bytes && k; off += 16 * k)
-        if (up) up->bench(up, state, key, buf + off, k);
-        else ((polyval_fn)im->ops)(state, key, buf + off, k);
-    return 0;
+    return uhash_bench_run(im, bench_call_blocks[op], buf, bytes);
 }
 
 static void list_extra(FILE *out)
