@@ -87,6 +87,11 @@ struct gcm_upstream {
      * counter the payload started from (J0 itself for every 96-bit IV; Linux's final builds
      * the block so), so a counter-block case's tag is judged against that block's. */
     int tag_ctr_one;
+    /* The bench (check --bench): a seal made with the home's calls directly, no checked call
+     * and nothing placed: AES-128 under key, the 96-bit iv, no AAD, len bytes in place in one
+     * update call, the 16-byte tag; NULL: not benched. */
+    void (*bench_seal)(const struct gcm_upstream *u, const uint8_t key[16],
+                       const uint8_t iv[12], uint8_t *buf, size_t len, uint8_t tag[16]);
 };
 
 #endif
