@@ -79,7 +79,8 @@ struct gcm_upstream {
                  const struct gcm_pieces *aad, const struct gcm_pieces *pt,
                  const struct gcm_out_pieces *ct, uint8_t tag[16]);
     /* Open: the plaintext into pt's pieces; the home's verdict, 1 when it accepts the tag's
-     * leftmost taglen bytes (tag holds 16: the rest is what a caller's buffer would hold). */
+     * leftmost taglen bytes, 0 when it rejects them, -1 for anything else it returns (tag
+     * holds 16 bytes: the rest is what a caller's buffer would hold). */
     int (*open)(const struct gcm_upstream *u, const struct gcm_case *c, const uint8_t j0[16],
                 const struct gcm_pieces *aad, const struct gcm_pieces *ct,
                 const struct gcm_out_pieces *pt, const uint8_t tag[16], size_t taglen);
