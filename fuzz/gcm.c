@@ -26,6 +26,7 @@
 
 #include "asmdiff-config.h"
 #include "driver.h"
+#include "gcm_upstream.h"
 #include "properties.h"
 #include "report.h"
 #include "rng.h"
@@ -38,9 +39,9 @@
 #include "reference/oracles/gcrypt_init.h"
 #endif
 
-#define AAD_MAX 4096
-#define PT_MAX 6144
-#define IV_MAX 64
+#define AAD_MAX GCM_AAD_MAX
+#define PT_MAX GCM_PT_MAX
+#define IV_MAX GCM_IV_MAX
 #define PIECES (SPLITS_MAX + 1)
 
 /* ---- the reference as a struct gcm_lib (list and bench; it judges through expect) ---- */
@@ -109,29 +110,35 @@ static const struct impl impls[] = {
 #endif
 };
 
-enum { B_KEY, B_IV, B_AAD, B_IN, B_OUT, B_TAG };
+enum { B_KEY = GCM_B_KEY, B_IV = GCM_B_IV, B_AAD = GCM_B_AAD, B_IN = GCM_B_IN,
+       B_OUT = GCM_B_OUT, B_TAG = GCM_B_TAG };
+/* (an outside kernel's buffers last, granule 64: gcm_upstream.h) */
 static const struct buf_spec bufs[] = {
     {"key", 1, BUF_SECRET}, {"iv", 1, 0},     {"aad", 1, 0},
-    {"input", 1, BUF_SECRET}, {"output", 1, 0}, {"tag", 1, 0}};
+    {"input", 1, BUF_SECRET}, {"output", 1, 0}, {"tag", 1, 0},
+    {"key struct", 64, BUF_SECRET}, {"ghash accumulator", 64, BUF_SECRET},
+    {"counter", 64, 0}, {"block", 64, BUF_SECRET}};
+_Static_assert(sizeof bufs / sizeof bufs[0] == GCM_NBUFS, "gcm_upstream.h's buffers");
 
-enum tamper { TAMPER_NONE, TAMPER_TAG, TAMPER_CT, TAMPER_AAD, TAMPER_COUNT };
+#define TAMPER_NONE GCM_TAMPER_NONE
+#define TAMPER_TAG GCM_TAMPER_TAG
+#define TAMPER_CT GCM_TAMPER_CT
+#define TAMPER_AAD GCM_TAMPER_AAD
+#define TAMPER_COUNT GCM_TAMPER_COUNT
 static const char *const tamper_names[] = {"none", "tag", "ciphertext", "aad"};
 
-static struct gcm_case {
-    size_t keylen, ivlen, aadlen, len, taglen;
-    uint8_t key[32], iv[IV_MAX], aad[AAD_MAX], pt[PT_MAX];
-    /* a counter-block case: J0 chosen (its counter near the wrap), iv the 16 bytes giving it */
-    int from_j0;
-    uint8_t j0[16];
-    struct splits aad_cuts, pt_cuts; /* the update calls: cuts into the AAD and the payload */
-    enum tamper tamper;
-    size_t flip_bit; /* in the tag's leftmost taglen bytes, the ciphertext or the AAD */
-} the_case;
+/* the case (gcm_upstream.h: the conventions read it too) */
+static struct gcm_case the_case;
 
 static struct gcm_want {
     uint8_t ct[PT_MAX], tag[16]; /* the full tag T: a case's is its leftmost taglen bytes */
     uint8_t bad_ct[PT_MAX], bad_tag[16], bad_aad[AAD_MAX]; /* the tampered message */
     uint8_t bad_full[16]; /* the full tag the tampered message has */
+    uint8_t j0[16];       /* the pre-counter block */
+    /* CIPH_K(J0) xor CIPH_K(J0's leftmost 96 bits || 0^31 || 1): what turns each tag into the
+     * one a home whose final takes the latter block gives (gcm_upstream.h, tag_ctr_one; zero
+     * for every 96-bit IV) */
+    uint8_t ctr_one_delta[16];
 } want_;
 
 /* ---- decode ---- */
@@ -159,7 +166,7 @@ static void *decode(struct input *in)
     c->len = stream_length(in, PT_MAX);
     input_splits(in, &c->aad_cuts, c->aadlen, 16);
     input_splits(in, &c->pt_cuts, c->len, 16);
-    c->tamper = (enum tamper)input_pick(in, TAMPER_COUNT);
+    c->tamper = (enum gcm_tamper)input_pick(in, TAMPER_COUNT);
     size_t span = c->tamper == TAMPER_TAG ? c->taglen : c->tamper == TAMPER_CT ? c->len
                                                                              : c->aadlen;
     if (c->tamper != TAMPER_NONE && span == 0) c->tamper = TAMPER_TAG, span = c->taglen;
@@ -201,6 +208,12 @@ static const void *expect(const void *cv)
     /* the solved IV must give the chosen J0: GHASH and its inverse agree */
     if (c->from_j0) drv_expect_true(!memcmp(j0, c->j0, 16), "the IV solved for J0 gives another J0");
     gcm_seal_j0(&k, j0, c->aad, c->aadlen, c->pt, c->len, want_.ct, want_.tag, 16);
+    memcpy(want_.j0, j0, 16);
+    uint8_t one[16];
+    memcpy(one, j0, 12), one[12] = one[13] = one[14] = 0, one[15] = 1;
+    aes_encrypt_block(&k.aes, ek, j0);
+    aes_encrypt_block(&k.aes, one, one);
+    for (int i = 0; i < 16; i++) want_.ctr_one_delta[i] = ek[i] ^ one[i];
     drv_tally("split points", c->aad_cuts.n + c->pt_cuts.n);
     drv_tally("32-bit counter wraps", (unsigned long long)counter_wraps(c, j0));
 
@@ -251,8 +264,88 @@ static void place_streams(struct placed *s, const struct splits *ac, const struc
     s->pout = (struct gcm_out){pc->n + 1, s->op, s->on};
 }
 
+/* ---- an outside kernel (./asmdiff check): its convention's calls (gcm_upstream.h) ---- */
+
+/* A tag as a home whose final takes J0's leftmost 96 bits || 1 gives it (tag_ctr_one), else
+ * as it is. */
+static void upstream_tag(const struct gcm_upstream *u, const uint8_t *t, uint8_t out[16])
+{
+    for (int i = 0; i < 16; i++) out[i] = t[i] ^ (u->tag_ctr_one ? want_.ctr_one_delta[i] : 0);
+}
+
+/* The tag an open is given: its leftmost taglen bytes, then what a caller's 16-byte buffer
+ * holds past them (the true tag's bytes changed, so a compare of more than taglen bytes
+ * rejects). */
+static void tag_buffer(uint8_t out[16], const uint8_t *t, const uint8_t *full, size_t taglen)
+{
+    for (size_t i = 0; i < 16; i++) out[i] = i < taglen ? t[i] : (uint8_t)(full[i] ^ 0x5a);
+}
+
+static void upstream_pieces(const struct placed *s, struct gcm_pieces *aad,
+                            struct gcm_pieces *in, struct gcm_out_pieces *out)
+{
+    *aad = (struct gcm_pieces){s->aad.n, s->ap, s->an};
+    *in = (struct gcm_pieces){s->pin.n, s->ip, s->in};
+    *out = (struct gcm_out_pieces){s->pout.n, s->op, s->on};
+}
+
+static void run_upstream(const struct impl *im, const struct gcm_case *c,
+                         const struct gcm_want *w)
+{
+    const struct gcm_upstream *u = im->ops;
+    static uint8_t got[PT_MAX];
+    static uint8_t tag_in[16];
+    uint8_t full[16], tag[16], bad_full[16], bad_tag[16];
+    struct placed s;
+    struct gcm_pieces aad, in;
+    struct gcm_out_pieces out;
+    upstream_tag(u, w->tag, full);
+    upstream_tag(u, w->bad_full, bad_full);
+    upstream_tag(u, w->bad_tag, bad_tag);
+
+    u->setkey(u, c); /* its own op: the key struct, completed by the home's code */
+    drv_op("seal");
+    place_streams(&s, &c->aad_cuts, &c->pt_cuts, c->aad, c->aadlen, c->pt, c->len);
+    upstream_pieces(&s, &aad, &in, &out);
+    u->seal(u, c, w->j0, &aad, &in, &out, tag);
+    splits_gather(&c->pt_cuts, s.op, s.on, got);
+    drv_expect_equal("ciphertext", w->ct, got, c->len);
+    drv_expect_equal("tag (the 16 bytes the final writes)", full, tag, 16);
+
+    drv_op("open");
+    place_streams(&s, &c->aad_cuts, &c->pt_cuts, c->aad, c->aadlen, w->ct, c->len);
+    upstream_pieces(&s, &aad, &in, &out);
+    tag_buffer(tag_in, full, full, c->taglen);
+    int ok = u->open(u, c, w->j0, &aad, &in, &out, tag_in, c->taglen);
+    drv_expect_true(ok == 1, ok == 0 ? "rejects the reference's valid message"
+                                     : "gives a verdict that is neither accept nor reject on "
+                                       "the reference's valid message");
+    splits_gather(&c->pt_cuts, s.op, s.on, got);
+    drv_expect_equal("plaintext", c->pt, got, c->len);
+
+    if (c->tamper != TAMPER_NONE) {
+        drv_op(c->tamper == TAMPER_TAG ? "open of a message with one tag bit flipped"
+               : c->tamper == TAMPER_CT ? "open of a message with one ciphertext bit flipped"
+                                        : "open of a message with one aad bit flipped");
+        place_streams(&s, &c->aad_cuts, &c->pt_cuts, w->bad_aad, c->aadlen, w->bad_ct, c->len);
+        upstream_pieces(&s, &aad, &in, &out);
+        tag_buffer(tag_in, bad_tag, bad_full, c->taglen);
+        ok = u->open(u, c, w->j0, &aad, &in, &out, tag_in, c->taglen);
+        int want_ok = !memcmp(bad_full, bad_tag, c->taglen);
+        drv_expect_true(ok == want_ok, ok == 1   ? "accepts a tampered message"
+                                       : ok == 0 ? "rejects a message the reference accepts "
+                                                   "(its truncated tags collide)"
+                                                 : "gives a verdict that is neither accept "
+                                                   "nor reject on a tampered message");
+    }
+}
+
 static void run(const struct impl *im, const void *cv, const void *wv)
 {
+    if (im->flags & IMPL_OUTSIDE) {
+        run_upstream(im, cv, wv);
+        return;
+    }
     const struct gcm_case *c = cv;
     const struct gcm_want *w = wv;
     const struct gcm_lib *lib = im->ops;
@@ -510,7 +603,7 @@ static int exhaustive(void)
         for (size_t at = 0; at <= len; at++) {
             fill_case(c, &x, 16 + 8 * (len % 3), 12, len % 17, len);
             c->pt_cuts.n = 1, c->pt_cuts.at[0] = at;
-            c->tamper = (enum tamper)(at % TAMPER_COUNT);
+            c->tamper = (enum gcm_tamper)(at % TAMPER_COUNT);
             if (c->tamper == TAMPER_CT && !len) c->tamper = TAMPER_TAG;
             if (c->tamper == TAMPER_AAD && !c->aadlen) c->tamper = TAMPER_TAG;
             c->flip_bit = at;
@@ -551,6 +644,12 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     const struct gcm_in none = {0, NULL, NULL}, pt = {1, in, len};
     const struct gcm_out ct = {1, out, len};
     (void)op;
+    if (im->flags & IMPL_OUTSIDE) { /* its convention's direct calls, if it has them */
+        const struct gcm_upstream *u = im->ops;
+        if (!u->bench_seal) return -1;
+        u->bench_seal(u, key, iv, buf, bytes, tag);
+        return 0;
+    }
     return ((const struct gcm_lib *)im->ops)->seal(key, 16, iv, 12, &none, &pt, &ct, tag, 16)
                ? -1
                : 0;

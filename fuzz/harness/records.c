@@ -72,10 +72,12 @@ void drv_record_impl(size_t i, int with_counts)
     if (with_counts) {
         jr_uint("cases", drv_stats.ran[i]);
         jr_uint("skipped_cases", drv_stats.skipped[i]);
+        jr_uint("refused_cases", drv_stats.refused[i]);
         jr_uint("calls", drv_stats.impl_calls[i]);
     } else {
         jr_null("cases");
         jr_null("skipped_cases");
+        jr_null("refused_cases");
         jr_null("calls");
     }
     jr_str("describe", im->describe ? im->describe() : NULL);

@@ -57,6 +57,8 @@ def home(family, convention, kernels, include=(), ours=(), with_=(), beside=(), 
 _A512 = "avx512f,avx512bw,avx512dq,avx512vl,gfni"
 _V2 = "aesni,pclmul,avx2,vaes,vpclmulqdq"
 _V512 = _V2 + ",avx512bw,avx512vl,bmi2"
+# aes-gcm-aesni-x86_64.S's own statement of its needs (the glue's guard is AES-NI alone)
+_GA = "aesni,pclmul,ssse3,sse4.1"
 # libgcrypt's HWF_INTEL_AVX512 (src/hwf-x86.c), the features of it cpu.h names
 _H512 = "avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi,avx512bitalg"
 
@@ -117,6 +119,15 @@ HOMES = {
             ("clmul_ghash_update", ""), ("clmul_ghash_mul", "")]),
         _RA + "ghash-riscv64-zvkg.S": _linux("ghash", [
             ("ghash_zvkg", "")], arch="riscv64"),
+        # the gcm family's linux convention (fuzz/conventions/linux_gcm.c): each level's
+        # enc_update names its row, the file's other entry points are taken by name; the AVX10
+        # widths held to the glue's guard, the AES-NI ones to what the file says it needs
+        # (the glue checks AES-NI alone, and AVX for aesni_avx)
+        _XA + "aes-gcm-avx10-x86_64.S": _linux("gcm", [
+            ("aes_gcm_enc_update_vaes_avx10_512", _V512),
+            ("aes_gcm_enc_update_vaes_avx10_256", _V512)]),
+        _XA + "aes-gcm-aesni-x86_64.S": _linux("gcm", [
+            ("aes_gcm_enc_update_aesni", _GA), ("aes_gcm_enc_update_aesni_avx", "aesni,pclmul,avx")]),
         # each held to its glue's check (AVX-512VL and AVX512BW): fuzz/conventions/linux_chacha.c
         _XA + "chacha-avx512vl-x86_64.S": _linux("chacha", [
             ("chacha_2block_xor_avx512vl", "avx512f,avx512vl,avx512bw"),

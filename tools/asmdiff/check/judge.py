@@ -59,9 +59,10 @@ def set_aside(env, aside):
 
 
 def outside_counts(recs, name=None):
-    """(cases, calls, skipped) of the outside kernel named name (None: the only one) in a
-    stage's records: the last impl record with counts of each process (a fuzzer writes its own
-    at its end), summed; None when no record counted it."""
+    """(cases, calls, skipped, refused) of the outside kernel named name (None: the only one)
+    in a stage's records: the last impl record with counts of each process (a fuzzer writes its
+    own at its end), summed; None when no record counted it.  refused: the cases outside its
+    convention's contract, not run on it (the convention's accepts)."""
     last = {}
     for r in results.of_type(recs, "impl"):
         if r.get("kind") == "outside" and r.get("calls") is not None and \
@@ -70,7 +71,7 @@ def outside_counts(recs, name=None):
     if not last:
         return None
     return tuple(sum(r.get(k) or 0 for r in last.values())
-                 for k in ("cases", "calls", "skipped_cases"))
+                 for k in ("cases", "calls", "skipped_cases", "refused_cases"))
 
 
 def command_line(words):
@@ -167,7 +168,7 @@ class Judge:
 
     def stage_row(self, st, name, detail, libfuzzer, checked, symbol, fs, counts, note=""):
         """The row of one kernel in one stage."""
-        cases, calls, _ = counts or (0, 0, 0)
+        cases, calls, _, refused = counts or (0, 0, 0, 0)
         of = f"{calls} calls of {symbol}"
         # the row's kernel and counts, for its JSON record
         k = dict(kernel=symbol, cases=counts[0] if counts else None,
@@ -219,6 +220,9 @@ class Judge:
             d = f"{cases} cases, {of}"
             if s.get("calls", calls) != calls:
                 d += f" ({s.get('calls')} checked calls with the oracles)"
+            if refused:
+                d += (f"; {refused} cases outside its convention's contract, not run on it "
+                      "(refused)")
             self.v.add(name, "pass", d + note, **k)
         if checked:
             self.checked_calls += calls
