@@ -46,6 +46,20 @@ static double now_ns(void)
 #define ADDB(d)  "vpaddb %%zmm30, %%zmm31, %%zmm" #d "\n\t"
 #define PERMB(d) "vpermb %%zmm30, %%zmm31, %%zmm" #d "\n\t"
 #define SRLW(d)  "vpsrlw $4, %%zmm31, %%zmm" #d "\n\t"
+/* ChaCha20's quarter round (kernels/chacha): dword add, XOR, rotate; its transposes */
+#define ADDD(d)  "vpaddd %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define XORD(d)  "vpxord %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define PROLD(d) "vprold $7, %%zmm31, %%zmm" #d "\n\t"
+#define UNPDQ(d) "vpunpckldq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define SHUFI(d) "vshufi32x4 $0x44, %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+/* the same on ymm (the AVX-512VL forms): ymm1..12, sources ymm30, ymm31 */
+#define YADDD(d)  "vpaddd %%ymm30, %%ymm31, %%ymm" #d "\n\t"
+#define YXORD(d)  "vpxord %%ymm30, %%ymm31, %%ymm" #d "\n\t"
+#define YPROLD(d) "vprold $7, %%ymm31, %%ymm" #d "\n\t"
+/* Poly1305's IFMA multiplies (kernels/poly1305): accumulating, so each destination is also a
+ * source; the throughput form's twelve destinations are independent chains */
+#define MADLO(d) "vpmadd52luq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define MADHI(d) "vpmadd52huq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
 
 #define LATENCY(name, insn) \
     static void lat_##name(long n) \
@@ -67,6 +81,16 @@ LATENCY(unpck, "vpunpcklbw %%zmm30, %%zmm0, %%zmm0\n\t")
 LATENCY(addb, "vpaddb %%zmm30, %%zmm0, %%zmm0\n\t")
 LATENCY(permb, "vpermb %%zmm0, %%zmm30, %%zmm0\n\t")
 LATENCY(srlw, "vpsrlw $4, %%zmm0, %%zmm0\n\t")
+LATENCY(addd, "vpaddd %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(xord, "vpxord %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(prold, "vprold $7, %%zmm0, %%zmm0\n\t")
+LATENCY(unpdq, "vpunpckldq %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(shufi, "vshufi32x4 $0x44, %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(yaddd, "vpaddd %%ymm30, %%ymm0, %%ymm0\n\t")
+LATENCY(yxord, "vpxord %%ymm30, %%ymm0, %%ymm0\n\t")
+LATENCY(yprold, "vprold $7, %%ymm0, %%ymm0\n\t")
+LATENCY(madlo, "vpmadd52luq %%zmm30, %%zmm31, %%zmm0\n\t")
+LATENCY(madhi, "vpmadd52huq %%zmm30, %%zmm31, %%zmm0\n\t")
 
 #define TWELVE(I) I(0) I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11)
 #define THROUGHPUT(name, I) \
@@ -79,6 +103,10 @@ THROUGHPUT(gfa, GFA) THROUGHPUT(gfi, GFI) THROUGHPUT(gfam, GFAM) THROUGHPUT(gfim
 THROUGHPUT(tern, TERN) THROUGHPUT(ternm, TERNM) THROUGHPUT(xor, XOR) THROUGHPUT(xorm, XORM)
 THROUGHPUT(shufb, SHUFB) THROUGHPUT(unpck, UNPCK) THROUGHPUT(addb, ADDB)
 THROUGHPUT(permb, PERMB) THROUGHPUT(srlw, SRLW)
+THROUGHPUT(addd, ADDD) THROUGHPUT(xord, XORD) THROUGHPUT(prold, PROLD)
+THROUGHPUT(unpdq, UNPDQ) THROUGHPUT(shufi, SHUFI)
+THROUGHPUT(yaddd, YADDD) THROUGHPUT(yxord, YXORD) THROUGHPUT(yprold, YPROLD)
+THROUGHPUT(madlo, MADLO) THROUGHPUT(madhi, MADHI)
 
 /* Mixes, each step a fixed sequence of independent operations (count given in the table). */
 #define MIX(name, seq) \
@@ -107,6 +135,13 @@ MIX(tern_unpck_1_1, TERN(0) UNPCK(1) TERN(2) UNPCK(3) TERN(4) UNPCK(5) TERN(6) U
 MIX(round_10_26, GFI(0) GFI(1) GFI(2) GFI(3) GFI(4) X4(TERN(5)) X4(TERN(6)) X4(TERN(7))
                  X4(TERN(8)) X4(TERN(9)) X4(TERN(10)) TERN(11) TERN(12)
                  GFI(13) GFI(14) GFI(15) GFI(16) GFI(17))
+
+/* ChaCha20's quarter-round proportions, add : xor : rotate 1:1:1, four chains' worth of
+ * independent operations (the kernels interleave four quarter rounds), zmm and ymm */
+MIX(qr_zmm, X4(ADDD(0) XORD(1) PROLD(2) ADDD(3) XORD(4) PROLD(5)))
+MIX(qr_ymm, X4(YADDD(0) YXORD(1) YPROLD(2) YADDD(3) YXORD(4) YPROLD(5)))
+/* IFMA's low and high halves alternating (the Poly1305 kernel's multiplies come in pairs) */
+MIX(mad_lo_hi, X4(MADLO(0) MADHI(1) MADLO(2) MADHI(3) MADLO(4) MADHI(5)))
 
 /* Nanoseconds per operation, fastest of 15 runs. */
 static double ns_per_op(void (*run)(long), double ops_per_step)
@@ -155,6 +190,16 @@ int main(void)
         { "vpaddb", lat_addb, tp_addb },
         { "vpermb", lat_permb, tp_permb },
         { "vpsrlw imm", lat_srlw, tp_srlw },
+        { "vpaddd", lat_addd, tp_addd },
+        { "vpxord", lat_xord, tp_xord },
+        { "vprold imm", lat_prold, tp_prold },
+        { "vpunpckldq", lat_unpdq, tp_unpdq },
+        { "vshufi32x4", lat_shufi, tp_shufi },
+        { "vpaddd ymm", lat_yaddd, tp_yaddd },
+        { "vpxord ymm", lat_yxord, tp_yxord },
+        { "vprold imm ymm", lat_yprold, tp_yprold },
+        { "vpmadd52luq", lat_madlo, tp_madlo },
+        { "vpmadd52huq", lat_madhi, tp_madhi },
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         cycle_ns = ns_per_op(lat_xor, 16);
@@ -176,6 +221,9 @@ int main(void)
         { "GFNI : vpunpcklbw 1:1", mix_gf_unpck_1_1, 16 },
         { "ternlog : vpunpcklbw 1:1", mix_tern_unpck_1_1, 16 },
         { "GFNI : ternlog 10:26 grouped", mix_round_10_26, 36 },
+        { "add : xor : prold 1:1:1 zmm", mix_qr_zmm, 24 },
+        { "add : xor : prold 1:1:1 ymm", mix_qr_ymm, 24 },
+        { "madd52lo : madd52hi 1:1", mix_mad_lo_hi, 24 },
     };
     printf("%-28s %8s\n", "mix (independent)", "per cycle");
     for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++) {
