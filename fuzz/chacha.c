@@ -89,11 +89,14 @@ static const struct chacha_ops reference = {.ctr32 = ref_ctr32, .ctr64 = ref_ctr
 #define KERNEL_OPS(f)                                                                         \
     {.ctr32 = chacha_ctr32_x86_64_##f, .ctr64 = chacha_ctr64_x86_64_##f,                      \
      .ctr32_mode = CHACHA_CTR32_WRAP}
+static const struct chacha_ops avx512_zmm = KERNEL_OPS(avx512_zmm);
 static const struct chacha_ops avx512vl_prold = KERNEL_OPS(avx512vl_prold);
 static const struct chacha_ops avx512vl_shuf = KERNEL_OPS(avx512vl_shuf);
 static const struct chacha_ops avx2 = KERNEL_OPS(avx2);
 /* vmovdqu8 and kmovd for the tail: AVX512BW in both forms */
 #define NEEDS_AVX512VL (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)
+/* zmm throughout (no VL); the tail's vmovdqu8 and kmovq are AVX512BW */
+#define NEEDS_AVX512_ZMM (CPU_AVX512F | CPU_AVX512BW)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
 static const struct chacha_ops openssl = {.lib = oracle_openssl_chacha_xor,
@@ -111,6 +114,7 @@ static const struct chacha_ops nettle = {.lib = oracle_nettle_chacha_xor,
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, &reference),
 #if ARCH_X86_64
+    IMPL("x86_64-avx512-zmm", NEEDS_AVX512_ZMM, IMPL_KERNEL | IMPL_CLEAN, &avx512_zmm),
     IMPL("x86_64-avx512vl-prold", NEEDS_AVX512VL, IMPL_KERNEL | IMPL_CLEAN, &avx512vl_prold),
     IMPL("x86_64-avx512vl-shuf", NEEDS_AVX512VL, IMPL_KERNEL | IMPL_CLEAN, &avx512vl_shuf),
     IMPL("x86_64-avx2", CPU_AVX2, IMPL_KERNEL | IMPL_CLEAN, &avx2),
