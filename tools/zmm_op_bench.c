@@ -140,8 +140,21 @@ MIX(round_10_26, GFI(0) GFI(1) GFI(2) GFI(3) GFI(4) X4(TERN(5)) X4(TERN(6)) X4(T
  * independent operations (the kernels interleave four quarter rounds), zmm and ymm */
 MIX(qr_zmm, X4(ADDD(0) XORD(1) PROLD(2) ADDD(3) XORD(4) PROLD(5)))
 MIX(qr_ymm, X4(YADDD(0) YXORD(1) YPROLD(2) YADDD(3) YXORD(4) YPROLD(5)))
-/* IFMA's low and high halves alternating (the Poly1305 kernel's multiplies come in pairs) */
-MIX(mad_lo_hi, X4(MADLO(0) MADHI(1) MADLO(2) MADHI(3) MADLO(4) MADHI(5)))
+/* IFMA with other operations: twelve multiplies into twelve accumulators (zmm0-11, so their
+ * 4-cycle latency never binds), beside writes of zmm12-15 */
+#define ADDQ(d)  "vpaddq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define SLLQ(d)  "vpsllq $8, %%zmm31, %%zmm" #d "\n\t"
+#define MAD12(I) I(0) I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11)
+#define M1A1(d) MADLO(d) ADDQ(12)
+#define M1S1(d) MADLO(d) SLLQ(13)
+#define M1A1S1(d) MADHI(d) ADDQ(14) SLLQ(15)
+MIX(mad_lo_hi, MAD12(MADLO) MAD12(MADHI))
+MIX(mad_add_1_1, MAD12(M1A1))
+MIX(mad_sll_1_1, MAD12(M1S1))
+MIX(mad_add_sll_1_1_1, MAD12(M1A1S1))
+/* which ports vprold shares: with adds, with lane shuffles */
+MIX(prold_add_1_1, X4(PROLD(0) ADDD(6) PROLD(1) ADDD(7) PROLD(2) ADDD(8)))
+MIX(prold_shufi_1_1, X4(PROLD(0) SHUFI(6) PROLD(1) SHUFI(7) PROLD(2) SHUFI(8)))
 
 /* Nanoseconds per operation, fastest of 15 runs. */
 static double ns_per_op(void (*run)(long), double ops_per_step)
@@ -224,6 +237,11 @@ int main(void)
         { "add : xor : prold 1:1:1 zmm", mix_qr_zmm, 24 },
         { "add : xor : prold 1:1:1 ymm", mix_qr_ymm, 24 },
         { "madd52lo : madd52hi 1:1", mix_mad_lo_hi, 24 },
+        { "madd52 : vpaddq 1:1", mix_mad_add_1_1, 24 },
+        { "madd52 : vpsllq 1:1", mix_mad_sll_1_1, 24 },
+        { "madd52 : vpaddq : vpsllq 1:1:1", mix_mad_add_sll_1_1_1, 36 },
+        { "vprold : vpaddd 1:1", mix_prold_add_1_1, 24 },
+        { "vprold : vshufi32x4 1:1", mix_prold_shufi_1_1, 24 },
     };
     printf("%-28s %8s\n", "mix (independent)", "per cycle");
     for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++) {
