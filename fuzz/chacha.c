@@ -634,7 +634,7 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     chacha_init(state, key, w);
     if (im->flags & IMPL_OUTSIDE) { /* its convention's direct calls */
         const struct stream_upstream *k = im->ops;
-        if (!k->bench32) return -1;
+        if (!k->bench32 || (k->rounds_only && k->rounds_only != bench_rounds[op])) return -1;
         k->bench32(k, state, buf, bytes, bench_rounds[op]);
         return 0;
     }
