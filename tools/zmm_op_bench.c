@@ -1,6 +1,7 @@
 /* zmm_op_bench: latency and throughput of the zmm operations the byte-sliced Camellia and ARIA
- * kernels are made of (GFNI, ternary logic, XOR, byte shuffles and interleaves), alone and mixed,
- * on the machine it runs on.  The kernels' header comments quote its table when they reason about
+ * kernels are made of (GFNI, ternary logic, XOR, byte shuffles and interleaves), and those of
+ * the ChaCha20 and Poly1305 kernels (dword add, XOR, rotate, lane shuffles; IFMA), alone, mixed
+ * and (ChaCha's quarter round) in dependent chains, on the machine it runs on.  The kernels' header comments quote its table when they reason about
  * ports (kernels/camellia/camellia-x86_64-avx512-gfni.S, "What bounds the field form").
  *   latency:     16 dependent operations on zmm0 per step
  *   throughput:  24 independent operations (12 destinations, twice) per step
@@ -156,6 +157,22 @@ MIX(mad_add_sll_1_1_1, MAD12(M1A1S1))
 MIX(prold_add_1_1, X4(PROLD(0) ADDD(6) PROLD(1) ADDD(7) PROLD(2) ADDD(8)))
 MIX(prold_shufi_1_1, X4(PROLD(0) SHUFI(6) PROLD(1) SHUFI(7) PROLD(2) SHUFI(8)))
 
+/* ChaCha's quarter round as the kernels run it: n independent chains, each add -> xor ->
+ * rotate -> add ..., every operation reading the previous one's result (the 16 lanes of a
+ * zmm, or 8 of a ymm, are the blocks; a round's four quarter rounds are four chains) */
+#define CADD(r, d) "vpaddd %%" r "30, %%" r #d ", %%" r #d "\n\t"
+#define CXOR(r, d) "vpxord %%" r "31, %%" r #d ", %%" r #d "\n\t"
+#define CROT(r, d) "vprold $7, %%" r #d ", %%" r #d "\n\t"
+#define STEP4(r) CADD(r, 0) CADD(r, 1) CADD(r, 2) CADD(r, 3) CXOR(r, 0) CXOR(r, 1) CXOR(r, 2) \
+                 CXOR(r, 3) CROT(r, 0) CROT(r, 1) CROT(r, 2) CROT(r, 3)
+#define STEP8(r) CADD(r, 0) CADD(r, 1) CADD(r, 2) CADD(r, 3) CADD(r, 4) CADD(r, 5) CADD(r, 6) \
+                 CADD(r, 7) CXOR(r, 0) CXOR(r, 1) CXOR(r, 2) CXOR(r, 3) CXOR(r, 4) CXOR(r, 5) \
+                 CXOR(r, 6) CXOR(r, 7) CROT(r, 0) CROT(r, 1) CROT(r, 2) CROT(r, 3) CROT(r, 4) \
+                 CROT(r, 5) CROT(r, 6) CROT(r, 7)
+MIX(chain4_zmm, X4(STEP4("zmm")))
+MIX(chain8_zmm, X4(STEP8("zmm")))
+MIX(chain4_ymm, X4(STEP4("ymm")))
+
 /* Nanoseconds per operation, fastest of 15 runs. */
 static double ns_per_op(void (*run)(long), double ops_per_step)
 {
@@ -244,10 +261,24 @@ int main(void)
         { "vprold : vshufi32x4 1:1", mix_prold_shufi_1_1, 24 },
     };
     printf("%-28s %8s\n", "mix (independent)", "per cycle");
+    static const struct {
+        const char *name;
+        void (*run)(long);
+        int ops;
+    } chains[] = {
+        { "add-xor-prold, 4 chains zmm", mix_chain4_zmm, 48 },
+        { "add-xor-prold, 8 chains zmm", mix_chain8_zmm, 96 },
+        { "add-xor-prold, 4 chains ymm", mix_chain4_ymm, 48 },
+    };
     for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++) {
         cycle_ns = ns_per_op(lat_xor, 16);
         printf("%-28s %8.2f\n", mixes[i].name,
                cycle_ns / ns_per_op(mixes[i].run, mixes[i].ops));
+    }
+    printf("%-28s %8s\n", "dependent chains", "per cycle");
+    for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+        cycle_ns = ns_per_op(lat_xor, 16);
+        printf("%-28s %8.2f\n", chains[i].name, cycle_ns / ns_per_op(chains[i].run, chains[i].ops));
     }
     return 0;
 }
