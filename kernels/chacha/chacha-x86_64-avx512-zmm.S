@@ -44,10 +44,13 @@
  * Why this shape (tools/zmm_op_bench.c on Zen 4: vpaddd and vpxord 2 a cycle, vprold 1 a cycle
  * and 2 cycles of latency on zmm; on ymm 4, 4 and 2): a quarter round is twelve dependent
  * operations, four of them rotations, 16 cycles of latency; four interleaved quarter rounds of
- * sixteen blocks are 48 zmm operations, 24 cycles at two a cycle: the rounds are bound by
- * throughput, not latency (the eight-block ymm forms are the other way round: 12 cycles of
- * issue against the same 16 of latency).  The ops per 1024-byte batch and the limit they give
- * are in docs/chacha.md ("Throughput limits").
+ * sixteen blocks are 48 zmm operations, 24 cycles at two a cycle, so the ports, not the
+ * latency, would bound them (the eight-block ymm forms are the other way round: 12 cycles of
+ * issue against the same 16 of latency).  In practice four dependent chains reach 1.62 zmm
+ * operations a cycle, not 2 (the tool's "dependent chains" rows): a double round takes 59-60
+ * cycles, not 48, whatever the order of its operations; more chains would need more blocks in
+ * flight than 32 registers hold.  The ops per 1024-byte batch and the limits they give are in
+ * docs/chacha.md ("Throughput limits").
  */
 
 #define CHACHA_LANES chacha_avx512_zmm_lanes
