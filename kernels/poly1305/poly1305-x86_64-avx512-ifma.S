@@ -25,25 +25,32 @@
  * l2 < 2^42.  With message limbs (< 2^44, 2^44, 2^41) added, every multiplier input stays
  * far below 2^52 and every column below 2^56.
  *
- * Each column's three products go to two accumulators (two multiplies, then one), added at
- * the end: the loop is one chain of dependent products per group of 8 blocks, so its latency
- * (not the multiplier's throughput) sets the speed, and two chained multiplies are 4 cycles
- * shorter than three.
+ * Eight blocks per group, one per lane: lane j holds the Horner sum of blocks j, j + 8, ...;
+ * the last group's lane j is multiplied by r^(8-j), and the lanes' sum is h: the state's h
+ * enters lane 0 before the first group.  One group alone: that multiply only.  From two groups
+ * on, two independent chains, so that one's latency is covered by the other's work: A (zmm0-2)
+ * takes the groups an even count from the end, B (zmm28-30) the others, each multiplied by
+ * r^16 a step; at the end A r^8 + B is one chain whose last group was B's, times (r^8, ...,
+ * r^1).  An odd count of groups first takes one single-chain step by r^8 (h + the first
+ * group, times r^8, into A).  r^8, r^16 and the vector (r^8, ..., r^1) are made at every call
+ * from r (4 squarings and 4 masked products), nothing is kept in the state.
  *
- * Eight blocks per iteration, one per lane: lane j holds the Horner sum of blocks j, j + 8,
- * ...; each group multiplies every lane by r^8, the last group lane j by r^(8-j), and the
- * lanes' sum is h: the state's h enters lane 0 before the first group.  r^8 and the vector
- * (r^8, r^7, ..., r^1) are made at every call from r (3 squarings and 4 masked products),
- * nothing is kept in the state.
+ * The single-chain products (mulmod: the set-up, the odd step, the ends) put each column's
+ * three products in two accumulators (two chained multiplies, then one, added at the end: 4
+ * cycles shorter); the loop's (mulmod_chain) chain all three, which leaves zmm3-7 for r^16;
+ * both end in carry_fold.  Measured here (Zen 4): 0.252 c/B, from 0.329 with one chain.
  *
- * Register map of the loop:
- *   zmm0-2    A0-A2: the lanes' accumulators          zmm9-14  column sums lo0 hi0 lo1 hi1 lo2 hi2
- *   zmm3-7    the columns' third products (lo0 hi0 lo1 hi1 lo2; hi2 in zmm15)
- *   zmm8      hibit 2^40 in every lane (limb 2)       zmm15    temporary
- *   zmm16-18  r^(8-j) per lane; zmm19, 20 its 20 r1, 20 r2
- *   zmm21, 22 the qword indices of the blocks' low and high halves (vpermt2q)
- *   zmm23-25  r^8 in every lane; zmm26, 27 its 20 r1, 20 r2     zmm28-30 power products
- *   rdi st, rsi m (advanced 128 a group), r8 groups left, r10 2 (nblocks % 8) + hibit
+ * Register map of the two-chain loop:
+ *   zmm0-2    A0-A2                                   zmm28-30  B0-B2
+ *   zmm3-5    r^16 in every lane; zmm6, 7 its 20 r1, 20 r2
+ *   zmm8      hibit 2^40 in every lane (limb 2)       zmm9-14   column sums lo0 hi0 lo1 hi1 lo2 hi2
+ *   zmm15     temporary                               zmm16-18  r^(8-j) per lane; zmm19, 20 its
+ *   zmm21, 22 the qword indices of the blocks'                  20 r1, 20 r2
+ *             low and high halves (vpermt2q)          zmm23-25  r^8 in every lane; zmm26, 27
+ *   rdi st, rsi m (advanced 128 a group),                       its 20 r1, 20 r2
+ *   r8 pairs of groups left, r10 2 (nblocks % 8) + hibit
+ * (in the set-up and the ends zmm3-7 and zmm15 hold the third products of mulmod, zmm28-30 the
+ * power products)
  */
 
 #define ST     %rdi
