@@ -89,11 +89,14 @@ static const struct chacha_ops reference = {.ctr32 = ref_ctr32, .ctr64 = ref_ctr
 #define KERNEL_OPS(f)                                                                         \
     {.ctr32 = chacha_ctr32_x86_64_##f, .ctr64 = chacha_ctr64_x86_64_##f,                      \
      .ctr32_mode = CHACHA_CTR32_WRAP}
+static const struct chacha_ops avx512_zmm = KERNEL_OPS(avx512_zmm);
 static const struct chacha_ops avx512vl_prold = KERNEL_OPS(avx512vl_prold);
 static const struct chacha_ops avx512vl_shuf = KERNEL_OPS(avx512vl_shuf);
 static const struct chacha_ops avx2 = KERNEL_OPS(avx2);
 /* vmovdqu8 and kmovd for the tail: AVX512BW in both forms */
 #define NEEDS_AVX512VL (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)
+/* zmm throughout (no VL); the tail's vmovdqu8 and kmovq are AVX512BW */
+#define NEEDS_AVX512_ZMM (CPU_AVX512F | CPU_AVX512BW)
 #endif
 #if ASMDIFF_HAVE_OPENSSL
 static const struct chacha_ops openssl = {.lib = oracle_openssl_chacha_xor,
@@ -111,6 +114,7 @@ static const struct chacha_ops nettle = {.lib = oracle_nettle_chacha_xor,
 static const struct impl impls[] = {
     IMPL("c-reference", 0, IMPL_REFERENCE, &reference),
 #if ARCH_X86_64
+    IMPL("x86_64-avx512-zmm", NEEDS_AVX512_ZMM, IMPL_KERNEL | IMPL_CLEAN, &avx512_zmm),
     IMPL("x86_64-avx512vl-prold", NEEDS_AVX512VL, IMPL_KERNEL | IMPL_CLEAN, &avx512vl_prold),
     IMPL("x86_64-avx512vl-shuf", NEEDS_AVX512VL, IMPL_KERNEL | IMPL_CLEAN, &avx512vl_shuf),
     IMPL("x86_64-avx2", CPU_AVX2, IMPL_KERNEL | IMPL_CLEAN, &avx2),
@@ -222,21 +226,26 @@ static size_t call_to(const struct chacha_case *c, size_t i)
     return i < c->nsplits ? c->split[i] : c->len;
 }
 
-/* Case properties (properties.h), per call: its blocks mod 8 (the AVX-512VL kernels' batch;
- * the AVX2 kernel's 4 is a divisor; 8 for an empty call, which returns at once), the scale of
- * its batches, the 32-byte chunk of its last batch where the bytes run out (the kernels' chain
- * of whole chunks: 16 in a batch of 512 bytes for AVX-512VL, 8 of 256 for AVX2; past the last
- * chunk when the batch is whole, and apart for an empty call) and its bytes mod 32 (the byte
- * tail: a mask, or 16/8/4/1 bytes), the block of the call at which word 12 wraps (8: none);
- * and the rounds. */
-static size_t last_chunk(size_t bytes, size_t batch)
+/* Case properties (properties.h), per call: its blocks mod 16 (the zmm kernel's batch; the
+ * AVX-512VL kernels' 8 and the AVX2 kernel's 4 are divisors; 16 for an empty call, which
+ * returns at once), the scale of its 8-block batches and whether it has more than one 16-block
+ * batch (the zmm kernel's skewed loop), the 32-byte chunk of its last batch where the bytes
+ * run out (the kernels' chain of whole chunks: 16 in a batch of 512 bytes for AVX-512VL, 8 of
+ * 256 for AVX2, and 64-byte blocks, 16 in a batch of 1024, for zmm; past the last chunk when
+ * the batch is whole, and apart for an empty call) and its bytes mod 32 and mod 64 (the byte
+ * tail: a mask, or 16/8/4/1 bytes), the block of the call at which word 12 wraps, mod 16
+ * (16: none); and the rounds. */
+static size_t last_chunk(size_t bytes, size_t batch, size_t chunk)
 {
-    return !bytes ? batch / 32 + 1 : bytes % batch ? bytes % batch / 32 : batch / 32;
+    return !bytes ? batch / chunk + 1 : bytes % batch ? bytes % batch / chunk : batch / chunk;
 }
 
-static const char *const property_names[] = {"call blocks mod 8", "call batches scale",
-                                             "call tail bytes mod 32", "wrap at block", "rounds",
-                                             "call last chunk of 512", "call last chunk of 256"};
+static const char *const property_names[] = {"call blocks mod 16", "call batches scale",
+                                             "call tail bytes mod 32", "wrap at block mod 16",
+                                             "rounds", "call last chunk of 512",
+                                             "call last chunk of 256",
+                                             "call last block of 1024", "call tail bytes mod 64",
+                                             "call batches of 16 past the first"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
 {
     const struct chacha_case *c = cv;
@@ -244,18 +253,21 @@ static size_t properties_of(const void *cv, struct case_property *out, size_t ma
     uint32_t ctr = c->w[0];
     for (size_t i = 0; i <= c->nsplits; i++) {
         size_t bytes = call_to(c, i) - call_from(c, i), blocks = (bytes + 63) / 64;
-        n = prop_add(out, n, max, 0, bytes ? blocks % 8 : 8);
+        n = prop_add(out, n, max, 0, bytes ? blocks % 16 : 16);
         n = prop_add(out, n, max, 1, prop_log2(blocks / 8));
         n = prop_add(out, n, max, 2, bytes % 32);
-        n = prop_add(out, n, max, 5, last_chunk(bytes, 512));
-        n = prop_add(out, n, max, 6, last_chunk(bytes, 256));
+        n = prop_add(out, n, max, 5, last_chunk(bytes, 512, 32));
+        n = prop_add(out, n, max, 6, last_chunk(bytes, 256, 32));
+        n = prop_add(out, n, max, 7, last_chunk(bytes, 1024, 64));
+        n = prop_add(out, n, max, 8, bytes % 64);
+        n = prop_add(out, n, max, 9, blocks > 16 ? (blocks - 1) / 16 : 0);
         uint32_t to_wrap = 0u - ctr; /* blocks before word 12 wraps (0: 2^32) */
-        n = prop_add(out, n, max, 3, to_wrap && to_wrap < blocks ? to_wrap % 8 : 8);
+        n = prop_add(out, n, max, 3, to_wrap && to_wrap < blocks ? to_wrap % 16 : 16);
         ctr += (uint32_t)blocks;
     }
     return n;
 }
-const struct family_properties asmdiff_properties = {property_names, 7, properties_of};
+const struct family_properties asmdiff_properties = {property_names, 10, properties_of};
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -622,7 +634,7 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     chacha_init(state, key, w);
     if (im->flags & IMPL_OUTSIDE) { /* its convention's direct calls */
         const struct stream_upstream *k = im->ops;
-        if (!k->bench32) return -1;
+        if (!k->bench32 || (k->rounds_only && k->rounds_only != bench_rounds[op])) return -1;
         k->bench32(k, state, buf, bytes, bench_rounds[op]);
         return 0;
     }

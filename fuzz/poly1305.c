@@ -265,9 +265,10 @@ static size_t case_calls(const struct p1305_case *c, size_t *calls, unsigned *fo
 /* ---- case properties (properties.h) ----
  * Per blocks call: its count mod 8 (the IFMA form's lanes; what it leaves to the mulx form),
  * and its groups of 8 as the kernels branch on them (0: no block, the mulx form's early
- * return; 1: 1..7 blocks, the mulx form alone; 2: one group, the last group only; 3: two, the
- * loop entered; 4: three or more, the loop taken back); the same with the form
- * x86_64-alternating gives the call (5 form + groups: whether that implementation enters the
+ * return; 1: 1..7 blocks, the mulx form alone; 2: one group, the last group only; from two
+ * groups the two-chain loop: 3 + whether the count is odd (the single-chain step first) + 2
+ * when there are two pairs or more (the loop taken back)); the same with the form
+ * x86_64-alternating gives the call (7 form + groups: whether that implementation enters the
  * IFMA form, and how far); per case: the tail length and the chained start's top limb (0: not
  * chained). */
 static const char *const property_names[] = {"call blocks mod 8", "call groups", "tail",
@@ -279,10 +280,11 @@ static size_t properties_of(const void *cv, struct case_property *out, size_t ma
     unsigned forms[2 * P1305_MAX_SPLITS + 4];
     size_t k = case_calls(c, calls, forms, sizeof calls / sizeof calls[0]), n = 0;
     for (size_t i = 0; i < k && i < sizeof calls / sizeof calls[0]; i++) {
-        size_t g = calls[i] / 8, groups = !calls[i] ? 0 : g == 0 ? 1 : g < 3 ? 1 + g : 4;
+        size_t g = calls[i] / 8;
+        size_t groups = !calls[i] ? 0 : g == 0 ? 1 : g == 1 ? 2 : 3 + g % 2 + 2 * (g / 2 >= 2);
         n = prop_add(out, n, max, 0, calls[i] % 8);
         n = prop_add(out, n, max, 1, groups);
-        n = prop_add(out, n, max, 4, 5 * forms[i] + groups);
+        n = prop_add(out, n, max, 4, 7 * forms[i] + groups);
     }
     n = prop_add(out, n, max, 2, c->len % 16);
     return prop_add(out, n, max, 3, c->chained ? 1 + c->start[2] : 0);
@@ -539,7 +541,15 @@ static int bench_run(const struct impl *im, size_t op, uint8_t *buf, size_t byte
     const struct p1305_ops *ops = im->ops;
     uint8_t tag[16];
     (void)op;
-    if (im->flags & IMPL_OUTSIDE) return -1; /* not benched (yet): its convention's calls */
+    if (im->flags & IMPL_OUTSIDE) { /* its convention's direct calls: one of all the blocks */
+        const struct poly_upstream *k = im->ops;
+        uint64_t state[32]; /* state_bytes: at most 256 */
+        if (!k->bench_blocks || !bytes) return -1;
+        k->init(k, state, key);
+        k->bench_blocks(k, state, buf, bytes / 16);
+        k->emit(k, state, key + 16, tag);
+        return 0;
+    }
     if (ops->mac) return ops->mac(key, buf, bytes, NULL, 0, tag);
     if (ops->nforms > 1) return -1; /* the alternation is a test, not a speed */
     struct poly1305_state st;

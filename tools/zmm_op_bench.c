@@ -1,6 +1,7 @@
 /* zmm_op_bench: latency and throughput of the zmm operations the byte-sliced Camellia and ARIA
- * kernels are made of (GFNI, ternary logic, XOR, byte shuffles and interleaves), alone and mixed,
- * on the machine it runs on.  The kernels' header comments quote its table when they reason about
+ * kernels are made of (GFNI, ternary logic, XOR, byte shuffles and interleaves), and those of
+ * the ChaCha20 and Poly1305 kernels (dword add, XOR, rotate, lane shuffles; IFMA), alone, mixed
+ * and (ChaCha's quarter round) in dependent chains, on the machine it runs on.  The kernels' header comments quote its table when they reason about
  * ports (kernels/camellia/camellia-x86_64-avx512-gfni.S, "What bounds the field form").
  *   latency:     16 dependent operations on zmm0 per step
  *   throughput:  24 independent operations (12 destinations, twice) per step
@@ -46,6 +47,20 @@ static double now_ns(void)
 #define ADDB(d)  "vpaddb %%zmm30, %%zmm31, %%zmm" #d "\n\t"
 #define PERMB(d) "vpermb %%zmm30, %%zmm31, %%zmm" #d "\n\t"
 #define SRLW(d)  "vpsrlw $4, %%zmm31, %%zmm" #d "\n\t"
+/* ChaCha20's quarter round (kernels/chacha): dword add, XOR, rotate; its transposes */
+#define ADDD(d)  "vpaddd %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define XORD(d)  "vpxord %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define PROLD(d) "vprold $7, %%zmm31, %%zmm" #d "\n\t"
+#define UNPDQ(d) "vpunpckldq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define SHUFI(d) "vshufi32x4 $0x44, %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+/* the same on ymm (the AVX-512VL forms): ymm1..12, sources ymm30, ymm31 */
+#define YADDD(d)  "vpaddd %%ymm30, %%ymm31, %%ymm" #d "\n\t"
+#define YXORD(d)  "vpxord %%ymm30, %%ymm31, %%ymm" #d "\n\t"
+#define YPROLD(d) "vprold $7, %%ymm31, %%ymm" #d "\n\t"
+/* Poly1305's IFMA multiplies (kernels/poly1305): accumulating, so each destination is also a
+ * source; the throughput form's twelve destinations are independent chains */
+#define MADLO(d) "vpmadd52luq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define MADHI(d) "vpmadd52huq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
 
 #define LATENCY(name, insn) \
     static void lat_##name(long n) \
@@ -67,6 +82,16 @@ LATENCY(unpck, "vpunpcklbw %%zmm30, %%zmm0, %%zmm0\n\t")
 LATENCY(addb, "vpaddb %%zmm30, %%zmm0, %%zmm0\n\t")
 LATENCY(permb, "vpermb %%zmm0, %%zmm30, %%zmm0\n\t")
 LATENCY(srlw, "vpsrlw $4, %%zmm0, %%zmm0\n\t")
+LATENCY(addd, "vpaddd %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(xord, "vpxord %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(prold, "vprold $7, %%zmm0, %%zmm0\n\t")
+LATENCY(unpdq, "vpunpckldq %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(shufi, "vshufi32x4 $0x44, %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(yaddd, "vpaddd %%ymm30, %%ymm0, %%ymm0\n\t")
+LATENCY(yxord, "vpxord %%ymm30, %%ymm0, %%ymm0\n\t")
+LATENCY(yprold, "vprold $7, %%ymm0, %%ymm0\n\t")
+LATENCY(madlo, "vpmadd52luq %%zmm30, %%zmm31, %%zmm0\n\t")
+LATENCY(madhi, "vpmadd52huq %%zmm30, %%zmm31, %%zmm0\n\t")
 
 #define TWELVE(I) I(0) I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11)
 #define THROUGHPUT(name, I) \
@@ -79,6 +104,10 @@ THROUGHPUT(gfa, GFA) THROUGHPUT(gfi, GFI) THROUGHPUT(gfam, GFAM) THROUGHPUT(gfim
 THROUGHPUT(tern, TERN) THROUGHPUT(ternm, TERNM) THROUGHPUT(xor, XOR) THROUGHPUT(xorm, XORM)
 THROUGHPUT(shufb, SHUFB) THROUGHPUT(unpck, UNPCK) THROUGHPUT(addb, ADDB)
 THROUGHPUT(permb, PERMB) THROUGHPUT(srlw, SRLW)
+THROUGHPUT(addd, ADDD) THROUGHPUT(xord, XORD) THROUGHPUT(prold, PROLD)
+THROUGHPUT(unpdq, UNPDQ) THROUGHPUT(shufi, SHUFI)
+THROUGHPUT(yaddd, YADDD) THROUGHPUT(yxord, YXORD) THROUGHPUT(yprold, YPROLD)
+THROUGHPUT(madlo, MADLO) THROUGHPUT(madhi, MADHI)
 
 /* Mixes, each step a fixed sequence of independent operations (count given in the table). */
 #define MIX(name, seq) \
@@ -107,6 +136,42 @@ MIX(tern_unpck_1_1, TERN(0) UNPCK(1) TERN(2) UNPCK(3) TERN(4) UNPCK(5) TERN(6) U
 MIX(round_10_26, GFI(0) GFI(1) GFI(2) GFI(3) GFI(4) X4(TERN(5)) X4(TERN(6)) X4(TERN(7))
                  X4(TERN(8)) X4(TERN(9)) X4(TERN(10)) TERN(11) TERN(12)
                  GFI(13) GFI(14) GFI(15) GFI(16) GFI(17))
+
+/* ChaCha20's quarter-round proportions, add : xor : rotate 1:1:1, four chains' worth of
+ * independent operations (the kernels interleave four quarter rounds), zmm and ymm */
+MIX(qr_zmm, X4(ADDD(0) XORD(1) PROLD(2) ADDD(3) XORD(4) PROLD(5)))
+MIX(qr_ymm, X4(YADDD(0) YXORD(1) YPROLD(2) YADDD(3) YXORD(4) YPROLD(5)))
+/* IFMA with other operations: twelve multiplies into twelve accumulators (zmm0-11, so their
+ * 4-cycle latency never binds), beside writes of zmm12-15 */
+#define ADDQ(d)  "vpaddq %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define SLLQ(d)  "vpsllq $8, %%zmm31, %%zmm" #d "\n\t"
+#define MAD12(I) I(0) I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11)
+#define M1A1(d) MADLO(d) ADDQ(12)
+#define M1S1(d) MADLO(d) SLLQ(13)
+#define M1A1S1(d) MADHI(d) ADDQ(14) SLLQ(15)
+MIX(mad_lo_hi, MAD12(MADLO) MAD12(MADHI))
+MIX(mad_add_1_1, MAD12(M1A1))
+MIX(mad_sll_1_1, MAD12(M1S1))
+MIX(mad_add_sll_1_1_1, MAD12(M1A1S1))
+/* which ports vprold shares: with adds, with lane shuffles */
+MIX(prold_add_1_1, X4(PROLD(0) ADDD(6) PROLD(1) ADDD(7) PROLD(2) ADDD(8)))
+MIX(prold_shufi_1_1, X4(PROLD(0) SHUFI(6) PROLD(1) SHUFI(7) PROLD(2) SHUFI(8)))
+
+/* ChaCha's quarter round as the kernels run it: n independent chains, each add -> xor ->
+ * rotate -> add ..., every operation reading the previous one's result (the 16 lanes of a
+ * zmm, or 8 of a ymm, are the blocks; a round's four quarter rounds are four chains) */
+#define CADD(r, d) "vpaddd %%" r "30, %%" r #d ", %%" r #d "\n\t"
+#define CXOR(r, d) "vpxord %%" r "31, %%" r #d ", %%" r #d "\n\t"
+#define CROT(r, d) "vprold $7, %%" r #d ", %%" r #d "\n\t"
+#define STEP4(r) CADD(r, 0) CADD(r, 1) CADD(r, 2) CADD(r, 3) CXOR(r, 0) CXOR(r, 1) CXOR(r, 2) \
+                 CXOR(r, 3) CROT(r, 0) CROT(r, 1) CROT(r, 2) CROT(r, 3)
+#define STEP8(r) CADD(r, 0) CADD(r, 1) CADD(r, 2) CADD(r, 3) CADD(r, 4) CADD(r, 5) CADD(r, 6) \
+                 CADD(r, 7) CXOR(r, 0) CXOR(r, 1) CXOR(r, 2) CXOR(r, 3) CXOR(r, 4) CXOR(r, 5) \
+                 CXOR(r, 6) CXOR(r, 7) CROT(r, 0) CROT(r, 1) CROT(r, 2) CROT(r, 3) CROT(r, 4) \
+                 CROT(r, 5) CROT(r, 6) CROT(r, 7)
+MIX(chain4_zmm, X4(STEP4("zmm")))
+MIX(chain8_zmm, X4(STEP8("zmm")))
+MIX(chain4_ymm, X4(STEP4("ymm")))
 
 /* Nanoseconds per operation, fastest of 15 runs. */
 static double ns_per_op(void (*run)(long), double ops_per_step)
@@ -155,6 +220,16 @@ int main(void)
         { "vpaddb", lat_addb, tp_addb },
         { "vpermb", lat_permb, tp_permb },
         { "vpsrlw imm", lat_srlw, tp_srlw },
+        { "vpaddd", lat_addd, tp_addd },
+        { "vpxord", lat_xord, tp_xord },
+        { "vprold imm", lat_prold, tp_prold },
+        { "vpunpckldq", lat_unpdq, tp_unpdq },
+        { "vshufi32x4", lat_shufi, tp_shufi },
+        { "vpaddd ymm", lat_yaddd, tp_yaddd },
+        { "vpxord ymm", lat_yxord, tp_yxord },
+        { "vprold imm ymm", lat_yprold, tp_yprold },
+        { "vpmadd52luq", lat_madlo, tp_madlo },
+        { "vpmadd52huq", lat_madhi, tp_madhi },
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         cycle_ns = ns_per_op(lat_xor, 16);
@@ -176,12 +251,34 @@ int main(void)
         { "GFNI : vpunpcklbw 1:1", mix_gf_unpck_1_1, 16 },
         { "ternlog : vpunpcklbw 1:1", mix_tern_unpck_1_1, 16 },
         { "GFNI : ternlog 10:26 grouped", mix_round_10_26, 36 },
+        { "add : xor : prold 1:1:1 zmm", mix_qr_zmm, 24 },
+        { "add : xor : prold 1:1:1 ymm", mix_qr_ymm, 24 },
+        { "madd52lo : madd52hi 1:1", mix_mad_lo_hi, 24 },
+        { "madd52 : vpaddq 1:1", mix_mad_add_1_1, 24 },
+        { "madd52 : vpsllq 1:1", mix_mad_sll_1_1, 24 },
+        { "madd52 : vpaddq : vpsllq 1:1:1", mix_mad_add_sll_1_1_1, 36 },
+        { "vprold : vpaddd 1:1", mix_prold_add_1_1, 24 },
+        { "vprold : vshufi32x4 1:1", mix_prold_shufi_1_1, 24 },
     };
     printf("%-28s %8s\n", "mix (independent)", "per cycle");
+    static const struct {
+        const char *name;
+        void (*run)(long);
+        int ops;
+    } chains[] = {
+        { "add-xor-prold, 4 chains zmm", mix_chain4_zmm, 48 },
+        { "add-xor-prold, 8 chains zmm", mix_chain8_zmm, 96 },
+        { "add-xor-prold, 4 chains ymm", mix_chain4_ymm, 48 },
+    };
     for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++) {
         cycle_ns = ns_per_op(lat_xor, 16);
         printf("%-28s %8.2f\n", mixes[i].name,
                cycle_ns / ns_per_op(mixes[i].run, mixes[i].ops));
+    }
+    printf("%-28s %8s\n", "dependent chains", "per cycle");
+    for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+        cycle_ns = ns_per_op(lat_xor, 16);
+        printf("%-28s %8.2f\n", chains[i].name, cycle_ns / ns_per_op(chains[i].run, chains[i].ops));
     }
     return 0;
 }

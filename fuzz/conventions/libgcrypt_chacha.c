@@ -95,6 +95,25 @@ static void ctr64(const struct stream_upstream *k, uint32_t state[16], uint8_t *
     state[12] = (uint32_t)ctr, state[13] = (uint32_t)(ctr >> 32);
 }
 
+/* The bench: the same calls as ctr64's, made directly (no checked call; the pad a local
+ * array).  The bench's counter starts far from 2^32, so its keystream is ctr32's too. */
+static void bench32(const struct stream_upstream *k, uint32_t state[16], uint8_t *buf,
+                    size_t len, unsigned int nrounds)
+{
+    (void)nrounds; /* 20: rounds_only */
+    const struct lc_kernel *lk = (const struct lc_kernel *)k;
+    size_t m = lk->row->multiple, blocks = len / 64, bulk = blocks - blocks % m;
+    if (bulk) ((gcry_chacha_fn)k->fn)(state, buf, buf, bulk);
+    size_t done = 64 * bulk, rest = len - done;
+    if (!rest) return;
+    uint8_t pad[64 * 8] = {0};
+    uint64_t ctr = counter(state);
+    ((gcry_chacha_fn)k->fn)(state, pad, pad, m);
+    for (size_t i = 0; i < rest; i++) buf[done + i] ^= pad[i];
+    ctr += (rest + 63) / 64;
+    state[12] = (uint32_t)ctr, state[13] = (uint32_t)(ctr >> 32);
+}
+
 static struct lc_kernel kernels[OUTSIDE_MAX];
 static size_t nkernels;
 
@@ -110,7 +129,7 @@ static const void *make_ops(const struct convention *cv, const void *fn, size_t 
     if (nkernels == OUTSIDE_MAX || op >= NROWS) return NULL;
     kernels[nkernels] = (struct lc_kernel){
         .k = {.fn = fn, .max_blocks = SIZE_MAX / 64, .ctr32 = NULL, .ctr64 = ctr64,
-              .bench32 = NULL},
+              .bench32 = bench32, .rounds_only = 20},
         .row = &rows[op]};
     return &kernels[nkernels++].k;
 }

@@ -119,7 +119,7 @@ static const void *make_ops(const struct convention *cv, const void *fn, size_t 
     int win64 = !strcmp(cv->name, "win64");
     kernels[nkernels] = (struct oc_kernel){
         .k = {.fn = fn, .max_blocks = SIZE_MAX / 64, .ctr32 = ctr32, .ctr64 = NULL,
-              .bench32 = win64 ? NULL : bench32},
+              .bench32 = win64 ? NULL : bench32, .rounds_only = 20},
         .row = &rows[op], .win64 = win64};
     return &kernels[nkernels++].k;
 }

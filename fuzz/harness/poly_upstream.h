@@ -29,6 +29,10 @@ struct poly_upstream {
                    unsigned hibit, unsigned alt);
     /* the tag: (h + s) mod 2^128, s the key's second half */
     void (*emit)(const struct poly_upstream *k, void *state, const uint8_t *s, uint8_t *tag);
+    /* for the bench: blocks' calls with hibit 1 made directly (no checked call); NULL: the
+     * home is not benched */
+    void (*bench_blocks)(const struct poly_upstream *k, void *state, const uint8_t *m,
+                         size_t nblocks);
 };
 
 #endif

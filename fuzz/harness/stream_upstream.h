@@ -33,6 +33,9 @@ struct stream_upstream {
      * NULL: not benched */
     void (*bench32)(const struct stream_upstream *k, uint32_t state[16], uint8_t *buf,
                     size_t len, unsigned int nrounds);
+    /* the one rounds count its home has (20: ChaCha20 only), 0 for any: the bench's rows at
+     * another count are not run (as the family's cases at another are not admitted) */
+    unsigned int rounds_only;
     /* HChaCha (draft-irtf-cfrg-xchacha-03 2.2), for an entry point that computes the subkey:
      * out = its 8 words (words 0-3 and 12-15 after nrounds rounds, no final addition) from a
      * state whose words 12-15 are the nonce's first 16 bytes, by the entry point's call(s) as

@@ -4,7 +4,8 @@
  *
  * The including file defines the form: ROT16/ROT12/ROT8/ROT7(x, t) (x rotated left in place,
  * t a temporary it may use), LOAD_ROT_CONSTANTS (what they need loaded once per call) and
- * the two symbol names CHACHA_CTR32 and CHACHA_CTR64.
+ * the two symbol names CHACHA_CTR32 and CHACHA_CTR64, and includes chacha-x86_64-avx512-qr.h
+ * (the rounds, QR4 and DOUBLE_ROUND, shared with the zmm form) before this file.
  *
  * What it computes (reference/chacha.c, kernels/chacha/chacha.h): dst = src ^ keystream for
  * len bytes, the keystream's blocks from the 16-word state at nrounds (8, 12, 20) with the
@@ -78,60 +79,6 @@ CHACHA_LANES:
         .size CHACHA_LANES, . - CHACHA_LANES
 
         .text
-
-/* QR4: four quarter rounds (RFC 8439 2.1), one per column or diagonal (a_i, b_i, c_i, d_i),
- * interleaved; each instruction on its own line so one lane group can be changed alone.
- * Temporaries T0-T3 (the form's rotations). */
-.macro QR4 a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3
-        vpaddd \b0, \a0, \a0
-        vpaddd \b1, \a1, \a1
-        vpaddd \b2, \a2, \a2
-        vpaddd \b3, \a3, \a3
-        vpxord \a0, \d0, \d0
-        vpxord \a1, \d1, \d1
-        vpxord \a2, \d2, \d2
-        vpxord \a3, \d3, \d3
-        ROT16(\d0, T0)
-        ROT16(\d1, T1)
-        ROT16(\d2, T2)
-        ROT16(\d3, T3)
-        vpaddd \d0, \c0, \c0
-        vpaddd \d1, \c1, \c1
-        vpaddd \d2, \c2, \c2
-        vpaddd \d3, \c3, \c3
-        vpxord \c0, \b0, \b0
-        vpxord \c1, \b1, \b1
-        vpxord \c2, \b2, \b2
-        vpxord \c3, \b3, \b3
-        ROT12(\b0, T0)
-        ROT12(\b1, T1)
-        ROT12(\b2, T2)
-        ROT12(\b3, T3)
-        vpaddd \b0, \a0, \a0
-        vpaddd \b1, \a1, \a1
-        vpaddd \b2, \a2, \a2
-        vpaddd \b3, \a3, \a3
-        vpxord \a0, \d0, \d0
-        vpxord \a1, \d1, \d1
-        vpxord \a2, \d2, \d2
-        vpxord \a3, \d3, \d3
-        ROT8(\d0, T0)
-        ROT8(\d1, T1)
-        ROT8(\d2, T2)
-        ROT8(\d3, T3)
-        vpaddd \d0, \c0, \c0
-        vpaddd \d1, \c1, \c1
-        vpaddd \d2, \c2, \c2
-        vpaddd \d3, \c3, \c3
-        vpxord \c0, \b0, \b0
-        vpxord \c1, \b1, \b1
-        vpxord \c2, \b2, \b2
-        vpxord \c3, \b3, \b3
-        ROT7(\b0, T0)
-        ROT7(\b1, T1)
-        ROT7(\b2, T2)
-        ROT7(\b3, T3)
-.endm
 
 /* TRANSPOSE8: eight ymm of one word each for blocks 0..7 (i0..i7) into eight ymm of words
  * 0-7 (or 8-15) each for one block (o_b: block b).  t0..t7 temporaries; i0..i7 are
@@ -243,8 +190,7 @@ CHACHA_CTR64:
         shr $1, DROUNDS
 
 .Ldouble_round:
-        QR4 X0, X4, X8, X12, X1, X5, X9, X13, X2, X6, X10, X14, X3, X7, X11, X15
-        QR4 X0, X5, X10, X15, X1, X6, X11, X12, X2, X7, X8, X13, X3, X4, X9, X14
+        DOUBLE_ROUND X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15, T0, T1, T2, T3
         dec DROUNDS
         jnz .Ldouble_round
 

@@ -25,4 +25,5 @@
 #define ROT7(x, t) vprold $7, x, x
 #define LOAD_ROT_CONSTANTS
 
+#include "chacha-x86_64-avx512-qr.h"
 #include "chacha-x86_64-avx512vl-common.h"

@@ -37,4 +37,5 @@ chacha_avx512vl_rot8:
         .byte 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
         .size chacha_avx512vl_rot8, . - chacha_avx512vl_rot8
 
+#include "chacha-x86_64-avx512-qr.h"
 #include "chacha-x86_64-avx512vl-common.h"

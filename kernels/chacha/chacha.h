@@ -28,6 +28,9 @@
     void name(uint32_t state[16], uint8_t *dst, const uint8_t *src, size_t len,               \
               unsigned int nrounds);
 
+/* AVX-512F (+BW for the tail), sixteen blocks a batch in zmm lanes, every rotation a vprold. */
+CHACHA_KERNEL(chacha_ctr32_x86_64_avx512_zmm)
+CHACHA_KERNEL(chacha_ctr64_x86_64_avx512_zmm)
 /* AVX-512VL (+BW), eight blocks a batch in ymm lanes, every rotation a vprold. */
 CHACHA_KERNEL(chacha_ctr32_x86_64_avx512vl_prold)
 CHACHA_KERNEL(chacha_ctr64_x86_64_avx512vl_prold)
