@@ -244,6 +244,20 @@ case $mode in
           "finding implementation=${syms[0]} check=mismatch operation=mac" -- \
           "${cmd[@]}" "$here/fixtures/poly1305-gcrypt-ifma-r2-zeros.input"
         exit $? ;;
+      poly1305-kernel-avx512)
+        # libgcrypt 1.12.4's IFMA Poly1305 has a wrong-tag bug (the r2-zeros test below holds
+        # its stored input): the deterministic stages must all pass with calls, and the 5-10 s
+        # of libFuzzer meet that bug now and then (1 check in 8 here), so the one finding this
+        # test lets through is a MISMATCH of the fuzz stage; anything else fails it
+        s=${syms[0]}
+        expect "row:kat kernel=$s result=pass calls>0" "row:exhaustive kernel=$s result=pass calls>0" \
+          "row:'replay (seeds)' kernel=$s result=pass calls>0" "row:random kernel=$s result=pass calls>0" \
+          "row:'fuzz ${budget}s' kernel=$s calls>0" \
+          "no row:* result=FINDING finding.kind!=MISMATCH" \
+          "no row:* result=FINDING 'stage~^(kat|exhaustive|replay|random|unicorn|cpu)'" \
+          "row:'vector leftovers' result=pass" "row:'checked call' result=pass" \
+          "row:'guard pages' result=pass" -- "${cmd[@]}"
+        exit $? ;;
       chacha-kernel-avx2-planted|poly1305-kernel-avx512-planted)
         # caught on the known answers (every ChaCha case calls the 8-block function; RFC 8439
         # A.3's 375-byte Poly1305 vector reaches the vector path)
