@@ -92,6 +92,9 @@ LATENCY(yxord, "vpxord %%ymm30, %%ymm0, %%ymm0\n\t")
 LATENCY(yprold, "vprold $7, %%ymm0, %%ymm0\n\t")
 LATENCY(madlo, "vpmadd52luq %%zmm30, %%zmm31, %%zmm0\n\t")
 LATENCY(madhi, "vpmadd52huq %%zmm30, %%zmm31, %%zmm0\n\t")
+LATENCY(clmul, "vpclmulqdq $0x01, %%zmm30, %%zmm0, %%zmm0\n\t")
+LATENCY(yclmul, "vpclmulqdq $0x01, %%ymm30, %%ymm0, %%ymm0\n\t")
+LATENCY(xclmul, "vpclmulqdq $0x01, %%xmm15, %%xmm0, %%xmm0\n\t")
 
 #define TWELVE(I) I(0) I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11)
 #define THROUGHPUT(name, I) \
@@ -108,6 +111,12 @@ THROUGHPUT(addd, ADDD) THROUGHPUT(xord, XORD) THROUGHPUT(prold, PROLD)
 THROUGHPUT(unpdq, UNPDQ) THROUGHPUT(shufi, SHUFI)
 THROUGHPUT(yaddd, YADDD) THROUGHPUT(yxord, YXORD) THROUGHPUT(yprold, YPROLD)
 THROUGHPUT(madlo, MADLO) THROUGHPUT(madhi, MADHI)
+/* GHASH and POLYVAL (kernels/polyval, kernels/ghash): the carry-less multiply on zmm, ymm and
+ * (VEX, PCLMULQDQ's form) xmm, four 64x64 products of a 128-bit lane pair per block */
+#define CLMUL(d)  "vpclmulqdq $0x01, %%zmm30, %%zmm31, %%zmm" #d "\n\t"
+#define YCLMUL(d) "vpclmulqdq $0x01, %%ymm30, %%ymm31, %%ymm" #d "\n\t"
+#define XCLMUL(d) "vpclmulqdq $0x01, %%xmm14, %%xmm15, %%xmm" #d "\n\t"
+THROUGHPUT(clmul, CLMUL) THROUGHPUT(yclmul, YCLMUL) THROUGHPUT(xclmul, XCLMUL)
 
 /* Mixes, each step a fixed sequence of independent operations (count given in the table). */
 #define MIX(name, seq) \
@@ -156,6 +165,15 @@ MIX(mad_add_sll_1_1_1, MAD12(M1A1S1))
 /* which ports vprold shares: with adds, with lane shuffles */
 MIX(prold_add_1_1, X4(PROLD(0) ADDD(6) PROLD(1) ADDD(7) PROLD(2) ADDD(8)))
 MIX(prold_shufi_1_1, X4(PROLD(0) SHUFI(6) PROLD(1) SHUFI(7) PROLD(2) SHUFI(8)))
+/* the aggregated GHASH/POLYVAL loop's proportions per 4 message vectors: 16 carry-less
+ * multiplies, 12 ternary XORs folding them (and the loads' XOR of the state), whether the
+ * XORs share the multiplier's ports */
+MIX(clmul_tern_4_3, X4(CLMUL(0) CLMUL(1) CLMUL(2) CLMUL(3) TERN(4) TERN(5) TERN(6)))
+/* Karatsuba's price: the halves' sums of each operand are a lane shuffle and an XOR; whether
+ * the shuffle (vpshufd) waits for the multiplier's ports */
+#define PSHUFD(d) "vpshufd $0x4e, %%zmm31, %%zmm" #d "\n\t"
+MIX(clmul_pshufd_1_1, X4(CLMUL(0) PSHUFD(6) CLMUL(1) PSHUFD(7) CLMUL(2) PSHUFD(8)))
+MIX(clmul_pshufd_xor_3_2_2, X4(CLMUL(0) CLMUL(1) CLMUL(2) PSHUFD(6) PSHUFD(7) XOR(8) XOR(9)))
 
 /* ChaCha's quarter round as the kernels run it: n independent chains, each add -> xor ->
  * rotate -> add ..., every operation reading the previous one's result (the 16 lanes of a
@@ -230,6 +248,9 @@ int main(void)
         { "vprold imm ymm", lat_yprold, tp_yprold },
         { "vpmadd52luq", lat_madlo, tp_madlo },
         { "vpmadd52huq", lat_madhi, tp_madhi },
+        { "vpclmulqdq", lat_clmul, tp_clmul },
+        { "vpclmulqdq ymm", lat_yclmul, tp_yclmul },
+        { "vpclmulqdq xmm (VEX)", lat_xclmul, tp_xclmul },
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         cycle_ns = ns_per_op(lat_xor, 16);
@@ -259,6 +280,9 @@ int main(void)
         { "madd52 : vpaddq : vpsllq 1:1:1", mix_mad_add_sll_1_1_1, 36 },
         { "vprold : vpaddd 1:1", mix_prold_add_1_1, 24 },
         { "vprold : vshufi32x4 1:1", mix_prold_shufi_1_1, 24 },
+        { "clmul : ternlog 4:3", mix_clmul_tern_4_3, 28 },
+        { "clmul : vpshufd 1:1", mix_clmul_pshufd_1_1, 24 },
+        { "clmul : vpshufd : xor 3:2:2", mix_clmul_pshufd_xor_3_2_2, 28 },
     };
     printf("%-28s %8s\n", "mix (independent)", "per cycle");
     static const struct {
