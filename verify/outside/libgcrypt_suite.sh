@@ -138,6 +138,58 @@ case $mode in
     expect verdict=clean 'row:"vlen128 kat" result=pass' 'row:"vlen1024 random" result=pass' -- \
       "${cmd[@]}"
     exit $? ;;
+  ghash-kernel-*)
+    # cipher/cipher-gcm-intel-pclmul.c (C with inline assembly) in the ghash family's libgcrypt
+    # convention (fuzz/conventions/libgcrypt_ghash.c), built beside our stand-ins for the
+    # headers it includes with quotes (verify/outside/libgcrypt-amd64: the handle holds only the
+    # members the file reads).  Its one global function, the setup, is checked once per path
+    # its hw_features select (--op: pclmul, vpclmul-avx2, vpclmul-avx512), three kernels of one
+    # check, each held to libgcrypt's guard for its path (--needs: HWF_INTEL_PCLMUL and the
+    # pshufb's SSSE3; with HWF_INTEL_VAES_VPCLMUL and AVX2; with HWF_INTEL_AVX512 too); the
+    # check runs them natively and again emulated (the needs' AVX-512, VAES, VPCLMULQDQ and
+    # PCLMULQDQ masked: in the vector executor).  planted: the AVX-512 setup's reduction
+    # constant (gcm_lsh_avx512's, the x^128 fold of H^n <<< 1 for the 32-block table) broken in
+    # its first lane, which only the vpclmul-avx512 row's calls of 32 blocks or more use
+    src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
+    file=$src/cipher/cipher-gcm-intel-pclmul.c
+    if [ "$mode" = ghash-kernel-planted ]; then
+      work=$ASMDIFF_BUILD/check/ghash-kernel-planted
+      mkdir -p "$work"
+      python3 "$here/plant.py" "$file" "$work/cipher-gcm-intel-pclmul.c" \
+        "gcm_lsh_avx512(void *h, unsigned int hoffs)" \
+        "U64_C(0x0000000000000001), U64_C(0xc200000000000000)," \
+        "U64_C(0x0000000000000001), U64_C(0xc100000000000000), /* planted */" || exit 1
+      file=$work/cipher-gcm-intel-pclmul.c
+    fi
+    s=_gcry_ghash_setup_intel_pclmul
+    n1=pclmul,ssse3 n2=pclmul,ssse3,avx2,vaes,vpclmulqdq
+    n5=$n2,$h512
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check ghash --convention libgcrypt
+         --kernel "$file" --symbol $s --op pclmul --needs $n1
+         --kernel "$file" --symbol $s --op vpclmul-avx2 --needs $n2
+         --kernel "$file" --symbol $s --op vpclmul-avx512 --needs $n5
+         --include "$here/libgcrypt-amd64" --budget "$budget")
+    for h in cipher-internal.h g10lib.h cipher.h bufhelp.h; do
+      cmd+=(--beside "$here/libgcrypt-amd64/$h")
+    done
+    if [ "$mode" = ghash-kernel-planted ]; then
+      expect verdict=findings \
+        "row:kat kernel=$s@vpclmul-avx512 result=FINDING finding.kind=MISMATCH finding.implementation=$s@vpclmul-avx512" \
+        "row:kat kernel=$s@pclmul result=pass calls>0" \
+        "row:kat kernel=$s@vpclmul-avx2 result=pass calls>0" -- "${cmd[@]}" --fail-fast
+      exit $?
+    fi
+    rows=()
+    for op in pclmul vpclmul-avx2 vpclmul-avx512; do
+      for st in kat exhaustive random "fuzz ${budget}s"; do
+        rows+=("row:'$st' kernel=$s@$op result=pass calls>0"
+               "row:* 'stage~^$st \\(emulated, ' kernel=$s@$op result=pass calls>0")
+      done
+    done
+    expect verdict=clean "${rows[@]}" \
+      "every row:* result=pass calls>0 where kernel~^$s stage!=build stage!=operations" -- \
+      "${cmd[@]}"
+    exit $? ;;
   camellia-kernel-*|mpi-kernel-*|aes-kernel-*|chacha-kernel-*|poly1305-kernel-*)
     # the Camellia and mpi files of the library's tree as outside kernels (fuzz/camellia.c,
     # fuzz/mpi.c: the libgcrypt conventions); the entry points of one file are the kernels of
