@@ -25,7 +25,7 @@ CHECK_USAGE = ("usage: ./asmdiff check FAMILY (--kernel FILE.S --symbol NAME)...
                "[--budget SECONDS] [--fail-fast] [--bench] [--json FILE] [--junit FILE] "
                "[--markdown FILE] [--sarif FILE [--source-root DIR]] [--baseline OLD.S "
                "[--baseline-symbol NAME] [--baseline-include DIR]...] "
-               "[--arch riscv64 [--beside FILE]... [--vlen N]...] "
+               "[--beside FILE]... [--arch riscv64 [--vlen N]...] "
                "[FILE...]\n"
                "       ./asmdiff check --changes BASE..HEAD [--tree DIR] [--budget SECONDS] "
                "[--fail-fast] [--json FILE]\n"
@@ -238,15 +238,17 @@ def parsers():
                         "--baseline the new-vs-old rows, are kept; later stages, coverage and "
                         "the bench are not run). Default: off")
     # riscv64: the kernel built for riscv64 and run under qemu-riscv64 (RVV intrinsics in C are
-    # found without --arch); --beside copies a file next to it; --vlen chooses VLENs
+    # found without --arch); --vlen chooses VLENs; --beside (both architectures) copies a file
+    # next to the kernel
     c.add_argument("--arch", choices=("riscv64", "x86_64"), metavar="riscv64|x86_64",
                    help="the architecture the kernel is for: riscv64 builds it with the riscv64 "
                         "cross build and runs it under qemu-riscv64. Default: riscv64 for RVV "
                         "intrinsics in C or RISC-V vector assembly (.option arch, vsetvli), "
                         "else x86_64")
     c.add_argument("--beside", action="append", default=[], metavar="FILE",
-                   help="riscv64: a file copied next to the kernel before it is built (a header "
-                        "it includes with quotes); repeatable. Default: none")
+                   help="a file copied next to the kernel before it is built (a header it "
+                        "includes with quotes, which must be found before its tree's own); "
+                        "repeatable. Default: none")
     c.add_argument("--vlen", action="append", default=[], choices=("128", "256", "512", "1024"),
                    metavar="N",
                    help="riscv64: a VLEN qemu-riscv64 runs every stage at (128, 256, 512 or "

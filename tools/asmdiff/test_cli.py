@@ -746,6 +746,63 @@ class BadInput(unittest.TestCase):
                          [("_gcry_mpih_add_n", "new", None, "asmdiff"),
                           ("old:_gcry_mpih_add_n", "old", "_gcry_mpih_add_n", "libgcrypt")])
 
+    def test_one_entry_point_as_several_ops(self):
+        # the same symbol of the same file as three kernels, one per --op (libgcrypt's GHASH
+        # setup per hw_features row): each named SYMBOL@OP; the same symbol in two files keeps
+        # the file's name
+        fx = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "verify/outside/fixtures")
+        add, sub = os.path.join(fx, "mpih-add1-gcrypt.S"), os.path.join(fx, "mpih-sub1-gcrypt.S")
+        slots = lambda argv: check.outside_slots(cli.parse(argv)[1])  # noqa: E731
+        got = slots(["check", "mpi"] + [x for op in ("add_n", "sub_n") for x in
+                                        ("--kernel", add, "--symbol", "s", "--op", op)])
+        self.assertEqual([g["name"] for g in got], ["s@add_n", "s@sub_n"])
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "s", "--kernel", sub,
+                     "--symbol", "s"])
+        self.assertEqual([g["name"] for g in got], ["s@mpih-add1-gcrypt.S", "s@mpih-sub1-gcrypt.S"])
+
+    def test_place_beside(self):
+        # each kernel copied into a folder of its own next to the --beside files; the slot's
+        # kernel becomes the copy, so a quoted include finds the file given, not the tree's
+        from asmdiff.check.build import place_beside
+        d = tempfile.mkdtemp(prefix="asmdiff-test.")
+        self.addCleanup(shutil.rmtree, d)
+        os.makedirs(os.path.join(d, "tree"))
+        os.makedirs(os.path.join(d, "ours"))
+        for path, text in (("tree/k.c", '#include "./h.h"\n'), ("tree/h.h", "tree\n"),
+                           ("ours/h.h", "ours\n")):
+            with open(os.path.join(d, path), "w") as f:
+                f.write(text)
+        slots = [{"kernel": os.path.join(d, "tree/k.c")} for _ in range(2)]
+        place_beside([os.path.join(d, "ours/h.h")], slots, os.path.join(d, "b"))
+        for i, sl in enumerate(slots):
+            self.assertEqual(sl["kernel"], os.path.join(d, "b.src", str(i), "k.c"))
+            with open(os.path.join(os.path.dirname(sl["kernel"]), "h.h")) as f:
+                self.assertEqual(f.read(), "ours\n")
+        place_beside([], slots, os.path.join(d, "c"))  # none given: nothing moves
+        self.assertEqual(slots[0]["kernel"], os.path.join(d, "b.src", "0", "k.c"))
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            place_beside([os.path.join(d, "nonexistent.h")], slots, os.path.join(d, "e"))
+
+    @unittest.skipUnless(shutil.which("clang-19"), "clang-19 not found")
+    def test_undefined_symbols(self):
+        # what a C kernel calls outside itself: memcpy is one, a self-contained function none
+        from asmdiff.check.build import undefined_symbols
+        d = tempfile.mkdtemp(prefix="asmdiff-test.")
+        self.addCleanup(shutil.rmtree, d)
+        for i, text in enumerate(("int f(int x) { return x + 1; }\n",
+                                  "#include <string.h>\nvoid g(char *a, const char *b, "
+                                  "unsigned long n) { memcpy(a, b, n); }\n")):
+            src, obj = os.path.join(d, f"{i}.c"), os.path.join(d, f"{i}.o")
+            with open(src, "w") as f:
+                f.write(text)
+            subprocess.run(["clang-19", "-O2", "-c", src, "-o", obj], check=True)
+            ar = next(t for t in ("llvm-ar-19", "llvm-ar", "ar") if shutil.which(t))
+            subprocess.run([ar, "rcs", os.path.join(d, f"liboutside-kernel-{i}.a"), obj],
+                           check=True)
+        self.assertEqual(undefined_symbols(d, 0), [])
+        self.assertEqual(undefined_symbols(d, 1), ["memcpy"])
+
     def test_riscv64_found_from_intrinsics(self):
         # a C file calling RVV intrinsics is checked for riscv64; one that only tests
         # __riscv_vector (our POLYVAL fixture, for the host) is not

@@ -44,6 +44,15 @@
 #            file's tag is wrong (fixtures/poly1305-gcrypt-ifma-r2-zeros.input);
 #            poly1305-kernel-avx512-planted: with poly1305_plant.sh's line (the vector partial
 #            reduction's last carry dropped), caught on the known answers;
+#   ghash-kernel-rows: cipher/cipher-gcm-intel-pclmul.c (C with inline assembly) in the ghash
+#            family's libgcrypt convention (fuzz/conventions/libgcrypt_ghash.c), beside our
+#            stand-in headers (verify/outside/libgcrypt-amd64): its setup once per path its
+#            hw_features select (--op pclmul, vpclmul-avx2, vpclmul-avx512), three kernels of
+#            one check, each clean natively and in the check's emulated set, every row with calls;
+#            ghash-kernel-planted: gcm_lsh_avx512's reduction constant broken (plant.py),
+#            caught on the vpclmul-avx512 row alone, natively and with the features masked;
+#            ghash-kernel-avx512-under-declared: the vpclmul-avx512 row held to the avx2 row's
+#            needs, its first EVEX instruction reported by the ISA-subset stage;
 #   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
@@ -138,6 +147,76 @@ case $mode in
       exit $?
     fi
     expect verdict=clean 'row:"vlen128 kat" result=pass' 'row:"vlen1024 random" result=pass' -- \
+      "${cmd[@]}"
+    exit $? ;;
+  ghash-kernel-*)
+    # cipher/cipher-gcm-intel-pclmul.c (C with inline assembly) in the ghash family's libgcrypt
+    # convention (fuzz/conventions/libgcrypt_ghash.c), built beside our stand-ins for the
+    # headers it includes with quotes (verify/outside/libgcrypt-amd64: the handle holds only the
+    # members the file reads).  Its one global function, the setup, is checked once per path
+    # its hw_features select (--op: pclmul, vpclmul-avx2, vpclmul-avx512), three kernels of one
+    # check, each held to libgcrypt's guard for its path (--needs: HWF_INTEL_PCLMUL and the
+    # pshufb's SSSE3; with HWF_INTEL_VAES_VPCLMUL and AVX2; with HWF_INTEL_AVX512 too); the
+    # check runs them natively and again emulated (the needs' AVX-512, VAES, VPCLMULQDQ and
+    # PCLMULQDQ masked: in the vector executor).  planted: the AVX-512 setup's reduction
+    # constant (gcm_lsh_avx512's, the x^128 fold of H^n <<< 1 for the 32-block table) broken in
+    # its first lane, which only the vpclmul-avx512 row's calls of 32 blocks or more use
+    src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
+    file=$src/cipher/cipher-gcm-intel-pclmul.c
+    if [ "$mode" = ghash-kernel-planted ]; then
+      work=$ASMDIFF_BUILD/check/ghash-kernel-planted
+      mkdir -p "$work"
+      python3 "$here/plant.py" "$file" "$work/cipher-gcm-intel-pclmul.c" \
+        "gcm_lsh_avx512(void *h, unsigned int hoffs)" \
+        "U64_C(0x0000000000000001), U64_C(0xc200000000000000)," \
+        "U64_C(0x0000000000000001), U64_C(0xc100000000000000), /* planted */" || exit 1
+      file=$work/cipher-gcm-intel-pclmul.c
+    fi
+    s=_gcry_ghash_setup_intel_pclmul
+    n1=pclmul,ssse3 n2=pclmul,ssse3,avx2,vaes,vpclmulqdq
+    n5=$n2,$h512
+    [ "$mode" = ghash-kernel-avx512-under-declared ] && n5=$n2
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check ghash --convention libgcrypt
+         --kernel "$file" --symbol $s --op pclmul --needs $n1
+         --kernel "$file" --symbol $s --op vpclmul-avx2 --needs $n2
+         --kernel "$file" --symbol $s --op vpclmul-avx512 --needs $n5
+         --include "$here/libgcrypt-amd64" --budget "$budget")
+    for h in cipher-internal.h g10lib.h cipher.h bufhelp.h; do
+      cmd+=(--beside "$here/libgcrypt-amd64/$h")
+    done
+    if [ "$mode" = ghash-kernel-avx512-under-declared ]; then
+      # the vpclmul-avx512 row held to the avx2 row's guard (no HWF_INTEL_AVX512): its first
+      # EVEX instruction (the spec stop's vpopcntb, or the zmm loads) is beyond those features,
+      # which the ISA-subset stage must name; the rows the needs are honest for stay clean
+      expect verdict=findings \
+        "row:'cpu features (seeds)' kernel=$s@vpclmul-avx512 result=FINDING 'finding.kind=BEYOND ITS CPU FEATURES' 'detail~needs AVX512'" \
+        "row:'cpu features (seeds)' kernel=$s@pclmul result=pass calls>0" \
+        "row:'cpu features (seeds)' kernel=$s@vpclmul-avx2 result=pass calls>0" \
+        -- "${cmd[@]}"
+      exit $?
+    fi
+    if [ "$mode" = ghash-kernel-planted ]; then
+      # caught on the avx512 row alone, by the first stage with calls of 32 blocks or more (the
+      # seeds: the known answers are shorter), natively and then with every feature of the
+      # three rows masked (each kernel in the vector executor)
+      caught=("row:'replay (seeds)' kernel=$s@vpclmul-avx512 result=FINDING finding.kind=MISMATCH finding.implementation=$s@vpclmul-avx512"
+              "row:'replay (seeds)' kernel=$s@pclmul result=pass calls>0"
+              "row:'replay (seeds)' kernel=$s@vpclmul-avx2 result=pass calls>0"
+              "row:kat kernel=$s@vpclmul-avx512 result=pass calls>0")
+      expect verdict=findings "${caught[@]}" -- "${cmd[@]}" --fail-fast || exit 1
+      mask=-pclmul,-vaes,-vpclmulqdq,-avx512f,-avx512bw,-avx512dq,-avx512vl,-avx512vbmi,-avx512bitalg
+      ASMDIFF_CPU_MASK=$mask expect verdict=findings "${caught[@]}" -- "${cmd[@]}" --fail-fast
+      exit $?
+    fi
+    rows=()
+    for op in pclmul vpclmul-avx2 vpclmul-avx512; do
+      for st in kat exhaustive random "fuzz ${budget}s"; do
+        rows+=("row:'$st' kernel=$s@$op result=pass calls>0"
+               "row:* 'stage~^$st \\(emulated, ' kernel=$s@$op result=pass calls>0")
+      done
+    done
+    expect verdict=clean "${rows[@]}" \
+      "every row:* result=pass calls>0 where kernel~^$s stage!=build stage!=operations" -- \
       "${cmd[@]}"
     exit $? ;;
   camellia-kernel-*|mpi-kernel-*|aes-kernel-*|chacha-kernel-*|poly1305-kernel-*)

@@ -5,6 +5,7 @@ import fcntl
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 
 from .. import builds
@@ -244,18 +245,45 @@ def outside_slots(a):
         if is_win64_perlasm(sl["kernel"]):
             sl["kernel"] = win64_body(sl["kernel"], bodies)
         sl["with"] = [win64_body(w, bodies) if is_win64_perlasm(w) else w for w in sl["with"]]
-    # names: the symbol; a symbol two new kernels share, with its file; the old file's "old:"
+    # names: the symbol; a symbol two new kernels share, with its file, or where the file is
+    # the same too (one entry point checked as several --op rows: libgcrypt's GHASH setup per
+    # hw_features), with its operation; the old file's "old:"
     new_syms = [sl["symbol"] for sl in slots if sl["role"] == "new"]
+    new_pairs = [(sl["symbol"], sl["kernel"]) for sl in slots if sl["role"] == "new"]
     for i, sl in enumerate(slots):
         sl["name"] = sl["symbol"]
         if sl["role"] == "new" and new_syms.count(sl["symbol"]) > 1:
-            sl["name"] = f"{sl['symbol']}@{os.path.basename(sl['kernel'])}"
+            by_op = new_pairs.count((sl["symbol"], sl["kernel"])) > 1 and sl["op"]
+            sl["name"] = f"{sl['symbol']}@{sl['op'] if by_op else os.path.basename(sl['kernel'])}"
         if sl["role"] == "old":
             sl["name"] = f"old:{sl['symbol']}"
             sl["pair"] = slots[i - len(new_syms)]["name"]
     if len(slots) == 1:
         slots[0]["name"] = ""  # the symbol, as before
     return slots
+
+
+def place_beside(beside, slots, bdir):
+    """--beside: each kernel copied next to the files given, in a folder of its own
+    (bdir.src/<i>), as its tree would give it the headers it includes with quotes (a C file's
+    `#include "./cipher-internal.h"` looks beside the file first: the copy finds our stand-in
+    there, never the tree's own).  Each slot's kernel becomes its copy; both architectures'
+    checks take it (riscv.py, x86.py)."""
+    for f in beside:
+        if not os.path.isfile(f):
+            die(f"--beside: no file {f}")
+    if not beside:
+        return
+    src = bdir + ".src"
+    for i, sl in enumerate(slots):
+        d = os.path.join(src, str(i))
+        os.makedirs(d, exist_ok=True)
+        for f in beside:
+            shutil.copyfile(f, os.path.join(d, os.path.basename(f)))
+        copy = os.path.join(d, os.path.basename(sl["kernel"]))
+        shutil.copyfile(sl["kernel"], copy)
+        sl["kernel"] = copy
+        sl["beside"] = True
 
 
 OUTSIDE_MAX = 4  # driver.h: a check build's outside kernels
@@ -271,6 +299,20 @@ def renamed_symbols(bdir, i, symbol):
                     if line.strip() and line.split()[0] != symbol]
     except OSError:
         return []
+
+
+def undefined_symbols(bdir, i):
+    """The symbols kernel i's library leaves undefined: what a C file calls outside itself
+    (libc's memcpy through the PLT, a sanitizer's hooks); [] for one that calls nothing, which
+    the Unicorn modes can then run as they run assembly (kernel.py)."""
+    lib = os.path.join(bdir, f"liboutside-kernel-{i}.a")
+    nm = next((t for t in ("llvm-nm-19", "llvm-nm", "nm") if shutil.which(t)), None)
+    p = subprocess.run([nm, "--undefined-only", "--format=posix", lib], capture_output=True,
+                       text=True) if nm else None
+    if p is None or p.returncode:
+        return ["(unknown: nm could not read " + lib + ")"]
+    return [line.split()[0] for line in p.stdout.splitlines()
+            if line.strip() and not line.rstrip().endswith(":")]
 
 
 def check_arch(a, slots):

@@ -157,7 +157,9 @@ def judge_kernel(judge, tool, fuzzer, family, symbol, exhaustive, budget, env, e
     engines = [e for e in engines if e]
     if "unicorn" in engines and kernel.endswith(".c"):
         # compiled C calls libc (memcpy, memset) through the PLT, and the Unicorn modes map the
-        # kernel's code, data and buffers only: they would stop at the first such call
+        # kernel's code, data and buffers only: they would stop at the first such call (the
+        # caller names a C kernel here only when its object leaves symbols undefined: a C file
+        # that calls nothing outside itself, libgcrypt's cipher-gcm-intel-pclmul.c, runs them)
         for name in ("unicorn bounds", "unicorn ct-trace", "emu-diff"):
             v.add(name, "n/a", "a kernel written in C calls libc through the PLT, which the "
                                "Unicorn modes do not map (the native guard pages check its "

@@ -10,7 +10,7 @@ import sys
 from .. import builds, fuzzing, results, stage
 from ..builds import TOP, die
 from .baseline import compare_with_old
-from .build import build_lock, compile_check_build, configure
+from .build import build_lock, compile_check_build, configure, place_beside
 from .judge import FailFast, Judge, command_line
 from .usage import precheck
 from .verdict import Verdict, output_paths
@@ -64,17 +64,7 @@ def check_riscv(a, family, slots):
                        .encode()).hexdigest()[:10]
     bdir = os.path.join(builds.BUILD, "check-riscv64", f"{family}-{label[:80]}-{key}")
     as_given = {id(sl): sl["kernel"] for sl in slots}  # (the reproduce line names these)
-    if a.beside:
-        # each kernel beside the files given, in a folder of its own
-        src = bdir + ".src"
-        for i, sl in enumerate(slots):
-            d = os.path.join(src, str(i))
-            os.makedirs(d, exist_ok=True)
-            for f in a.beside:
-                shutil.copyfile(f, os.path.join(d, os.path.basename(f)))
-            copy = os.path.join(d, os.path.basename(sl["kernel"]))
-            shutil.copyfile(sl["kernel"], copy)
-            sl["kernel"] = copy
+    place_beside(a.beside, slots, bdir)
     # usage errors before the check build (each file built alone, each symbol defined)
     precheck(slots, "riscv64")
     words = ["./asmdiff", "check", family, "--arch", "riscv64"]

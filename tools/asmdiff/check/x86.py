@@ -11,7 +11,7 @@ from .. import builds, coverage, encoding, results, stage
 from .baseline import compare_with_old
 from .bench_table import bench_table
 from .build import (build_lock, check_arch, compile_check_build, configure, outside_slots,
-                    renamed_symbols)
+                    place_beside, renamed_symbols, undefined_symbols)
 from .judge import FAIL_FAST_NOT_RUN, FailFast, Judge, command_line
 from .kernel import judge_kernel
 from .riscv import check_riscv
@@ -26,16 +26,21 @@ def check_outside(a):
     slots = outside_slots(a)
     if check_arch(a, slots) == "riscv64":
         return check_riscv(a, family, slots)
+    new = [sl for sl in slots if sl["role"] == "new"]
+    # (the version: check builds of an earlier form of the outside_* options are not reused;
+    # the --beside files, when given, are part of what the kernels are built from)
+    beside = [os.path.abspath(f) for f in a.beside]
+    key = hashlib.sha1(json.dumps([2, family, slots] + ([beside] if beside else []))
+                       .encode()).hexdigest()[:10]
+    label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
+    bdir = os.path.join(builds.BUILD, "check", f"{family}-{label[:80]}-{key}")
+    # each kernel beside the --beside files (the headers it includes with quotes)
+    place_beside(beside, slots, bdir)
     # usage errors before the check build: each file built alone, each symbol defined
     precheck(slots, "x86_64")
-    new = [sl for sl in slots if sl["role"] == "new"]
     first = slots[0]
     kernel, symbol, conv = first["kernel"], first["symbol"], first["conv"]
     needs = ",".join(dict.fromkeys(n for sl in slots for n in sl["needs"].split(",") if n))
-    # (the version: check builds of an earlier form of the outside_* options are not reused)
-    key = hashlib.sha1(json.dumps([2, family, slots]).encode()).hexdigest()[:10]
-    label = "+".join(dict.fromkeys(sl["symbol"] for sl in new))
-    bdir = os.path.join(builds.BUILD, "check", f"{family}-{label[:80]}-{key}")
     # the one-line command that redoes this check (and, with a file, reproduces a finding):
     # the options as given (a convention guessed or needs scanned are found again the same
     # way, and the same options make the same build folder: no rebuild)
@@ -44,6 +49,7 @@ def check_outside(a):
         words += ["--kernel", sl.get("source") or sl["kernel"], "--symbol", sl["symbol"]]
     words += [x for d in new[0]["includes"] for x in ("--include", d)]
     words += [x for f in new[0].get("with", []) for x in ("--with", f)]
+    words += [x for f in beside for x in ("--beside", f)]
     for key_, opt, given in (("needs", "--needs", a.needs), ("conv", "--convention",
                                                                a.convention), ("op", "--op", a.op)):
         vals = [sl[key_] for sl in new] if given else []
@@ -67,7 +73,9 @@ def check_outside(a):
     for sl in slots:
         body = (f"\n   its body assembled as ELF: {sl['kernel']} (perlasm's Win64 output: the "
                 "COFF records, SEH directives and unwind tables left out, line for line)"
-                if sl.get("source") and sl["source"] != sl["kernel"] else "")
+                if sl.get("source") and sl["source"] != sl["kernel"] and not sl.get("beside")
+                else f"\n   built beside {', '.join(os.path.basename(f) for f in beside)}: "
+                     f"{sl['kernel']}" if sl.get("beside") else "")
         print(f"== check {family}: {sl['symbol']} from {sl.get('source') or sl['kernel']}" + body +
               (f" (as {sl['name']})" if sl["name"] and sl["name"] != sl["symbol"] else "") +
               f"\n   convention {sl['conv']} ({sl['why']}){sl['scanned']}", flush=True)
@@ -135,8 +143,9 @@ def check_outside(a):
                               fams[family].get("exhaustive"), budget, env,
                               engines=fams[family].get("engines") or (), needs=needs,
                               conv=conv if len({sl["conv"] for sl in slots}) == 1 else None,
-                              kernel=next((sl["kernel"] for sl in slots
-                                           if sl["kernel"].endswith(".c")), kernel),
+                              kernel=next((sl["kernel"] for i, sl in enumerate(slots)
+                                           if sl["kernel"].endswith(".c") and
+                                           undefined_symbols(bdir, i)), ""),
                               declared=bool(needs) and not any(sl["scanned"] for sl in slots))
     except FailFast as e:
         judged, stopped = True, e.stage_name
