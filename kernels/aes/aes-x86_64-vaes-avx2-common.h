@@ -79,16 +79,12 @@ aes2_flip_be:      .quad 0, 0x80, 0, 0x80
         .endr
 .endm
 
-/* CIPHER op, oplast, k, w, regs:  the whole cipher on every register of regs (1 to 8, all
- * the same width): whitening with w (already loaded: round key 0, or a modified round key 0
- * for CTR), then rounds 1 .. rounds-1 with op and the last with oplast.  The round keys are
- * reloaded from memory each round: with 8 data registers and the counter or tweak state there
- * is no room for 15 keys, and vbroadcasti128 is a plain load (no shuffle port), one per 1 to
- * 8 AES instructions.  Clobbers ymm15, flags. */
-.macro CIPHER op, oplast, k, w, regs:vararg
-        .irp r, \regs
-        vpxor \w, \r, \r
-        .endr
+/* MIDDLE op, k, regs:  rounds 1 .. rounds-1 with op on every register of regs (1 to 8, all
+ * the same width, k ymm15 or xmm15 to match), entered where the key size starts them.  The
+ * round keys are reloaded from memory each round: with 8 data registers and the counter or
+ * tweak state there is no room for 15 keys, and vbroadcasti128 is a plain load (no shuffle
+ * port), one per 1 to 8 AES instructions.  Clobbers ymm15, flags. */
+.macro MIDDLE op, k, regs:vararg
         cmp $12, %esi
         jb 8710f                        /* AES-128 */
         je 8712f                        /* AES-192 */
@@ -107,6 +103,17 @@ aes2_flip_be:      .quad 0, 0x80, 0, 0x80
         ROUND \op, -3*16(%r10), \k, \regs
         ROUND \op, -2*16(%r10), \k, \regs
         ROUND \op, -1*16(%r10), \k, \regs
+.endm
+
+/* CIPHER op, oplast, k, w, regs:  the whole cipher on every register of regs (1 to 8, all
+ * the same width): whitening with w (already loaded: round key 0, or a modified round key 0
+ * for CTR), then rounds 1 .. rounds-1 with op (MIDDLE) and the last with oplast.  Clobbers
+ * ymm15, flags. */
+.macro CIPHER op, oplast, k, w, regs:vararg
+        .irp r, \regs
+        vpxor \w, \r, \r
+        .endr
+        MIDDLE \op, \k, \regs
         ROUND \oplast, (%r10), \k, \regs
 .endm
 
@@ -395,37 +402,34 @@ FUNC \name
 
 /* ---- XTS ---- */
 
-/* XTS_STEP op, oplast, n:  2n blocks (n ymm) at rcx -> rdx with the tweak pairs in
- * ymm6 .. ymm(5+n); n = 0: one block with the tweak in xmm6. */
+/* The XTS state: ymm8 .. ymm11 = P0 .. P3, the tweak pairs of the next 8 blocks ([T_i,
+ * T_i+1], [T_i+2, T_i+3], ..), ymm14 = the last round key in both lanes (for the whole
+ * call), ymm12-13 XTS_NEXT's and XTS_NEXT8's scratch; a form's constant is read from memory
+ * (aes2_xts_const), so that no register holds it. */
+
+/* XTS_STEP op, oplast, n:  2n blocks (n ymm, n <= 4) at rcx -> rdx with the tweak pairs in
+ * ymm8 .. ymm(7+n); n = 0: one block with the tweak in xmm8.  The tails and the stealing. */
 .macro XTS_STEP op, oplast, n
         vbroadcasti128 (%rdi), %ymm15
 .if \n
-        vpxor (%rcx), %ymm6, %ymm0
+        vpxor (%rcx), %ymm8, %ymm0
 .if \n > 1
-        vpxor 32(%rcx), %ymm7, %ymm1
+        vpxor 32(%rcx), %ymm9, %ymm1
 .endif
 .if \n > 2
-        vpxor 64(%rcx), %ymm8, %ymm2
-        vpxor 96(%rcx), %ymm9, %ymm3
-.endif
-.if \n > 4
-        vpxor 128(%rcx), %ymm10, %ymm4
-        vpxor 160(%rcx), %ymm11, %ymm5
+        vpxor 64(%rcx), %ymm10, %ymm2
+        vpxor 96(%rcx), %ymm11, %ymm3
 .endif
         CIPHER_N \op, \oplast, %ymm15, \n
-        vpxor %ymm6, %ymm0, %ymm0
+        vpxor %ymm8, %ymm0, %ymm0
 .if \n > 1
-        vpxor %ymm7, %ymm1, %ymm1
+        vpxor %ymm9, %ymm1, %ymm1
 .endif
 .if \n > 2
-        vpxor %ymm8, %ymm2, %ymm2
-        vpxor %ymm9, %ymm3, %ymm3
+        vpxor %ymm10, %ymm2, %ymm2
+        vpxor %ymm11, %ymm3, %ymm3
 .endif
-.if \n > 4
-        vpxor %ymm10, %ymm4, %ymm4
-        vpxor %ymm11, %ymm5, %ymm5
-.endif
-        .irp j, 0, 1, 2, 3, 4, 5
+        .irp j, 0, 1, 2, 3
         .if \j < \n
         vmovdqu %ymm\j, 32*\j(%rdx)
         .endif
@@ -433,45 +437,92 @@ FUNC \name
         add $32*\n, %rcx
         add $32*\n, %rdx
 .else
-        vpxor (%rcx), %xmm6, %xmm0
+        vpxor (%rcx), %xmm8, %xmm0
         CIPHER \op, \oplast, %xmm15, %xmm15, %xmm0
-        vpxor %xmm6, %xmm0, %xmm0
+        vpxor %xmm8, %xmm0, %xmm0
         vmovdqu %xmm0, (%rdx)
 .endif
 .endm
 
-/* XTS name, op, oplast, dec:  12 blocks per pass in 6 ymm chains, so that the tweaks fit
- * beside the data: 6 data registers, the 6 tweak pairs they need before and after the cipher,
- * XTS_NEXT's two temporaries, its constant and the round key are exactly the 16 registers,
- * with no stack frame.  (8 chains would put the tweaks on the stack; 6 already cover Intel's
- * latency 3 and leave AMD's latency 4 at three quarters.)
- *   ymm0-5 data   ymm6-11 tweak pairs [T_i, T_i+1], [T_i+2, T_i+3], ..   ymm12-13 scratch
- *   ymm14 aes2_xts_const   ymm15 round key
- *   rax whole blocks left for the bulk   r11 len % 16 (the stolen part)
+/* XTS_FIRST d, t, off:  the start of a chain: d = in[off] ^ t ^ round key 0 (in ymm15). */
+.macro XTS_FIRST d, t, off
+        vpxor \off(%rcx), \t, \d
+        vpxor %ymm15, \d, \d
+.endm
+
+/* XTS_KEEP t, off:  k_last ^ t into the output at off (the input there already read). */
+.macro XTS_KEEP t, off
+        vpxor %ymm14, \t, %ymm12
+        vmovdqu %ymm12, \off(%rdx)      /* XTS: k_last ^ T into the block's output place */
+.endm
+
+/* XTS_PASS16 op, oplast:  16 blocks at rcx -> rdx in 8 ymm chains (vaesenc ymm: latency 4,
+ * two a cycle on Zen 4, so 8 chains are what keeps both AES units busy), and P0 .. P3
+ * advanced by x^16.  The 16 registers hold 8 data chains, P0 .. P3, two scratch, the last
+ * round key and the round key, and no tweak of blocks 8 .. 15 beyond the pass's start: each
+ * block's tweak is needed twice, XORed into the input with round key 0 at the start and into
+ * the output at the end, where it is folded into the last round's key, k_last ^ T.  That
+ * folded key is written into the block's own place in the output when the pass starts (after
+ * the input block there has been read, so in place works) and read back as the memory
+ * operand of the last round (vaesenclast m256); the block's result then overwrites it.  Blocks
+ * 8 .. 15 take the tweak pairs P0 .. P3 * x^8 (XTS_NEXT8, into their data registers), and the
+ * next pass's P0 .. P3 are those times x^8 again. */
+.macro XTS_PASS16 op, oplast
+        vbroadcasti128 (%rdi), %ymm15
+        XTS_FIRST %ymm0, %ymm8, 0
+        XTS_FIRST %ymm1, %ymm9, 32
+        XTS_FIRST %ymm2, %ymm10, 64
+        XTS_FIRST %ymm3, %ymm11, 96
+        XTS_NEXT8 %ymm8, %ymm4, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm9, %ymm5, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm10, %ymm6, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm11, %ymm7, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_KEEP %ymm8, 0
+        XTS_KEEP %ymm9, 32
+        XTS_KEEP %ymm10, 64
+        XTS_KEEP %ymm11, 96
+        XTS_NEXT8 %ymm4, %ymm8, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm5, %ymm9, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm6, %ymm10, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm7, %ymm11, %ymm12, %ymm13, aes2_xts_const(%rip)
+        .irp j, 4, 5, 6, 7
+        vpxor %ymm14, %ymm\j, %ymm12
+        XTS_FIRST %ymm\j, %ymm\j, 32*\j
+        vmovdqu %ymm12, 32*\j(%rdx)
+        .endr
+        MIDDLE \op, %ymm15, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7
+        .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+        \oplast 32*\j(%rdx), %ymm\j, %ymm\j /* XTS: the last round, k_last ^ T read back */
+        vmovdqu %ymm\j, 32*\j(%rdx)
+        .endr
+        add $256, %rcx
+        add $256, %rdx
+.endm
+
+/* XTS name, op, oplast, dec:  16 blocks per pass (XTS_PASS16).
+ *   ymm0-7 data   ymm8-11 tweak pairs P0 .. P3   ymm12-13 scratch   ymm14 last round key
+ *   ymm15 round key   rax whole blocks left for the bulk   r11 len % 16 (the stolen part)
  * With a partial block the last whole block is left out of the bulk: stealing needs it.
- * The tail (rax < 12 after the passes) goes by binary digits like BLOCKS16, 8, 4, 2 and 1
- * blocks; after a step of 2k blocks the unused tweak pairs move down k registers, so the next
- * tweak is always in the low lane of ymm6. */
+ * The tail (rax < 16 after the passes) goes by binary digits, 8, 4, 2 and 1 blocks, each
+ * taking its tweaks from the bottom of P0 .. P3: after 8 blocks P0 .. P3 advance by x^8, after
+ * 4 the upper two pairs move down, after 2 P1 moves down, after 1 the high lane of P0, so the
+ * next tweak is always in the low lane of ymm8. */
 .macro XTS name, op, oplast, dec
 FUNC \name
         cmp $16, %r8                    /* 0 (or, outside the contract, 1..15): nothing */
         jb 9f
         ENTER
-        vmovdqa aes2_xts_const(%rip), %ymm14
-        vmovdqu (%r9), %xmm6
-        vmovdqa %xmm6, %xmm7
-        XTS_NEXT 1, %xmm7, %xmm12, %xmm13, %xmm14
-        vinserti128 $1, %xmm7, %ymm6, %ymm6
-        vmovdqa %ymm6, %ymm7
-        XTS_NEXT 2, %ymm7, %ymm12, %ymm13, %ymm14
-        vmovdqa %ymm7, %ymm8
-        XTS_NEXT 2, %ymm8, %ymm12, %ymm13, %ymm14
+        vbroadcasti128 (%r10), %ymm14
+        vmovdqu (%r9), %xmm8
+        vmovdqa %xmm8, %xmm9
+        XTS_NEXT 1, %xmm9, %xmm12, %xmm13, aes2_xts_const(%rip)
+        vinserti128 $1, %xmm9, %ymm8, %ymm8
         vmovdqa %ymm8, %ymm9
-        XTS_NEXT 2, %ymm9, %ymm12, %ymm13, %ymm14
+        XTS_NEXT 2, %ymm9, %ymm12, %ymm13, aes2_xts_const(%rip)
         vmovdqa %ymm9, %ymm10
-        XTS_NEXT 2, %ymm10, %ymm12, %ymm13, %ymm14
+        XTS_NEXT 2, %ymm10, %ymm12, %ymm13, aes2_xts_const(%rip)
         vmovdqa %ymm10, %ymm11
-        XTS_NEXT 2, %ymm11, %ymm12, %ymm13, %ymm14
+        XTS_NEXT 2, %ymm11, %ymm12, %ymm13, aes2_xts_const(%rip)
         mov %r8, %rax
         shr $4, %rax
         mov %r8, %r11
@@ -479,57 +530,55 @@ FUNC \name
         jz 1f
         dec %rax                        /* XTS: the last whole block goes to stealing */
 1:
-        cmp $12, %rax
+        sub $16, %rax
         jb 3f
 2:
-        XTS_STEP \op, \oplast, 6
-        /* T_{i+12+j} = T_{i+4+j} * x^8: by whole bytes, so no carry between the qwords */
-        XTS_NEXT8 %ymm8, %ymm6, %ymm12, %ymm13, %ymm14
-        XTS_NEXT8 %ymm9, %ymm7, %ymm12, %ymm13, %ymm14
-        XTS_NEXT8 %ymm10, %ymm8, %ymm12, %ymm13, %ymm14
-        XTS_NEXT8 %ymm11, %ymm9, %ymm12, %ymm13, %ymm14
-        XTS_NEXT8 %ymm6, %ymm10, %ymm12, %ymm13, %ymm14
-        XTS_NEXT8 %ymm7, %ymm11, %ymm12, %ymm13, %ymm14
-        sub $12, %rax
-        cmp $12, %rax
+        XTS_PASS16 \op, \oplast
+        sub $16, %rax
         jae 2b
 3:
         test $8, %al
         jz 4f
         XTS_STEP \op, \oplast, 4
-        vmovdqa %ymm10, %ymm6
-        vmovdqa %ymm11, %ymm7
+        XTS_NEXT8 %ymm8, %ymm0, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm9, %ymm1, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm10, %ymm2, %ymm12, %ymm13, aes2_xts_const(%rip)
+        XTS_NEXT8 %ymm11, %ymm3, %ymm12, %ymm13, aes2_xts_const(%rip)
+        vmovdqa %ymm0, %ymm8
+        vmovdqa %ymm1, %ymm9
+        vmovdqa %ymm2, %ymm10
+        vmovdqa %ymm3, %ymm11
 4:
         test $4, %al
         jz 5f
         XTS_STEP \op, \oplast, 2
-        vmovdqa %ymm8, %ymm6
-        vmovdqa %ymm9, %ymm7
+        vmovdqa %ymm10, %ymm8
+        vmovdqa %ymm11, %ymm9
 5:
         test $2, %al
         jz 6f
         XTS_STEP \op, \oplast, 1
-        vmovdqa %ymm7, %ymm6
+        vmovdqa %ymm9, %ymm8
 6:
         test $1, %al                    /* XTS tail: the odd whole block */
         jz 7f
         XTS_STEP \op, \oplast, 0
         add $16, %rcx
         add $16, %rdx
-        vextracti128 $1, %ymm6, %xmm6
+        vextracti128 $1, %ymm8, %xmm8
 7:
         test %r11, %r11
         jz 8f
         /* Stealing (IEEE 1619-2018 5.3.2, 5.4.2) of the last whole block m-1 at rcx and the
-         * r11 bytes after it: xmm6 = the tweak of the whole block first (encryption T_{m-1},
-         * decryption T_m), xmm7 the other, for the block made of the partial one.  The whole block is done first
+         * r11 bytes after it: xmm8 = the tweak of the whole block first (encryption T_{m-1},
+         * decryption T_m), xmm9 the other, for the block made of the partial one.  The whole block is done first
          * and written where block m-1 goes; the byte loop then swaps its head with the
          * partial input, so out[m] gets the head and out[m-1] holds the block to redo. */
-        vmovdqa %xmm6, %xmm7
+        vmovdqa %xmm8, %xmm9
 .if \dec
-        XTS_NEXT 1, %xmm6, %xmm12, %xmm13, %xmm14 /* XTS dec stealing: the later tweak first */
+        XTS_NEXT 1, %xmm8, %xmm12, %xmm13, aes2_xts_const(%rip) /* XTS dec stealing: the later tweak first */
 .else
-        XTS_NEXT 1, %xmm7, %xmm12, %xmm13, %xmm14 /* XTS enc stealing: the earlier tweak first */
+        XTS_NEXT 1, %xmm9, %xmm12, %xmm13, aes2_xts_const(%rip) /* XTS enc stealing: the earlier tweak first */
 .endif
         XTS_STEP \op, \oplast, 0
 .Lxts_steal_\@:
@@ -540,11 +589,11 @@ FUNC \name
         dec %r11
         jnz .Lxts_steal_\@
         mov %rdx, %rcx
-        vmovdqa %xmm7, %xmm6
+        vmovdqa %xmm9, %xmm8
         XTS_STEP \op, \oplast, 0
         jmp 9f
 8:
-        vmovdqu %xmm6, (%r9)            /* XTS: the tweak of the next block */
+        vmovdqu %xmm8, (%r9)            /* XTS: the tweak of the next block */
 9:
         LEAVE
         .size \name, . - \name
