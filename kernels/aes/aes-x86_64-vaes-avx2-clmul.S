@@ -69,6 +69,10 @@
 aes2_xts_const:                    /* x^7 + x^2 + x + 1: what x^128 reduces to */
         .quad 0x87, 0, 0x87, 0
         .size aes2_xts_const, . - aes2_xts_const
+        .type aes2_xts_c86, @object
+aes2_xts_c86:                      /* x^7 + x^2 + x: the rest once the rotation brought in 1 */
+        .quad 0x86, 0, 0x86, 0
+        .size aes2_xts_c86, . - aes2_xts_c86
 
 /* XTS_NEXT k, v, t1, t2, c:  v *= x^k per 128-bit lane.  Shifting each qword left by k loses
  * the top k bits of both: those of the low qword belong at the bottom of the high qword, those
@@ -83,12 +87,15 @@ aes2_xts_const:                    /* x^7 + x^2 + x + 1: what x^128 reduces to *
         vpxor \t2, \v, \v
 .endm
 
-/* XTS_NEXT8 s, d, t1, t2, c:  d = s * x^8: a byte shift of each whole lane, and the byte
- * pushed out of x^128 multiplied by x^7+x^2+x+1. */
+/* XTS_NEXT8 s, d, t1, t2, c:  d = s * x^8: each lane's bytes rotated up one place (vpshufb
+ * aes2_xts_rot8), which shifts the lane by a byte and brings the byte b pushed out of x^128
+ * back in at the bottom (the 1 term of b * (x^7+x^2+x+1)); the rest, b * (x^7+x^2+x), is one
+ * vpclmulqdq of b (vpand aes2_xts_byte0) by aes2_xts_c86, XORed in.  c is not used (the
+ * constants are read from memory). */
 .macro XTS_NEXT8 s, d, t1, t2, c
-        vpsrldq $15, \s, \t1
-        vpslldq $1, \s, \d
-        vpclmulqdq $0x00, \c, \t1, \t2  /* XTS: the byte out of x^128 times x^7+x^2+x+1 */
+        vpshufb aes2_xts_rot8(%rip), \s, \d
+        vpand aes2_xts_byte0(%rip), \d, \t1
+        vpclmulqdq $0x00, aes2_xts_c86(%rip), \t1, \t2 /* XTS: the byte out of x^128 times x^7+x^2+x */
         vpxor \t2, \d, \d
 .endm
 

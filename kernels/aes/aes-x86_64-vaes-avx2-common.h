@@ -57,6 +57,16 @@ aes2_flip_le:      .quad 0x8000000000000000, 0, 0x8000000000000000, 0
         .type aes2_flip_be, @object
 aes2_flip_be:      .quad 0, 0x80, 0, 0x80
         .size aes2_flip_be, . - aes2_flip_be
+/* XTS_NEXT8 (both forms): vpshufb's rotation of each lane's bytes up one place (byte 15, the
+ * one pushed out of x^128, to byte 0), and the mask of that byte. */
+        .type aes2_xts_rot8, @object
+aes2_xts_rot8:
+        .byte 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+        .byte 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+        .size aes2_xts_rot8, . - aes2_xts_rot8
+        .type aes2_xts_byte0, @object
+aes2_xts_byte0:    .quad 0xff, 0, 0xff, 0
+        .size aes2_xts_byte0, . - aes2_xts_byte0
 
 .text
 

@@ -89,14 +89,17 @@ aes2_xts_const:                    /* keeps the low qword of each lane */
         vpxor \t2, \v, \v
 .endm
 
-/* XTS_NEXT8 s, d, t1, t2, c:  d = s * x^8: a byte shift of each whole lane, and the byte b
- * pushed out of x^128 back in as b ^ b<<1 ^ b<<2 ^ b<<7 (15 bits: no carry out of the qword).
- * b<<1 and b<<2 as b+b and 2b+2b: vpaddq issues on more ports than the shifts, which on Intel
- * share the two ports of the AES unit (AES-128 XTS here: 0.211 -> 0.191 cycles/byte). */
+/* XTS_NEXT8 s, d, t1, t2, c:  d = s * x^8: each lane's bytes rotated up one place (vpshufb
+ * aes2_xts_rot8), which shifts the lane by a byte and brings the byte b pushed out of x^128
+ * back in at the bottom (the 1 term of b * (x^7+x^2+x+1)); b alone (vpand aes2_xts_byte0) then
+ * gives b<<1 ^ b<<2 ^ b<<7 (15 bits: no carry out of the qword).  b<<1 and b<<2 as b+b and
+ * 2b+2b: vpaddq issues on more ports than the shifts, which on Intel share the two ports of
+ * the AES unit (AES-128 XTS there: 0.211 -> 0.191 cycles/byte).  One vpshufb where the byte
+ * shifts took two (vpsrldq, vpslldq): on Zen 4 byte shuffles also take slots of the AES
+ * units (docs/aes.md).  c is not used. */
 .macro XTS_NEXT8 s, d, t1, t2, c
-        vpsrldq $15, \s, \t1
-        vpslldq $1, \s, \d
-        vpxor \t1, \d, \d
+        vpshufb aes2_xts_rot8(%rip), \s, \d
+        vpand aes2_xts_byte0(%rip), \d, \t1
         vpaddq \t1, \t1, \t2
         vpxor \t2, \d, \d
         vpaddq \t2, \t2, \t2
