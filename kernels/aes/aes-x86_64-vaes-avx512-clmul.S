@@ -66,14 +66,45 @@
         vpternlogq $0x96, \t1, \t2, \dst
 .endm
 
-/* XTS_NEXT16_CLMUL w, t1, t2, t3:  w = w * x^16 per lane: a two-byte shift of the lane, the
- * two bytes shifted out multiplied by 0x87. */
-.macro XTS_NEXT16_CLMUL w, t1, t2, t3
-        vpsrldq $14, \w, \t1
-        vpclmulqdq $0x00, %zmm8, \t1, \t2
-        vpslldq $2, \w, \w
-        vpxorq \t2, \w, \w              /* XTS clmul: reduction folded in */
+/* XTS_NEXT16_PAIR wa, wb, t1, t2, t3:  wa, wb = themselves * x^16 per lane, with one
+ * carry-less multiplication for both.  Each lane's top 16 bits, ha and hb, go to bits 0-15 and
+ * 24-39 of its low qword (byte shifts of the lanes; hb's shift brings three more bytes of wb
+ * below it, cut off by aes512_xts_pack); one vpclmulqdq by 0x87 gives ha * 0x87 in bits 0-22
+ * and hb * 0x87 in bits 24-46 (23 bits each: they do not meet), which are XORed into the
+ * lanes shifted up by two bytes (ha's product cut to 24 bits, aes512_xts_low24; hb's shifted
+ * down).  vpclmulqdq takes a slot of the AES units on Zen 4 (docs/aes.md): two for a pass's
+ * four tweak vectors instead of four. */
+.macro XTS_NEXT16_PAIR wa, wb, t1, t2, t3
+        vpsrldq $14, \wa, \t1
+        vpsrldq $11, \wb, \t2
+        vpternlogq $0xf8, aes512_xts_pack(%rip){1to8}, \t2, \t1   /* ha | (hb << 24) */
+        vpclmulqdq $0x00, %zmm8, \t1, \t3
+        vpslldq $2, \wa, \wa
+        vpternlogq $0x78, aes512_xts_low24(%rip){1to8}, \t3, \wa  /* XTS clmul: ^ ha * 0x87 */
+        vpsrlq $24, \t3, \t3
+        vpslldq $2, \wb, \wb
+        vpxorq \t3, \wb, \wb              /* XTS clmul: reduction folded in */
 .endm
+
+/* XTS_NEXT16_CLMUL w0, w1, w2, w3, t1, t2, t3:  the pass's four tweak vectors times x^16. */
+.macro XTS_NEXT16_CLMUL w0, w1, w2, w3, t1, t2, t3
+        XTS_NEXT16_PAIR \w0, \w1, \t1, \t2, \t3
+        XTS_NEXT16_PAIR \w2, \w3, \t1, \t2, \t3
+.endm
+
+        .section .rodata
+        .p2align 3
+/* The qword masks of XTS_NEXT16_PAIR (embedded broadcast): bytes 3 and 4 (hb's place), the
+ * low 24 bits (ha's product). */
+        .type aes512_xts_pack, @object
+aes512_xts_pack:
+        .quad 0x000000ffff000000
+        .size aes512_xts_pack, . - aes512_xts_pack
+        .type aes512_xts_low24, @object
+aes512_xts_low24:
+        .quad 0x0000000000ffffff
+        .size aes512_xts_low24, . - aes512_xts_low24
+        .text
 
 /* CTR_STEP_CLMUL:  the pass's counter blocks.  The fast path adds in 32-bit lanes, right while
  * the low 32 bits of the pass's first counter (r10d) stay at most 2^32 - 17, so that neither

@@ -463,8 +463,8 @@ aes512_one:
  *   mulx  dst, src, lcnt, rcnt, t1, t2:  dst = src * x^k per lane, 0 <= k <= 16, with lcnt
  *         = k and rcnt = 64 - k in both qwords of the lane; t1, t2 temporaries.  For the
  *         start of a call and the tweaks after the last pass.
- *   next  w, t1, t2, t3:  w = w * x^16 in every lane (the next pass's tweaks); t1-t3
- *         temporaries. */
+ *   next  w0, w1, w2, w3, t1, t2, t3:  w0 .. w3 = themselves * x^16 in every lane (the next
+ *         pass's tweaks); t1-t3 temporaries. */
 
 /* AES512_XTS_PASS op, oplast, next, tail:  16 blocks (tail: the masked ones).  Each tweak is
  * folded into the first key addition (one three-way XOR) and into the last round's key, and
@@ -483,10 +483,7 @@ aes512_one:
         vpxorq %zmm31, %zmm6, %zmm11
         vpxorq %zmm31, %zmm7, %zmm12
 .if !\tail
-        \next %zmm4, %zmm13, %zmm14, %zmm15
-        \next %zmm5, %zmm13, %zmm14, %zmm15
-        \next %zmm6, %zmm13, %zmm14, %zmm15
-        \next %zmm7, %zmm13, %zmm14, %zmm15
+        \next %zmm4, %zmm5, %zmm6, %zmm7, %zmm13, %zmm14, %zmm15
 .endif
         AES512_MIDDLE \op, zmm, 0, 1, 2, 3
         \oplast %zmm9, %zmm0, %zmm0
