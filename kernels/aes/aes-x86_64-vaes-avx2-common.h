@@ -55,16 +55,6 @@ aes2_ctr_add:
         .quad 2 * \n, 0, 2 * \n, 0
         .endr
         .size aes2_ctr_add, . - aes2_ctr_add
-/* The BE counter runs as a little-endian integer whose low qword has its top bit flipped, so
- * that vpcmpgtq (signed) orders the low qwords as unsigned numbers with no per-compare flip.
- * The flip is undone for free inside the whitening key: byte 7 of the LE form (the flipped
- * bit's byte) is byte 8 of the byte-reversed block. */
-        .type aes2_flip_le, @object
-aes2_flip_le:      .quad 0x8000000000000000, 0, 0x8000000000000000, 0
-        .size aes2_flip_le, . - aes2_flip_le
-        .type aes2_flip_be, @object
-aes2_flip_be:      .quad 0, 0x80, 0, 0x80
-        .size aes2_flip_be, . - aes2_flip_be
 /* XTS_NEXT8 (both forms): vpshufb's rotation of each lane's bytes up one place (byte 15, the
  * one pushed out of x^128, to byte 0), and the mask of that byte. */
         .type aes2_xts_rot8, @object
@@ -294,27 +284,31 @@ FUNC \name
 
 /* ---- CTR ---- */
 
-/* CTR_ADD128 add, w, t, m:  w += add (qword [a, 0] per lane) as 128-bit integers in the
- * flipped form (see aes2_flip_le).  In that form a low qword wrapped iff it is now signed-less
- * than before, and vpcmpgtq of old over new says so with no flip per compare; the all-ones
- * result, moved up one qword, is -1 in the high qword, which vpsubq turns into +1. */
+/* CTR_ADD128 add, w, t, m:  w += add (qword [a, 0] per lane, a < 2^63) as 128-bit integers
+ * (the byte-reversed counter: a little-endian integer per lane).  The low qword's carry out
+ * is the top bit of old & ~new for an addend below 2^63 (vpandn); shifted down to bit 0 and moved to the high qword by a swap of the lane's qwords (the high
+ * qwords' own bit is 0: their addend is 0, so ~old & new is 0 there), it is added.  No
+ * compare: vpcmpgtq ymm takes a slot of the AES units on Zen 4, as do byte shifts, where
+ * vpandn, vpsrlq, vpshufd and vpaddq do not (docs/aes.md). */
 .macro CTR_ADD128 add, w, t, m
         vpaddq \add, \w, \t
-        vpcmpgtq \t, \w, \m
-        vpslldq $8, \m, \m
-        vpsubq \m, \t, \w               /* CTR: carry the pair's low qwords into the high */
+        vpandn \w, \t, \m
+        vpsrlq $63, \m, \m
+        vpshufd $0x4e, \m, \m
+        vpaddq \m, \t, \w               /* CTR: carry the pair's low qwords into the high */
 .endm
 
-/* CTR_GEN_CARRY n:  ymm0 .. ymm(n-1) = counter blocks c+0 .. c+2n-1 (byte-reversed, still
- * flipped) from the pair in ymm13, each carried through all 128 bits: one add, compare, shift
- * and subtract per register, all from ymm13, so the n are independent. */
+/* CTR_GEN_CARRY n:  ymm0 .. ymm(n-1) = counter blocks c+0 .. c+2n-1 (byte-reversed back to
+ * big-endian) from the pair in ymm13, each carried through all 128 bits as CTR_ADD128 does, all
+ * from ymm13, so the n are independent. */
 .macro CTR_GEN_CARRY n
         .irp j, 0, 1, 2, 3, 4, 5, 6, 7
         .if \j < \n
         vpaddq aes2_ctr_step+32*\j(%rip), %ymm13, %ymm\j
-        vpcmpgtq %ymm\j, %ymm13, %ymm11
-        vpslldq $8, %ymm11, %ymm11
-        vpsubq %ymm11, %ymm\j, %ymm\j   /* CTR: carry from the low into the high qword */
+        vpandn %ymm13, %ymm\j, %ymm11
+        vpsrlq $63, %ymm11, %ymm11
+        vpshufd $0x4e, %ymm11, %ymm11
+        vpaddq %ymm11, %ymm\j, %ymm\j   /* CTR: carry from the low into the high qword */
         vpshufb %ymm12, %ymm\j, %ymm\j
         .endif
         .endr
@@ -322,8 +316,8 @@ FUNC \name
 
 /* CTR_STEP n, main (128-bit BE counter) and CTR32LE_STEP n, main:
  *   ymm0-7 data   ymm11 carry mask   ymm12 byte reversal   ymm13 counter pair [c, c+1]
- *   ymm14 whitening key (round key 0, for CTR with the flip folded in)   ymm15 round key
- * CTR keeps the counter as a flipped LE integer (CTR_ADD128); CTR32LE keeps the block as it
+ *   ymm14 whitening key (round key 0)   ymm15 round key
+ * CTR keeps the counter as a byte-reversed LE integer (CTR_ADD128); CTR32LE keeps the block as it
  * is and adds in dword 0 only, which is exactly its mod 2^32 wrap. */
 .macro CTR_STEP n, main
 .if \n
@@ -418,13 +412,10 @@ FUNC \name
 .else
         vmovdqa aes2_bswap128(%rip), %ymm12
         vpshufb %xmm12, %xmm13, %xmm13
-        vpxor aes2_flip_le(%rip), %xmm13, %xmm13
         vinserti128 $1, %xmm13, %ymm13, %ymm13
         CTR_ADD128 aes2_ctr_lane1(%rip), %ymm13, %ymm0, %ymm11
-        vpxor aes2_flip_be(%rip), %ymm14, %ymm14
         BLOCKS16 CTR_STEP
-        vpshufb %xmm12, %xmm13, %xmm13  /* CTR: back to big-endian, then unflip */
-        vpxor aes2_flip_be(%rip), %xmm13, %xmm13
+        vpshufb %xmm12, %xmm13, %xmm13  /* CTR: back to big-endian */
         vmovdqu %xmm13, (%r9)
 .endif
 9:
