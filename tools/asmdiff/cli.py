@@ -184,7 +184,7 @@ def parsers():
     # --needs, --convention, --op once for all or once per --symbol
     c.add_argument("--kernel", action="append", default=[], metavar="FILE.S",
                    help="the outside source to check (.S or .c; repeatable, paired in order "
-                        "with --symbol; up to four kernels with --baseline's). No default")
+                        "with --symbol; up to eight kernels with --baseline's). No default")
     c.add_argument("--symbol", action="append", default=[], metavar="NAME",
                    help="the entry point to check, a global symbol of its --kernel file "
                         "(repeatable: one per --kernel, or several for one --kernel). No "
