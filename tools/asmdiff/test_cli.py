@@ -727,8 +727,8 @@ class BadInput(unittest.TestCase):
         self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", sub, "--symbol",
                   "b", "--op", "add_n", "--op", "sub_n", "--op", "add_n"],
                  "3 --op for 2 kernels", slots)
-        self.bad(["check", "mpi", "--kernel", add] + ["--symbol", "a", "--symbol", "b"] * 2 +
-                 ["--baseline", sub], "at most 4", slots)
+        self.bad(["check", "mpi", "--kernel", add] + ["--symbol", "a", "--symbol", "b"] * 4 +
+                 ["--baseline", sub], "at most 8", slots)
         self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", "/nonexistent.S",
                   "--symbol", "b"], "--kernel: no file /nonexistent.S", slots)
         # add_n and sub_n: two kernels, each named by its symbol
