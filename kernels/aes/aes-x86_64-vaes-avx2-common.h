@@ -480,39 +480,41 @@ FUNC \name
 .endm
 
 /* XTS_PASS16 op, oplast:  16 blocks at rcx -> rdx in 8 ymm chains (vaesenc ymm: latency 4,
- * two a cycle on Zen 4, so 8 chains are what keeps both AES units busy), and P0 .. P3
- * advanced by x^16.  The 16 registers hold 8 data chains, P0 .. P3, two scratch, the last
- * round key and the round key, and no tweak of blocks 8 .. 15 beyond the pass's start: each
- * block's tweak is needed twice, XORed into the input with round key 0 at the start and into
- * the output at the end, where it is folded into the last round's key, k_last ^ T.  That
- * folded key is written into the block's own place in the output when the pass starts (after
- * the input block there has been read, so in place works) and read back as the memory
- * operand of the last round (vaesenclast m256); the block's result then overwrites it.  Blocks
- * 8 .. 15 take the tweak pairs P0 .. P3 * x^8 (XTS_NEXT8, into their data registers), and the
- * next pass's P0 .. P3 are those times x^8 again. */
+ * two a cycle on Zen 4, so 8 chains are what keeps both AES units busy), and the tweaks
+ * advanced by x^16.  The 16 registers hold 8 data chains, P0 .. P3 (the tweak pairs of blocks
+ * 0 .. 7), two scratch, the last round key and the round key; Q0 .. Q3, the tweak pairs of
+ * blocks 8 .. 15 (P0 .. P3 * x^8), wait in the red zone (the 128 bytes below rsp, which a
+ * leaf function may use), made by the pass before, so that all 8 chains start at once: a
+ * chain that first waited for its tweak's multiplication would leave AES slots empty that
+ * the rounds of the pass before cannot fill.  Each block's tweak is needed twice, XORed into
+ * the input with round key 0 at the start and into the output at the end, where it is
+ * folded into the last round's key, k_last ^ T.  That folded key is written into the block's
+ * own place in the output when the pass starts (after the input block there has been read,
+ * so in place works) and read back as the memory operand of the last round (vaesenclast
+ * m256); the block's result then overwrites it.  The next pass's P0 .. P3 (Q0 .. Q3 * x^8)
+ * and Q0 .. Q3 (those * x^8) are made while the rounds run. */
 .macro XTS_PASS16 op, oplast
         vbroadcasti128 (%rdi), %ymm15
         XTS_FIRST %ymm0, %ymm8, 0
         XTS_FIRST %ymm1, %ymm9, 32
         XTS_FIRST %ymm2, %ymm10, 64
         XTS_FIRST %ymm3, %ymm11, 96
-        XTS_NEXT8 %ymm8, %ymm4, %ymm12, %ymm13, aes2_xts_const(%rip)
-        XTS_NEXT8 %ymm9, %ymm5, %ymm12, %ymm13, aes2_xts_const(%rip)
-        XTS_NEXT8 %ymm10, %ymm6, %ymm12, %ymm13, aes2_xts_const(%rip)
-        XTS_NEXT8 %ymm11, %ymm7, %ymm12, %ymm13, aes2_xts_const(%rip)
+        .irp j, 4, 5, 6, 7
+        vmovdqu -256+32*\j(%rsp), %ymm\j  /* XTS: Q from the red zone */
+        .endr
         XTS_KEEP %ymm8, 0
         XTS_KEEP %ymm9, 32
         XTS_KEEP %ymm10, 64
         XTS_KEEP %ymm11, 96
-        XTS_NEXT8 %ymm4, %ymm8, %ymm12, %ymm13, aes2_xts_const(%rip)
-        XTS_NEXT8 %ymm5, %ymm9, %ymm12, %ymm13, aes2_xts_const(%rip)
-        XTS_NEXT8 %ymm6, %ymm10, %ymm12, %ymm13, aes2_xts_const(%rip)
-        XTS_NEXT8 %ymm7, %ymm11, %ymm12, %ymm13, aes2_xts_const(%rip)
         .irp j, 4, 5, 6, 7
         vpxor %ymm14, %ymm\j, %ymm12
         XTS_FIRST %ymm\j, %ymm\j, 32*\j
         vmovdqu %ymm12, 32*\j(%rdx)
         .endr
+        XTS_ADVANCE %ymm8, 0
+        XTS_ADVANCE %ymm9, 1
+        XTS_ADVANCE %ymm10, 2
+        XTS_ADVANCE %ymm11, 3
         MIDDLE \op, %ymm15, %ymm0, %ymm1, %ymm2, %ymm3, %ymm4, %ymm5, %ymm6, %ymm7
         .irp j, 0, 1, 2, 3, 4, 5, 6, 7
         \oplast 32*\j(%rdx), %ymm\j, %ymm\j /* XTS: the last round, k_last ^ T read back */
@@ -520,6 +522,15 @@ FUNC \name
         .endr
         add $256, %rcx
         add $256, %rdx
+.endm
+
+/* XTS_ADVANCE p, j:  p (the register of P_j) = Q_j * x^8 (Q_j read from the red zone), and
+ * Q_j = that * x^8 written back: the next pass's tweak pairs j and j + 4. */
+.macro XTS_ADVANCE p, j
+        vmovdqu -128+32*\j(%rsp), %ymm12
+        XTS_NEXT8 %ymm12, \p, %ymm12, %ymm12, aes2_xts_const(%rip)
+        XTS_NEXT8 \p, %ymm13, %ymm12, %ymm12, aes2_xts_const(%rip)
+        vmovdqu %ymm13, -128+32*\j(%rsp)
 .endm
 
 /* XTS name, op, oplast, dec:  16 blocks per pass (XTS_PASS16).
@@ -555,10 +566,22 @@ FUNC \name
 1:
         sub $16, %rax
         jb 3f
+        XTS_NEXT8 %ymm8, %ymm13, %ymm12, %ymm12, aes2_xts_const(%rip)
+        vmovdqu %ymm13, -128(%rsp)      /* XTS: the first pass's Q0 .. Q3 into the red zone */
+        XTS_NEXT8 %ymm9, %ymm13, %ymm12, %ymm12, aes2_xts_const(%rip)
+        vmovdqu %ymm13, -96(%rsp)
+        XTS_NEXT8 %ymm10, %ymm13, %ymm12, %ymm12, aes2_xts_const(%rip)
+        vmovdqu %ymm13, -64(%rsp)
+        XTS_NEXT8 %ymm11, %ymm13, %ymm12, %ymm12, aes2_xts_const(%rip)
+        vmovdqu %ymm13, -32(%rsp)
 2:
         XTS_PASS16 \op, \oplast
         sub $16, %rax
         jae 2b
+        vpxor %xmm12, %xmm12, %xmm12    /* XTS: no tweak left in the red zone */
+        .irp j, 0, 1, 2, 3
+        vmovdqu %ymm12, -128+32*\j(%rsp)
+        .endr
 3:
         test $8, %al
         jz 4f
