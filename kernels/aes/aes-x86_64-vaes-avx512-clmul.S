@@ -106,22 +106,39 @@ aes512_xts_low24:
         .size aes512_xts_low24, . - aes512_xts_low24
         .text
 
-/* CTR_STEP_CLMUL:  the pass's counter blocks.  The fast path adds in 32-bit lanes, right while
- * the low 32 bits of the pass's first counter (r10d) stay at most 2^32 - 17, so that neither
- * the 16 counters nor the next pass's first one carry out of them. */
+/* CTR_STEP_CLMUL:  the pass's counter blocks, big-endian.  While the low byte of the pass's
+ * first counter (r10b) is at most 239, the 16 blocks differ from it in their last byte only,
+ * and nor does the next pass's first counter carry out of the low 32 bits: the blocks are
+ * the big-endian block as it is (one vpshufb for the pass) plus 4j + b in byte 15
+ * (aes512_ctr_be_offsets), with no byte reversal per vector (a shuffle, which takes AES slots
+ * on Zen 4: docs/aes.md), and the running counter advances in 32-bit lanes.  Else the 32-bit
+ * lane path, right while the low 32 bits stay at most 2^32 - 17, so that neither the 16
+ * counters nor the next pass's first one carry out of them; else the 128-bit carry path. */
 .macro CTR_STEP_CLMUL
+        cmp $239, %r10b                 /* CTR clmul: can the low byte carry in this pass? */
+        ja .Lctr_le32\@
+        vpshufb %zmm14, %zmm8, %zmm15
+        vpaddd aes512_ctr_be_offsets+0(%rip), %zmm15, %zmm0
+        vpaddd aes512_ctr_be_offsets+64(%rip), %zmm15, %zmm1
+        vpaddd aes512_ctr_be_offsets+128(%rip), %zmm15, %zmm2
+        vpaddd aes512_ctr_be_offsets+192(%rip), %zmm15, %zmm3
+        vpaddd %zmm13, %zmm8, %zmm8
+        jmp .Lctr_done\@
+.Lctr_le32\@:
         cmp $0xffffffef, %r10d          /* CTR clmul: can the low 32 bits carry in this pass? */
         ja .Lctr_carry\@
         AES512_CTR_ADD32
+        AES512_CTR_BSWAP
         jmp .Lctr_done\@
 .Lctr_carry\@:
         AES512_CTR_ADD128
+        AES512_CTR_BSWAP
 .Lctr_done\@:
         add $16, %r10d
 .endm
 
         AES512_COMMON_ENTRIES clmul
-        AES512_CTR aes_ctr_vaes_avx512_clmul, CTR_STEP_CLMUL, 1
+        AES512_CTR aes_ctr_vaes_avx512_clmul, CTR_STEP_CLMUL, 2
         AES512_XTS aes_xts_enc_vaes_avx512_clmul, vaesenc, vaesenclast, XTS_MULX_CLMUL, XTS_NEXT16_CLMUL, 0
         AES512_XTS aes_xts_dec_vaes_avx512_clmul, vaesdec, vaesdeclast, XTS_MULX_CLMUL, XTS_NEXT16_CLMUL, 1
 

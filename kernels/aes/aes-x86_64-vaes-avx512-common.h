@@ -33,6 +33,14 @@ aes512_ctr_offsets:
         .quad \i, 0
         .endr
         .size aes512_ctr_offsets, . - aes512_ctr_offsets
+/* The same offsets added to the big-endian block as it is: 4j + b to its byte 15, the top
+ * byte of dword 3 (vpaddd), for the clmul form's byte fast path. */
+        .type aes512_ctr_be_offsets, @object
+aes512_ctr_be_offsets:
+        .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        .long 0, 0, 0, \i << 24
+        .endr
+        .size aes512_ctr_be_offsets, . - aes512_ctr_be_offsets
 /* XTS: the power of x by which each lane's tweak is multiplied at the start of a call, as the
  * shift count of both of its qwords: lane b of vector j holds T * x^(4j + b). */
         .type aes512_xts_powers, @object
@@ -371,11 +379,21 @@ aes512_one:
         AES512_ADD128 %zmm8, %zmm8, %zmm13
 .endm
 
+/* AES512_CTR_BSWAP:  the counter blocks in zmm0-3 back to big-endian (zmm14 =
+ * aes512_bswap128). */
+.macro AES512_CTR_BSWAP
+        vpshufb %zmm14, %zmm0, %zmm0
+        vpshufb %zmm14, %zmm1, %zmm1
+        vpshufb %zmm14, %zmm2, %zmm2
+        vpshufb %zmm14, %zmm3, %zmm3
+.endm
+
 /* AES512_CTR_PASS be, tail:  encrypt the counter blocks in zmm0-3 (be: reverse their bytes
- * back to big-endian first, zmm14 = aes512_bswap128) and XOR in 16 blocks of input.  The
- * input is folded into the last round's key: E(c) ^ in = vaesenclast(state, k_last ^ in). */
+ * back to big-endian first, zmm14 = aes512_bswap128; be = 2: the step left them big-endian)
+ * and XOR in 16 blocks of input.  The input is folded into the last round's key:
+ * E(c) ^ in = vaesenclast(state, k_last ^ in). */
 .macro AES512_CTR_PASS be, tail
-.if \be
+.if \be == 1
         vpshufb %zmm14, %zmm0, %zmm0
         vpshufb %zmm14, %zmm1, %zmm1
         vpshufb %zmm14, %zmm2, %zmm2
@@ -402,7 +420,7 @@ aes512_one:
 
 /* AES512_CTR name, step, be:  name(ks, rounds, out, in, nblocks, ctr).  step is the macro
  * that makes a pass's counter blocks (above, or a form's); be = 1 for the 128-bit big-endian
- * counter of CTR, 0 for CTR32LE.  CTR keeps the low 32 bits of the pass's first counter in
+ * counter of CTR, 0 for CTR32LE; be = 2 for CTR whose step leaves the blocks big-endian.  CTR keeps the low 32 bits of the pass's first counter in
  * r10d for a step that needs to know whether they can carry. */
 .macro AES512_CTR name, step, be
         AES512_FUNC \name
