@@ -13,6 +13,26 @@
  * seven modes of kernels/aes/aes.h.  The file comments of the two .S files describe the
  * design; the comments here say why each piece is shaped the way it is.
  *
+ * Where the cycles go (Zen 4, AMD EPYC family 25; tools/aes_op_bench.c for the units,
+ * tools/aes_kernel_bench.c for the kernels, 16 KiB in place; docs/aes.md has the method and
+ * the one-process bench against Linux and libgcrypt):
+ *   The bound.  vaesenc ymm: latency 4, two a cycle, so 8 independent chains, 0.156 c/B for
+ *   AES-128 and 0.219 for AES-256 (10 and 14 rounds at 64 bytes a cycle).  ECB, CBC
+ *   decryption and CTR32LE run at it (0.159, 0.223): the round keys' broadcast loads, the
+ *   input loads and the stores cost nothing visible.
+ *   What takes AES slots.  Beside 8 vaesenc chains, a vpclmulqdq ymm, a vpcmpgtq ymm or a byte
+ *   shuffle (vpshufb, vpslldq, vpsrldq) issues where vaesenc does: each can push the pass
+ *   back; ALU ops, shifts by bits, vpshufd, loads and stores do not (at the densities here).
+ *   So the counter's carry is found with vpandn/vpsrlq/vpshufd, not vpcmpgtq/vpslldq, and
+ *   the tweaks' x^8 step is one byte rotation, not two byte shifts.
+ *   XTS (AES-256: 0.263 clmul, 0.280 shift).  Without the tweak step (ablation: XTS_ADVANCE
+ *   only reloading Q) it runs at 0.222, so the 8 tweak multiplications a pass are what is
+ *   left (clmul: 8 vpclmulqdq and 8 vpshufb; shift: 8 vpshufb and 48 ALU ops, whose
+ *   ymm ALU slots then run short beside the rounds).  Packing two or four reductions into one
+ *   vpclmulqdq was slower (0.290, 0.310): the longer chain delays the pass's second half.
+ *   CTR (AES-128: clmul 0.177, shift 0.204).  Without the carries the shift form runs at
+ *   0.181, without the per-register byte reversal 0.189.
+ *
  * Registers every entry point sets up (ENTER) and the round loop relies on:
  *   rdi  ks (never written)   esi  rounds (only read)   r10  ks + 16 * rounds, the last key
  *   ymm15  the round key of the current round, broadcast to both lanes

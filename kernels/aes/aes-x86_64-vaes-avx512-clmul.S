@@ -32,21 +32,25 @@
  *              sequence by it);  r10d CTR: the low 32 bits of the pass's first counter;
  *              rdi nblocks (CTR), len mod 16 (XTS)
  *   k1-k4      tail masks (one per vector);  k5 CTR carries;  k6 the XTS partial block
+ *   zmm15      CTR's byte path: the pass's first counter block, big-endian
  *
  * The two forms (this one and aes-x86_64-vaes-avx512-shift.S) differ where the modes leave a
  * real choice, both about arithmetic beside the AES rounds, which compete with them for the
  * vector ports:
  *   XTS tweaks.  Each pass needs its four tweak vectors multiplied by x^16.  Here that is a
- *     byte shift of each 128-bit lane by two bytes and one carry-less multiplication of the
- *     16 bits shifted out by 0x87 (vpclmulqdq), XORed back in: 4 instructions a vector.  The
- *     shift form reduces with shifts and ternary-logic XORs instead: 7 instructions a vector,
- *     but no use of the carry-less multiplier, which a CPU may have at lower throughput than
- *     its shift and logic units.
+ *     byte shift of each 128-bit lane by two bytes and a carry-less multiplication of the 16
+ *     bits shifted out by 0x87 (vpclmulqdq), XORed back in, two vectors' bits sharing one
+ *     vpclmulqdq (XTS_NEXT16_PAIR: 9 instructions a pair).  The shift form reduces with
+ *     shifts and ternary-logic XORs instead: 7 instructions a vector, but no use of the
+ *     carry-less multiplier, which a CPU may have at lower throughput than its shift and
+ *     logic units (on Zen 4 it takes a slot of the AES units: the shift form is the faster
+ *     there, 0.223 against 0.230 c/B for AES-256 XTS).
  *   CTR.  The 128-bit big-endian counter is kept byte-reversed (a little-endian integer per
- *     lane).  Here a pass adds its offsets 0..15 in 32-bit lanes whenever the low 32 bits of
- *     the counter cannot wrap in the pass (all but one pass in 2^28), and takes the 128-bit
- *     carry path only for the pass that can; that costs a compare and a branch per pass and
- *     two code paths.  The shift form does the full 128-bit addition (64-bit adds, a compare
+ *     lane).  Here a pass whose first counter's low byte is at most 239 adds its offsets to
+ *     the last byte of the big-endian block (15 passes in 16), else adds them in 32-bit lanes
+ *     whenever the low 32 bits of the counter cannot wrap in the pass (all but one pass in
+ *     2^28), and takes the 128-bit carry path only for the pass that can; that costs two
+ *     compares and branches per pass and three code paths.  The shift form does the full 128-bit addition (64-bit adds, a compare
  *     into a mask, a masked add into the high qword) on every pass: one path, always right,
  *     three more instructions per vector.
  */

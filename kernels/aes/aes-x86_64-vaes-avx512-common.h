@@ -14,6 +14,26 @@
  * sizes, entered at one of three points (AES512_MIDDLE); the first and last keys sit in fixed
  * registers, because every mode folds something into the first addition and the last round.
  *
+ * Where the cycles go (Zen 4, AMD EPYC family 25; tools/aes_op_bench.c for the units,
+ * tools/aes_kernel_bench.c for the kernels, 16 KiB in place; docs/aes.md has the method and
+ * the one-process bench against Linux and libgcrypt):
+ *   The bound.  vaesenc zmm: latency 4, one a cycle (the 512-bit instruction takes both
+ *   256-bit AES units), so 4 independent chains, exactly the four of a pass, with no slack:
+ *   0.156 c/B for AES-128 and 0.219 for AES-256.  ECB runs at it (0.157, 0.222).
+ *   What takes AES slots.  A vpclmulqdq zmm or a compare into an opmask (vpcmpuq) takes a
+ *   whole one; a byte shuffle may, once the other units are full.  Beside the four chains
+ *   the ALU takes about one zmm operation per vaesenc for free (4 ternary XORs per 4
+ *   vaesenc cost nothing, 6 cost a third more), so a mode's work beside its rounds has a
+ *   budget: AES-128 40 operations a pass, AES-256 56.
+ *   XTS (AES-256: 0.230 clmul, 0.223 shift).  The shift form's step is ALU work inside the
+ *   budget; the clmul form's two vpclmulqdq a pass (XTS_NEXT16_PAIR: two vectors' reductions
+ *   share one) cost two slots of 56.  Without any tweak step (ablation) both run at 0.227.
+ *   CTR (AES-128: clmul 0.163, shift 0.190).  CTR32LE runs at 0.164.  The shift form's five
+ *   128-bit additions a pass (vpcmpuq into k5 each) are 0.023 of it (ablation without the
+ *   carries: 0.167); doing the carry with ALU ops instead (vpsubq, vpternlogq, shifts) ran
+ *   no faster (0.191): it overdraws the ALU budget.  The clmul form's byte path needs one
+ *   vpshufb a pass where the 32-bit path takes four (without any: 0.159).
+ *
  * Instruction lines use spaces, not tabs.  verify/mutants/aes.mutants plants its bugs in the .S
  * files (the build swaps a kernel's .S, not this header): a bug of shared code there redefines
  * the one small macro here that holds it (AES512_ADD128, AES512_CBC_CARRY, AES512_XTS_STEAL,
