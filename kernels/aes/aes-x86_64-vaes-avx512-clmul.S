@@ -142,7 +142,7 @@ aes512_xts_low24:
 .endm
 
         AES512_COMMON_ENTRIES clmul
-        AES512_CTR aes_ctr_vaes_avx512_clmul, CTR_STEP_CLMUL, 2
+        AES512_CTR aes_ctr_vaes_avx512_clmul, CTR_STEP_CLMUL, 2, 1
         AES512_XTS aes_xts_enc_vaes_avx512_clmul, vaesenc, vaesenclast, XTS_MULX_CLMUL, XTS_NEXT16_CLMUL, 0
         AES512_XTS aes_xts_dec_vaes_avx512_clmul, vaesdec, vaesdeclast, XTS_MULX_CLMUL, XTS_NEXT16_CLMUL, 1
 
