@@ -28,11 +28,14 @@
  *   XTS (AES-256: 0.230 clmul, 0.223 shift).  The shift form's step is ALU work inside the
  *   budget; the clmul form's two vpclmulqdq a pass (XTS_NEXT16_PAIR: two vectors' reductions
  *   share one) cost two slots of 56.  Without any tweak step (ablation) both run at 0.227.
- *   CTR (AES-128: clmul 0.163, shift 0.190).  CTR32LE runs at 0.164.  The shift form's five
- *   128-bit additions a pass (vpcmpuq into k5 each) are 0.023 of it (ablation without the
- *   carries: 0.167); doing the carry with ALU ops instead (vpsubq, vpternlogq, shifts) ran
- *   no faster (0.191): it overdraws the ALU budget.  The clmul form's byte path needs one
- *   vpshufb a pass where the 32-bit path takes four (without any: 0.159).
+ *   CTR (AES-128: clmul 0.160, shift 0.190; CTR32LE 0.161).  In 16-block passes (4 chains,
+ *   no slack) the counter's adds and the round-key-0 XOR at the chains' heads cost AES slots
+ *   (CTR32LE 0.164, the clmul CTR 0.163): the clmul form's CTR and CTR32LE run 32 blocks a
+ *   pass in 8 chains (AES512_CTR wide).  The shift form's five 128-bit additions a pass
+ *   (vpcmpuq into k5 each) are 0.023 of it (ablation without the carries: 0.167); doing the
+ *   carry with ALU ops instead (vpsubq, vpternlogq, shifts) ran no faster (0.191): it
+ *   overdraws the ALU budget; 32-block passes made it slower (0.220).  The clmul form's byte
+ *   path needs one vpshufb a pass where the 32-bit path takes four.
  *
  * Instruction lines use spaces, not tabs.  verify/mutants/aes.mutants plants its bugs in the .S
  * files (the build swaps a kernel's .S, not this header): a bug of shared code there redefines
