@@ -710,7 +710,7 @@ static const char *const bc_property_names[BCP_COUNT] = {
     "cbc/ctr call: blocks mod 16, key", "cbc/ctr call: blocks mod 48, passes of 48",
     "xts call: bulk blocks mod 16, steals, key", "xts call: bulk blocks mod 12, steals, key",
     "xts call: bulk blocks mod 48, passes of 48",
-    "ctr pass: mode, first, low byte or word near its wrap, whole",
+    "ctr pass: mode, first, low byte or word near its wrap, whole, half of 32",
 };
 
 /* ctr += n, big-endian over 16 bytes */
@@ -775,7 +775,7 @@ static size_t mode_properties(const struct bc_case *c, unsigned key, struct case
         n = prop_add(out, n, max, BCP_XTS_PASS,
                      (uint64_t)(bulk % 48) * 3 + (bulk / 48 < 2 ? bulk / 48 : 2));
     }
-    uint64_t seen = 0; /* each CTR pass value once per case */
+    uint64_t seen[2] = {0, 0}; /* each CTR pass value once per case */
     for (int m = 0; m < 2; m++) {
         enum op op = m ? OP_CTR32LE : OP_CTR;
         uint8_t ctr[16];
@@ -796,9 +796,15 @@ static size_t mode_properties(const struct bc_case *c, unsigned key, struct case
                                                            : (low & 0xff) == 239 ? 1 : 2)
                               : low == 0xffffffffu - 16 ? 3 : 4;
                 size_t step = k - at < 16 ? k - at : 16;
-                unsigned v = (((unsigned)m * 2 + (at == 0)) * 5 + near) * 2 + (step == 16);
-                if (!(seen & 1ull << v)) n = prop_add(out, n, max, BCP_CTR_PASS, v);
-                seen |= 1ull << v;
+                /* which copy of the step makes it in the AVX-512 kernels' 32-block passes
+                 * (the clmul form's CTR, CTR32LE): the first half of one, the second, or
+                 * neither (a 16-block pass, the tail) */
+                unsigned slot = step < 16 || at + 16 > k - (at % 32 ? 0 : 16) ? 0
+                                : at % 32 ? 2 : 1;
+                unsigned v = ((((unsigned)m * 2 + (at == 0)) * 5 + near) * 2 + (step == 16)) *
+                                 3 + slot;
+                if (!(seen[v / 64] & 1ull << v % 64)) n = prop_add(out, n, max, BCP_CTR_PASS, v);
+                seen[v / 64] |= 1ull << v % 64;
                 if (m) {
                     uint32_t x = low + (uint32_t)step;
                     for (int b = 0; b < 4; b++) ctr[b] = (uint8_t)(x >> (8 * b));

@@ -498,9 +498,10 @@ aes512_one:
         bswap %r10d
 .endif
 .if \wide
-        sub $32, %r8
-        jb .L\name\()_one16
+        /* the loop's test at its top, so that one call of 32 to 63 blocks takes it both ways */
 .L\name\()_loop32:
+        cmp $32, %r8
+        jb .L\name\()_one16
         \step
         vmovdqa64 %zmm0, %zmm4
         vmovdqa64 %zmm1, %zmm5
@@ -511,14 +512,18 @@ aes512_one:
         add $512, %rcx
         add $512, %rdx
         sub $32, %r8
-        jae .L\name\()_loop32
+        jmp .L\name\()_loop32
 .L\name\()_one16:
-        add $16, %r8                    /* r8 - 16: carries out iff 16 or more blocks are left */
-        jnc .L\name\()_tail
+        sub $16, %r8
+        jb .L\name\()_tail
+        \step
+        AES512_CTR_PASS \be, 0
+        add $256, %rcx
+        add $256, %rdx
+        sub $16, %r8
 .else
         sub $16, %r8
         jb .L\name\()_tail
-.endif
 .L\name\()_loop:
         \step
         AES512_CTR_PASS \be, 0
@@ -526,6 +531,7 @@ aes512_one:
         add $256, %rdx
         sub $16, %r8
         jae .L\name\()_loop
+.endif
 .L\name\()_tail:
         add $16, %r8
         jz .L\name\()_done
