@@ -710,7 +710,7 @@ static const char *const bc_property_names[BCP_COUNT] = {
     "cbc/ctr call: blocks mod 16, key", "cbc/ctr call: blocks mod 48, passes of 48",
     "xts call: bulk blocks mod 16, steals, key", "xts call: bulk blocks mod 12, steals, key",
     "xts call: bulk blocks mod 48, passes of 48",
-    "ctr pass: mode, first, low word near its wrap, whole",
+    "ctr pass: mode, first, low byte or word near its wrap, whole, half of 32",
 };
 
 /* ctr += n, big-endian over 16 bytes */
@@ -736,14 +736,16 @@ static unsigned bc_batches(size_t k, size_t batch)
 }
 
 /* The modes' kernels (AES: 16 blocks a pass in zmm, tails of 8, 4, 2 and 1 blocks in ymm and
- * xmm; XTS 12 blocks a pass in ymm; CTR's fast path while the counter's low 32 bits cannot
- * wrap in the pass; every step branching on the round count).  The operations of one call
+ * xmm; XTS 16 blocks a pass in ymm too (12 before round 8); CTR's fast paths while the
+ * counter's low byte or its low 32 bits cannot wrap in the pass; every step branching on the
+ * round count).  The operations of one call
  * shape share their properties (ECB's one call; CBC's, CTR's and ctr32le's calls; XTS's, whose
  * bulk leaves the last whole block to stealing): per call, the blocks modulo 16 (the tail's
  * steps) with the key size, and modulo 48 (a multiple of 12 and 16) with the passes of 48
  * (none, one, more); XTS's bulk modulo
  * 16 and 12 with whether it steals and the key; per 16-block pass of each CTR call, whether
- * its low 32 bits are near their wrap.  Each value stays below PROP_VALUES. */
+ * its low 32 bits are near their wrap, and else whether its low byte is (the byte paths).
+ * Each value stays below PROP_VALUES. */
 static size_t call_properties(unsigned id_key, unsigned id_pass, size_t k, unsigned key,
                               struct case_property *out, size_t n, size_t max)
 {
@@ -773,7 +775,7 @@ static size_t mode_properties(const struct bc_case *c, unsigned key, struct case
         n = prop_add(out, n, max, BCP_XTS_PASS,
                      (uint64_t)(bulk % 48) * 3 + (bulk / 48 < 2 ? bulk / 48 : 2));
     }
-    uint32_t seen = 0; /* each CTR pass value once per case */
+    uint64_t seen[2] = {0, 0}; /* each CTR pass value once per case */
     for (int m = 0; m < 2; m++) {
         enum op op = m ? OP_CTR32LE : OP_CTR;
         uint8_t ctr[16];
@@ -787,11 +789,22 @@ static size_t mode_properties(const struct bc_case *c, unsigned key, struct case
                                        (uint32_t)ctr[2] << 16 | (uint32_t)ctr[3] << 24
                                  : (uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16 |
                                        (uint32_t)ctr[14] << 8 | ctr[15];
-                unsigned near = low <= 0xffffffffu - 17 ? 0 : low == 0xffffffffu - 16 ? 1 : 2;
+                /* the low word near its wrap (the 32-bit path's test), and below that the low
+                 * byte: at most 238 (both clmul forms' byte path), 239 (the AVX-512 one's
+                 * only), above */
+                unsigned near = low <= 0xffffffffu - 17 ? ((low & 0xff) <= 238 ? 0
+                                                           : (low & 0xff) == 239 ? 1 : 2)
+                              : low == 0xffffffffu - 16 ? 3 : 4;
                 size_t step = k - at < 16 ? k - at : 16;
-                unsigned v = (((unsigned)m * 2 + (at == 0)) * 3 + near) * 2 + (step == 16);
-                if (!(seen & 1u << v)) n = prop_add(out, n, max, BCP_CTR_PASS, v);
-                seen |= 1u << v;
+                /* which copy of the step makes it in the AVX-512 kernels' 32-block passes
+                 * (the clmul form's CTR, CTR32LE): the first half of one, the second, or
+                 * neither (a 16-block pass, the tail) */
+                unsigned slot = step < 16 || at + 16 > k - (at % 32 ? 0 : 16) ? 0
+                                : at % 32 ? 2 : 1;
+                unsigned v = ((((unsigned)m * 2 + (at == 0)) * 5 + near) * 2 + (step == 16)) *
+                                 3 + slot;
+                if (!(seen[v / 64] & 1ull << v % 64)) n = prop_add(out, n, max, BCP_CTR_PASS, v);
+                seen[v / 64] |= 1ull << v % 64;
                 if (m) {
                     uint32_t x = low + (uint32_t)step;
                     for (int b = 0; b < 4; b++) ctr[b] = (uint8_t)(x >> (8 * b));

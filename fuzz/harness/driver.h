@@ -202,11 +202,20 @@ struct outside_kernel {
 };
 extern const struct outside_kernel asmdiff_outside __attribute__((weak));
 /* A check build of several outside kernels (./asmdiff check with more than one --symbol, or
- * --baseline): the second, third and fourth, each defined by a slot of its own. */
-#define OUTSIDE_MAX 4
+ * --baseline): the second to the tenth, each defined by a slot of its own.  Ten (the check
+ * build's options index them with one digit), so that one bench process can hold every
+ * upstream kernel a family's comparison needs (AES: Linux's XTS at four widths and its CTR,
+ * libgcrypt's VAES XTS and CTR at two: docs/aes.md). */
+#define OUTSIDE_MAX 10
 extern const struct outside_kernel asmdiff_outside1 __attribute__((weak));
 extern const struct outside_kernel asmdiff_outside2 __attribute__((weak));
 extern const struct outside_kernel asmdiff_outside3 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside4 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside5 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside6 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside7 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside8 __attribute__((weak));
+extern const struct outside_kernel asmdiff_outside9 __attribute__((weak));
 
 
 /* A call for a convention's identify(): through the checked call's trampoline, so a broken

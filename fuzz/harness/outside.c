@@ -45,15 +45,24 @@ static const char *describe0(void) { return outside_describe_at(0); }
 static const char *describe1(void) { return outside_describe_at(1); }
 static const char *describe2(void) { return outside_describe_at(2); }
 static const char *describe3(void) { return outside_describe_at(3); }
-static const char *(*const describers[OUTSIDE_MAX])(void) = {describe0, describe1, describe2,
-                                                             describe3};
+static const char *describe4(void) { return outside_describe_at(4); }
+static const char *describe5(void) { return outside_describe_at(5); }
+static const char *describe6(void) { return outside_describe_at(6); }
+static const char *describe7(void) { return outside_describe_at(7); }
+static const char *describe8(void) { return outside_describe_at(8); }
+static const char *describe9(void) { return outside_describe_at(9); }
+static const char *(*const describers[OUTSIDE_MAX])(void) = {
+    describe0, describe1, describe2, describe3, describe4,
+    describe5, describe6, describe7, describe8, describe9};
 
 static void slot_setup(struct outside_slot *sl);
 
 void outside_setup(void)
 {
-    const struct outside_kernel *const all[OUTSIDE_MAX] = {&asmdiff_outside, &asmdiff_outside1,
-                                                           &asmdiff_outside2, &asmdiff_outside3};
+    const struct outside_kernel *const all[OUTSIDE_MAX] = {
+        &asmdiff_outside,  &asmdiff_outside1, &asmdiff_outside2, &asmdiff_outside3,
+        &asmdiff_outside4, &asmdiff_outside5, &asmdiff_outside6, &asmdiff_outside7,
+        &asmdiff_outside8, &asmdiff_outside9};
     while (nkernels < OUTSIDE_MAX && all[nkernels]) nkernels++;
     for (size_t i = 0; i < nkernels; i++) { /* an ordinary build: all undefined */
         slots[nslots].k = all[i];

@@ -10,13 +10,17 @@
  *   rdi ks (round keys, aes.h's byte order), esi rounds (10, 12, 14; upper half of rsi
  *   ignored), rdx out, rcx in, r8 nblocks (XTS: len in bytes), r9 iv / ctr / tweak
  *   Clobbers rax, rcx, rdx, r8, r10, r11, flags and ymm0-15, which end all zero (vzeroall).
- *   rdi, rsi and r9 are read, not written; no callee-saved register, no stack, no red zone.
+ *   rdi, rsi and r9 are read, not written; no callee-saved register, no frame.  XTS uses the
+ *   red zone (the 128 bytes below rsp: the tweak pairs of a pass's second half, made a pass
+ *   ahead) and zeroes it before returning; the other modes touch no stack.
  *
  * The code is in aes-x86_64-vaes-avx2-common.h, shared with the shift form: each round key
  * is broadcast into ymm15 from memory when its round comes (ECB runs at the AES units' bound
  * that way: the loads are not what limits, and 16 registers have no room for 15 keys beside
- * the data); ECB, CBC decryption, CTR and CTR32LE run 16 blocks per pass (8 ymm chains), XTS
- * 12 blocks (6 ymm chains, its 6 tweak pairs in the other registers).  What is left after the
+ * the data); every mode runs 16 blocks per pass in 8 ymm chains (vaesenc ymm: latency 4, two
+ * a cycle on Zen 4: 8 chains keep both AES units busy; XTS fits them beside its tweaks by
+ * keeping k_last ^ T in the output's own place and half its tweak pairs in the red zone:
+ * XTS_PASS16 in the common file).  What is left after the
  * passes goes by its binary digits (8, 4, 2 blocks in ymm, the odd block in an xmm), so
  * exactly the data's bytes are read and written with no byte masks; XTS stealing moves its
  * bytes with a GPR loop.
@@ -26,32 +30,36 @@
  *             ymm15 round key; rcx in, rdx out, r8 blocks left, r10 last round key
  *   CTR       ymm0-7 data, ymm11 carry mask, ymm12 byte reversal, ymm13 counter pair
  *             [c, c+1], ymm14 whitening key, ymm15 round key; eax low word of c (fast path)
- *   XTS       ymm0-5 data, ymm6-11 tweak pairs, ymm12-13 scratch, ymm14 aes2_xts_const,
- *             ymm15 round key; rax whole blocks left, r11 len % 16
+ *   XTS       ymm0-7 data, ymm8-11 tweak pairs P0-P3 of blocks 0-7, ymm12-13 scratch, ymm14
+ *             last round key, ymm15 round key; red zone: the pairs Q0-Q3 of blocks 8-15;
+ *             rax whole blocks left, r11 len % 16
  *
  * What this form does differently from aes-x86_64-vaes-avx2-shift.S, and why each choice is
  * a real one:
- *   XTS  the byte pushed out of x^128 by a tweak's x^8 step is reduced by one vpclmulqdq
- *        against x^7+x^2+x+1: 4 vector ops per tweak pair (vpsrldq, vpslldq, vpclmulqdq,
- *        vpxor), none of them a shift by bits.  The shift form reduces with shifts and XORs,
- *        9 ops.  On Intel the bit shifts share ports 0 and 1 with the AES unit while the
- *        byte shifts and vpclmulqdq do not; on a CPU whose carry-less multiplier competes
- *        with AES instead the shift form could win.  Here: XTS 0.145 against 0.191 c/B.
- *   CTR  while the low 32 bits of the counter cannot wrap within the 16 blocks of a pass
- *        (vmovd to eax, one compare), the blocks are one vpaddd and one vpshufb each; only
- *        when they can (at most once per 2^28 passes, unless the caller chose such a
- *        counter) does the pass take the shift form's carrying path.  Two ops per register
- *        instead of five, for a GPR round trip and a branch per pass whose test must be
- *        exactly right: the fast path is correct only because of it.  The tails (at most 15
- *        blocks) always carry.  Here: CTR 0.125 against 0.154 c/B.
+ *   XTS  the byte b pushed out of x^128 by a tweak's x^8 step, brought back by the rotation
+ *        as its 1 term, is multiplied by x^7+x^2+x with one vpclmulqdq: 4 vector ops per
+ *        tweak pair (vpshufb, vpand, vpclmulqdq, vpxor) where the shift form takes 8.  On
+ *        Zen 4 vpclmulqdq ymm takes a slot of the AES units (tools/aes_op_bench.c) and still
+ *        wins: AES-256 XTS 0.263 against 0.280 c/B.
+ *   CTR  while the counter's low byte is at most 240, the 16 blocks of a pass differ from it
+ *        in their last byte only: the big-endian pair [c, c+1] (one vpshufb a pass) plus 2j
+ *        in byte 15 (vpaddd into dword 3), no byte reversal per register; else, while the low
+ *        32 bits cannot wrap within the pass (vmovd to eax, one compare), one vpaddd and one
+ *        vpshufb per register; else the shift form's carrying path (at most once per 2^28
+ *        passes, unless the caller chose such a counter).  Two tests that must be exactly
+ *        right: the fast paths are correct only because of them.  The tails (at most 15
+ *        blocks) always carry.  Zen 4: AES-128 CTR 0.159 against 0.204 c/B.
  *
- * Both forms step the XTS tweaks of a pass from those of the pass before by
- * T_{i+12} = T_{i+4} * x^8 (XTS_NEXT8): x^8 is a whole byte, so each 128-bit lane shifts with
- * one vpslldq and no carry between its qwords, and only the byte pushed out of x^128 needs
- * reducing.  XTS_NEXT (any k) builds the first pairs and steps the odd tail block.
+ * Both forms step the XTS tweaks by x^8 (XTS_NEXT8): blocks 8-15 of a pass take P0-P3 * x^8
+ * and the next pass P0-P3 those times x^8 again.  x^8 is a whole byte, so rotating each
+ * 128-bit lane's bytes up one place (one vpshufb) shifts it and brings the byte pushed out of
+ * x^128 back in as the 1 term of its reduction; only b * (x^7+x^2+x) is left to add.
+ * XTS_NEXT (any k) builds the first pairs and steps the stealing's tweak.
  *
- * Speed (Intel Xeon, family 6 model 207, rdtsc cycles per byte at 16 KiB in place, the 2-core
- * machine otherwise busy; the test program of the report, not ./asmdiff bench):
+ * Where the cycles go on Zen 4 (AMD EPYC, family 25, round 8): see "Where the cycles go" in
+ * aes-x86_64-vaes-avx2-common.h and docs/aes.md.  Before round 8, on an Intel Xeon (family 6
+ * model 207, rdtsc cycles per byte at 16 KiB in place, the 2-core machine otherwise busy; the
+ * test program of that report, not ./asmdiff bench; XTS then 12 blocks a pass in 6 chains):
  *                 ECB enc  ECB dec  CBC dec   CTR   CTR32LE  XTS enc  XTS dec
  *   AES-128 clmul  0.120    0.120    0.121   0.125   0.121    0.145    0.145
  *   AES-128 shift  0.120    0.120    0.121   0.154   0.121    0.191    0.192
@@ -69,6 +77,10 @@
 aes2_xts_const:                    /* x^7 + x^2 + x + 1: what x^128 reduces to */
         .quad 0x87, 0, 0x87, 0
         .size aes2_xts_const, . - aes2_xts_const
+        .type aes2_xts_c86, @object
+aes2_xts_c86:                      /* x^7 + x^2 + x: the rest once the rotation brought in 1 */
+        .quad 0x86, 0, 0x86, 0
+        .size aes2_xts_c86, . - aes2_xts_c86
 
 /* XTS_NEXT k, v, t1, t2, c:  v *= x^k per 128-bit lane.  Shifting each qword left by k loses
  * the top k bits of both: those of the low qword belong at the bottom of the high qword, those
@@ -83,12 +95,15 @@ aes2_xts_const:                    /* x^7 + x^2 + x + 1: what x^128 reduces to *
         vpxor \t2, \v, \v
 .endm
 
-/* XTS_NEXT8 s, d, t1, t2, c:  d = s * x^8: a byte shift of each whole lane, and the byte
- * pushed out of x^128 multiplied by x^7+x^2+x+1. */
+/* XTS_NEXT8 s, d, t1, t2, c:  d = s * x^8: each lane's bytes rotated up one place (vpshufb
+ * aes2_xts_rot8), which shifts the lane by a byte and brings the byte b pushed out of x^128
+ * back in at the bottom (the 1 term of b * (x^7+x^2+x+1)); the rest, b * (x^7+x^2+x), is one
+ * vpclmulqdq of b (vpand aes2_xts_byte0) by aes2_xts_c86, XORed in.  c is not used (the
+ * constants are read from memory). */
 .macro XTS_NEXT8 s, d, t1, t2, c
-        vpsrldq $15, \s, \t1
-        vpslldq $1, \s, \d
-        vpclmulqdq $0x00, \c, \t1, \t2  /* XTS: the byte out of x^128 times x^7+x^2+x+1 */
+        vpshufb aes2_xts_rot8(%rip), \s, \d
+        vpand aes2_xts_byte0(%rip), \d, \t1
+        vpclmulqdq $0x00, aes2_xts_c86(%rip), \t1, \t2 /* XTS: the byte out of x^128 times x^7+x^2+x */
         vpxor \t2, \d, \d
 .endm
 

@@ -14,6 +14,29 @@
  * sizes, entered at one of three points (AES512_MIDDLE); the first and last keys sit in fixed
  * registers, because every mode folds something into the first addition and the last round.
  *
+ * Where the cycles go (Zen 4, AMD EPYC family 25; tools/aes_op_bench.c for the units,
+ * tools/aes_kernel_bench.c for the kernels, 16 KiB in place; docs/aes.md has the method and
+ * the one-process bench against Linux and libgcrypt):
+ *   The bound.  vaesenc zmm: latency 4, one a cycle (the 512-bit instruction takes both
+ *   256-bit AES units), so 4 independent chains, exactly the four of a pass, with no slack:
+ *   0.156 c/B for AES-128 and 0.219 for AES-256.  ECB runs at it (0.157, 0.222).
+ *   What takes AES slots.  A vpclmulqdq zmm or a compare into an opmask (vpcmpuq) takes a
+ *   whole one; a byte shuffle may, once the other units are full.  Beside the four chains
+ *   the ALU takes about one zmm operation per vaesenc for free (4 ternary XORs per 4
+ *   vaesenc cost nothing, 6 cost a third more), so a mode's work beside its rounds has a
+ *   budget: AES-128 40 operations a pass, AES-256 56.
+ *   XTS (AES-256: 0.230 clmul, 0.223 shift).  The shift form's step is ALU work inside the
+ *   budget; the clmul form's two vpclmulqdq a pass (XTS_NEXT16_PAIR: two vectors' reductions
+ *   share one) cost two slots of 56.  Without any tweak step (ablation) both run at 0.227.
+ *   CTR (AES-128: clmul 0.160, shift 0.190; CTR32LE 0.161).  In 16-block passes (4 chains,
+ *   no slack) the counter's adds and the round-key-0 XOR at the chains' heads cost AES slots
+ *   (CTR32LE 0.164, the clmul CTR 0.163): the clmul form's CTR and CTR32LE run 32 blocks a
+ *   pass in 8 chains (AES512_CTR wide).  The shift form's five 128-bit additions a pass
+ *   (vpcmpuq into k5 each) are 0.023 of it (ablation without the carries: 0.167); doing the
+ *   carry with ALU ops instead (vpsubq, vpternlogq, shifts) ran no faster (0.191): it
+ *   overdraws the ALU budget; 32-block passes made it slower (0.220).  The clmul form's byte
+ *   path needs one vpshufb a pass where the 32-bit path takes four.
+ *
  * Instruction lines use spaces, not tabs.  verify/mutants/aes.mutants plants its bugs in the .S
  * files (the build swaps a kernel's .S, not this header): a bug of shared code there redefines
  * the one small macro here that holds it (AES512_ADD128, AES512_CBC_CARRY, AES512_XTS_STEAL,
@@ -33,6 +56,14 @@ aes512_ctr_offsets:
         .quad \i, 0
         .endr
         .size aes512_ctr_offsets, . - aes512_ctr_offsets
+/* The same offsets added to the big-endian block as it is: 4j + b to its byte 15, the top
+ * byte of dword 3 (vpaddd), for the clmul form's byte fast path. */
+        .type aes512_ctr_be_offsets, @object
+aes512_ctr_be_offsets:
+        .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+        .long 0, 0, 0, \i << 24
+        .endr
+        .size aes512_ctr_be_offsets, . - aes512_ctr_be_offsets
 /* XTS: the power of x by which each lane's tweak is multiplied at the start of a call, as the
  * shift count of both of its qwords: lane b of vector j holds T * x^(4j + b). */
         .type aes512_xts_powers, @object
@@ -371,11 +402,21 @@ aes512_one:
         AES512_ADD128 %zmm8, %zmm8, %zmm13
 .endm
 
+/* AES512_CTR_BSWAP:  the counter blocks in zmm0-3 back to big-endian (zmm14 =
+ * aes512_bswap128). */
+.macro AES512_CTR_BSWAP
+        vpshufb %zmm14, %zmm0, %zmm0
+        vpshufb %zmm14, %zmm1, %zmm1
+        vpshufb %zmm14, %zmm2, %zmm2
+        vpshufb %zmm14, %zmm3, %zmm3
+.endm
+
 /* AES512_CTR_PASS be, tail:  encrypt the counter blocks in zmm0-3 (be: reverse their bytes
- * back to big-endian first, zmm14 = aes512_bswap128) and XOR in 16 blocks of input.  The
- * input is folded into the last round's key: E(c) ^ in = vaesenclast(state, k_last ^ in). */
+ * back to big-endian first, zmm14 = aes512_bswap128; be = 2: the step left them big-endian)
+ * and XOR in 16 blocks of input.  The input is folded into the last round's key:
+ * E(c) ^ in = vaesenclast(state, k_last ^ in). */
 .macro AES512_CTR_PASS be, tail
-.if \be
+.if \be == 1
         vpshufb %zmm14, %zmm0, %zmm0
         vpshufb %zmm14, %zmm1, %zmm1
         vpshufb %zmm14, %zmm2, %zmm2
@@ -400,11 +441,49 @@ aes512_one:
         AES512_ST %zmm3, 192(%rdx), 4, \tail
 .endm
 
-/* AES512_CTR name, step, be:  name(ks, rounds, out, in, nblocks, ctr).  step is the macro
+/* AES512_CTR_LAST r, off, t:  the last round of zmm<r> with k_last ^ the input at off
+ * (E(c) ^ in = vaesenclast(state, k_last ^ in)), made in zmm<t>, and the store. */
+.macro AES512_CTR_LAST r, off, t
+        vpxorq \off(%rcx), %zmm31, %zmm\t
+        vaesenclast %zmm\t, %zmm\r, %zmm\r
+        vmovdqu64 %zmm\r, \off(%rdx)
+.endm
+
+/* AES512_CTR_PASS32 be:  32 blocks in 8 zmm chains, twice the 4 that vaesenc's latency
+ * needs at one a cycle, so that the work at the chains' heads (the counter's adds, round key
+ * 0) of one half runs while the other half's rounds keep the AES units busy: the counter
+ * blocks of blocks 0-15 in zmm4-7, of blocks 16-31 in zmm0-3 (be as AES512_CTR_PASS; the
+ * input folded into the last round's key in zmm9-12 in turn). */
+.macro AES512_CTR_PASS32 be
+.if \be == 1
+        .irp r, 4, 5, 6, 7, 0, 1, 2, 3
+        vpshufb %zmm14, %zmm\r, %zmm\r
+        .endr
+.endif
+        .irp r, 4, 5, 6, 7, 0, 1, 2, 3
+        vpxorq %zmm16, %zmm\r, %zmm\r
+        .endr
+        AES512_MIDDLE vaesenc, zmm, 4, 5, 6, 7, 0, 1, 2, 3
+        AES512_CTR_LAST 4, 0, 9
+        AES512_CTR_LAST 5, 64, 10
+        AES512_CTR_LAST 6, 128, 11
+        AES512_CTR_LAST 7, 192, 12
+        AES512_CTR_LAST 0, 256, 9
+        AES512_CTR_LAST 1, 320, 10
+        AES512_CTR_LAST 2, 384, 11
+        AES512_CTR_LAST 3, 448, 12
+.endm
+
+/* AES512_CTR name, step, be, wide:  name(ks, rounds, out, in, nblocks, ctr).  step is the macro
  * that makes a pass's counter blocks (above, or a form's); be = 1 for the 128-bit big-endian
- * counter of CTR, 0 for CTR32LE.  CTR keeps the low 32 bits of the pass's first counter in
- * r10d for a step that needs to know whether they can carry. */
-.macro AES512_CTR name, step, be
+ * counter of CTR, 0 for CTR32LE; be = 2 for CTR whose step leaves the blocks big-endian.  CTR
+ * keeps the low 32 bits of the pass's first counter in r10d for a step that needs to know
+ * whether they can carry.  wide = 1: passes of 32 blocks while 32 are left (the step twice,
+ * the first's blocks moved to zmm4-7), then at most one of 16.  Not for a step whose counter
+ * advance is long (the shift form's 128-bit one: its second step's chains then start late,
+ * 0.190 -> 0.220 c/B for AES-128 CTR); CTR32LE and the clmul form's CTR gain (0.164 -> 0.161,
+ * 0.163 -> 0.159 in tools/aes_kernel_bench.c). */
+.macro AES512_CTR name, step, be, wide=0
         AES512_FUNC \name
         test %r8, %r8
         jz .L\name\()_ret               /* ctr unchanged, no register touched */
@@ -418,6 +497,31 @@ aes512_one:
         mov 12(%r9), %r10d
         bswap %r10d
 .endif
+.if \wide
+        /* the loop's test at its top, so that one call of 32 to 63 blocks takes it both ways */
+.L\name\()_loop32:
+        cmp $32, %r8
+        jb .L\name\()_one16
+        \step
+        vmovdqa64 %zmm0, %zmm4
+        vmovdqa64 %zmm1, %zmm5
+        vmovdqa64 %zmm2, %zmm6
+        vmovdqa64 %zmm3, %zmm7
+        \step
+        AES512_CTR_PASS32 \be
+        add $512, %rcx
+        add $512, %rdx
+        sub $32, %r8
+        jmp .L\name\()_loop32
+.L\name\()_one16:
+        sub $16, %r8
+        jb .L\name\()_tail
+        \step
+        AES512_CTR_PASS \be, 0
+        add $256, %rcx
+        add $256, %rdx
+        sub $16, %r8
+.else
         sub $16, %r8
         jb .L\name\()_tail
 .L\name\()_loop:
@@ -427,6 +531,7 @@ aes512_one:
         add $256, %rdx
         sub $16, %r8
         jae .L\name\()_loop
+.endif
 .L\name\()_tail:
         add $16, %r8
         jz .L\name\()_done
@@ -463,8 +568,8 @@ aes512_one:
  *   mulx  dst, src, lcnt, rcnt, t1, t2:  dst = src * x^k per lane, 0 <= k <= 16, with lcnt
  *         = k and rcnt = 64 - k in both qwords of the lane; t1, t2 temporaries.  For the
  *         start of a call and the tweaks after the last pass.
- *   next  w, t1, t2, t3:  w = w * x^16 in every lane (the next pass's tweaks); t1-t3
- *         temporaries. */
+ *   next  w0, w1, w2, w3, t1, t2, t3:  w0 .. w3 = themselves * x^16 in every lane (the next
+ *         pass's tweaks); t1-t3 temporaries. */
 
 /* AES512_XTS_PASS op, oplast, next, tail:  16 blocks (tail: the masked ones).  Each tweak is
  * folded into the first key addition (one three-way XOR) and into the last round's key, and
@@ -483,10 +588,7 @@ aes512_one:
         vpxorq %zmm31, %zmm6, %zmm11
         vpxorq %zmm31, %zmm7, %zmm12
 .if !\tail
-        \next %zmm4, %zmm13, %zmm14, %zmm15
-        \next %zmm5, %zmm13, %zmm14, %zmm15
-        \next %zmm6, %zmm13, %zmm14, %zmm15
-        \next %zmm7, %zmm13, %zmm14, %zmm15
+        \next %zmm4, %zmm5, %zmm6, %zmm7, %zmm13, %zmm14, %zmm15
 .endif
         AES512_MIDDLE \op, zmm, 0, 1, 2, 3
         \oplast %zmm9, %zmm0, %zmm0
@@ -607,5 +709,5 @@ aes512_one:
         AES512_ECB aes_ecb_enc_vaes_avx512_\form, vaesenc, vaesenclast
         AES512_ECB aes_ecb_dec_vaes_avx512_\form, vaesdec, vaesdeclast
         AES512_CBC_DEC aes_cbc_dec_vaes_avx512_\form
-        AES512_CTR aes_ctr32le_vaes_avx512_\form, AES512_CTR_ADD32, 0
+        AES512_CTR aes_ctr32le_vaes_avx512_\form, AES512_CTR_ADD32, 0, 1
 .endm

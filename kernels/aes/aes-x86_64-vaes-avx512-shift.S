@@ -67,9 +67,18 @@
         vpternlogq $0x96, \t2, \t3, \w  /* XTS shift: ^ h<<2 ^ h<<7 */
 .endm
 
+/* XTS_NEXT16X4_SHIFT w0, w1, w2, w3, t1, t2, t3:  the pass's four tweak vectors, each by
+ * itself. */
+.macro XTS_NEXT16X4_SHIFT w0, w1, w2, w3, t1, t2, t3
+        XTS_NEXT16_SHIFT \w0, \t1, \t2, \t3
+        XTS_NEXT16_SHIFT \w1, \t1, \t2, \t3
+        XTS_NEXT16_SHIFT \w2, \t1, \t2, \t3
+        XTS_NEXT16_SHIFT \w3, \t1, \t2, \t3
+.endm
+
         AES512_COMMON_ENTRIES shift
         AES512_CTR aes_ctr_vaes_avx512_shift, AES512_CTR_ADD128, 1
-        AES512_XTS aes_xts_enc_vaes_avx512_shift, vaesenc, vaesenclast, XTS_MULX_SHIFT, XTS_NEXT16_SHIFT, 0
-        AES512_XTS aes_xts_dec_vaes_avx512_shift, vaesdec, vaesdeclast, XTS_MULX_SHIFT, XTS_NEXT16_SHIFT, 1
+        AES512_XTS aes_xts_enc_vaes_avx512_shift, vaesenc, vaesenclast, XTS_MULX_SHIFT, XTS_NEXT16X4_SHIFT, 0
+        AES512_XTS aes_xts_dec_vaes_avx512_shift, vaesdec, vaesdeclast, XTS_MULX_SHIFT, XTS_NEXT16X4_SHIFT, 1
 
         .section .note.GNU-stack,"",@progbits

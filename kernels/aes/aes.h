@@ -90,7 +90,7 @@
 AES_KERNEL_FORM(vaes_avx512_clmul)
 AES_KERNEL_FORM(vaes_avx512_shift)
 
-/* VAES + AVX2 on ymm, 8 blocks (four ymm) per pass; the same two forms
+/* VAES + AVX2 on ymm, 16 blocks (eight ymm) per pass; the same two forms
  * (kernels/aes/aes-x86_64-vaes-avx2-{clmul,shift}.S). */
 AES_KERNEL_FORM(vaes_avx2_clmul)
 AES_KERNEL_FORM(vaes_avx2_shift)

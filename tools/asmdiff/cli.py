@@ -184,7 +184,7 @@ def parsers():
     # --needs, --convention, --op once for all or once per --symbol
     c.add_argument("--kernel", action="append", default=[], metavar="FILE.S",
                    help="the outside source to check (.S or .c; repeatable, paired in order "
-                        "with --symbol; up to four kernels with --baseline's). No default")
+                        "with --symbol; up to ten kernels with --baseline's). No default")
     c.add_argument("--symbol", action="append", default=[], metavar="NAME",
                    help="the entry point to check, a global symbol of its --kernel file "
                         "(repeatable: one per --kernel, or several for one --kernel). No "
@@ -199,8 +199,8 @@ def parsers():
     # file hands its tails to the AVX2 one): compiled and linked beside each --kernel
     c.add_argument("--with", dest="with_", action="append", default=[], metavar="FILE",
                    help="another file of the kernel's tree its entry points call or jump into: "
-                        "compiled with the same folders and linked into each kernel's object; "
-                        "repeatable. Default: none")
+                        "compiled with the same folders and linked into each kernel of its "
+                        "folder (but a kernel that is the file itself); repeatable. Default: none")
     c.add_argument("--needs", action="append", default=[], metavar="FEATURES",
                    help="the CPU features the kernel needs, separated by commas (once for all "
                         "or once per --symbol): it runs natively where the CPU has them, in the "

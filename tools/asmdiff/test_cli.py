@@ -727,10 +727,18 @@ class BadInput(unittest.TestCase):
         self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", sub, "--symbol",
                   "b", "--op", "add_n", "--op", "sub_n", "--op", "add_n"],
                  "3 --op for 2 kernels", slots)
-        self.bad(["check", "mpi", "--kernel", add] + ["--symbol", "a", "--symbol", "b"] * 2 +
-                 ["--baseline", sub], "at most 4", slots)
+        self.bad(["check", "mpi", "--kernel", add] + ["--symbol", "a", "--symbol", "b"] * 3 +
+                 ["--baseline", sub], "at most 10", slots)
         self.bad(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", "/nonexistent.S",
                   "--symbol", "b"], "--kernel: no file /nonexistent.S", slots)
+        # --with goes into the kernels of its folder but the file itself (one check holds the
+        # file a kernel jumps into as a kernel of its own too); a --with with no other kernel
+        # of its folder is refused
+        got = slots(["check", "mpi", "--kernel", add, "--symbol", "a", "--kernel", sub,
+                     "--symbol", "b", "--with", sub])
+        self.assertEqual([g["with"] for g in got], [[sub], []])
+        self.bad(["check", "mpi", "--kernel", sub, "--symbol", "b", "--with", sub],
+                 "no other --kernel in its folder", slots)
         # add_n and sub_n: two kernels, each named by its symbol
         got = slots(["check", "mpi", "--kernel", add, "--symbol", "_gcry_mpih_add_n",
                      "--kernel", sub, "--symbol", "_gcry_mpih_sub_n"])

@@ -34,6 +34,11 @@ from ..builds import TOP, die
 from ..table import Table
 from . import homes
 from .build import OUTSIDE_MAX
+
+# Entry points per check of --changes: 4 (2 with their old twins), half what a check build
+# holds (OUTSIDE_MAX): the kernels of one check build share its fuzz budget, so a larger group
+# would give each kernel less of it.
+PER_CHECK = min(4, OUTSIDE_MAX)
 from .verdict import json_path
 
 OURS = os.path.join(TOP, "verify", "outside")
@@ -241,8 +246,8 @@ def check_file(top, kind, ws, base, head, st, path, old_path, row, a, n, out, vi
     with_base = [k for k in row["kernels"]
                  if old and (defines(old[0], k[0]) or not defines(new[0], k[0]))]
     without = [k for k in row["kernels"] if k not in with_base]
-    runs = [(g, old) for g in homes.groups({"kernels": with_base}, OUTSIDE_MAX // 2)] + \
-        [(g, None) for g in homes.groups({"kernels": without}, OUTSIDE_MAX)]
+    runs = [(g, old) for g in homes.groups({"kernels": with_base}, PER_CHECK // 2)] + \
+        [(g, None) for g in homes.groups({"kernels": without}, PER_CHECK)]
     checks, ratios, results_ = [], [], []
     for group, o in runs:
         n[0] += 1

@@ -220,7 +220,7 @@ def classify(kind, path):
 
 
 def groups(row, per_check):
-    """The row's entry points in checks of at most per_check kernels (the check build's limit,
-    four outside kernels, halved with --baseline: each new one has its old twin)."""
+    """The row's entry points in checks of at most per_check kernels (changes.py's PER_CHECK,
+    halved with --baseline: each new one has its old twin)."""
     ks = row["kernels"]
     return [ks[i:i + per_check] for i in range(0, len(ks), per_check)]
