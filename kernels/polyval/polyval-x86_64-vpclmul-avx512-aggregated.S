@@ -83,13 +83,34 @@
         .endif
 .endm
 
-/* AG_FINISH:  the group's new state into xmm0 (lanes 1-3 of zmm0 zero): the middle sums split
- * over the low and high halves, the four lanes summed, one reduction. */
+/* AG_LAST x, p:  the products of the vector that holds the state (added last, so that only
+ * they wait for it), each added with one vpternlogq: the middle products first, whose sum is
+ * then split over the low and high halves while the low and high products are made. */
+.macro AG_LAST x, p
+        vpclmulqdq $0x01, \p, \x, %zmm12
+        vpclmulqdq $0x10, \p, \x, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
+        vpclmulqdq $0x00, \p, \x, %zmm12
+        vpclmulqdq $0x11, \p, \x, %zmm13
+        vpslldq $8, %zmm11, %zmm16
+        vpsrldq $8, %zmm11, %zmm11
+        vpternlogq $0x96, %zmm12, %zmm16, %zmm9
+        vpternlogq $0x96, %zmm13, %zmm11, %zmm10
+.endm
+
+/* AG_FINISH:  the group's new state into xmm0 (lanes 1-3 of zmm0 zero) from the sums of
+ * AG_PRODUCTS: the middle sums split over the low and high halves, then AG_FOLD. */
 .macro AG_FINISH
         vpslldq $8, %zmm11, %zmm12
         vpsrldq $8, %zmm11, %zmm11
         vpxorq %zmm12, %zmm9, %zmm9
         vpxorq %zmm11, %zmm10, %zmm10
+        AG_FOLD
+.endm
+
+/* AG_FOLD:  the four lanes of the low (zmm9) and high (zmm10) sums summed, one reduction, the
+ * new state into xmm0. */
+.macro AG_FOLD
         vextracti64x4 $1, %zmm9, %ymm12
         vextracti64x4 $1, %zmm10, %ymm13
         vpxorq %ymm12, %ymm9, %ymm9
@@ -139,26 +160,78 @@ PV_ENTRY \name
         PV_REDUCE_EVEX %zmm9, %zmm2, %zmm15, %zmm12
         PV_REDUCE_EVEX %zmm5, %zmm1, %zmm15, %zmm6
 
+        cmp $96, %rcx
+        jb .Lag_check16                         /* aggregated: under 96 blocks, 16 a group */
+        /* H^32..H^17 = (H^16..H^1) * H^16, only for a call of 96 blocks or more (below it,
+         * these 24 products cost more than the 32-block groups save) */
+        vshufi64x2 $0, %zmm1, %zmm1, %zmm16     /* H^16 in every lane */
+        PV_MUL_EVEX %zmm1, %zmm16, %zmm9, %zmm18, %zmm12, %zmm13
+        PV_MUL_EVEX %zmm2, %zmm16, %zmm5, %zmm19, %zmm6, %zmm7
+        PV_MUL_EVEX %zmm3, %zmm16, %zmm8, %zmm20, %zmm10, %zmm11
+        PV_MUL_EVEX %zmm4, %zmm16, %zmm22, %zmm21, %zmm23, %zmm24
+        PV_REDUCE_EVEX %zmm9, %zmm18, %zmm15, %zmm12
+        PV_REDUCE_EVEX %zmm5, %zmm19, %zmm15, %zmm6
+        PV_REDUCE_EVEX %zmm8, %zmm20, %zmm15, %zmm10
+        PV_REDUCE_EVEX %zmm22, %zmm21, %zmm15, %zmm23
+.Lag_loop32:
+        /* blocks 4-31 first: their 28 products do not wait for the state, so they run while
+         * the previous group's sums are folded and reduced; the state enters last */
+        .if \ghash
+        GH_LOAD %zmm22, 64(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm23, 128(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm24, 192(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm6, 256(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm7, 320(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm8, 384(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm25, 448(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
+        .else
+        vmovdqu64 64(%rdx), %zmm22
+        vmovdqu64 128(%rdx), %zmm23
+        vmovdqu64 192(%rdx), %zmm24
+        vmovdqu64 256(%rdx), %zmm6
+        vmovdqu64 320(%rdx), %zmm7
+        vmovdqu64 384(%rdx), %zmm8
+        vmovdqu64 448(%rdx), %zmm25
+        vmovdqu64 (%rdx), %zmm5
+        .endif
+        AG_PRODUCTS 1, %zmm22, %zmm19           /* H^28..H^25 */
+        AG_PRODUCTS 0, %zmm23, %zmm20           /* H^24..H^21 */
+        AG_PRODUCTS 0, %zmm24, %zmm21           /* H^20..H^17 */
+        AG_PRODUCTS 0, %zmm6, %zmm1             /* H^16..H^13 */
+        AG_PRODUCTS 0, %zmm7, %zmm2             /* H^12..H^9 */
+        AG_PRODUCTS 0, %zmm8, %zmm3             /* H^8..H^5 */
+        AG_PRODUCTS 0, %zmm25, %zmm4            /* H^4..H^1 */
+        vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 (32-block group) */
+        AG_LAST %zmm5, %zmm18                   /* H^32..H^29, the state's products last */
+        AG_FOLD
+        add $512, %rdx
+        sub $32, %rcx
+        cmp $32, %rcx
+        jae .Lag_loop32
+.Lag_check16:
         cmp $16, %rcx
         jb .Lag_tail8
 .Lag_loop16:
+        /* blocks 4-15 first: their 12 products do not wait for the state, so they run
+         * while the previous group's sums are folded and reduced; the state enters last */
         .if \ghash
-        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
-        vpxorq %zmm0, %zmm5, %zmm5
         GH_LOAD %zmm6, 64(%rdx), %zmm17, vmovdqu64
         GH_LOAD %zmm7, 128(%rdx), %zmm17, vmovdqu64
         GH_LOAD %zmm8, 192(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
         .else
-        vpxorq (%rdx), %zmm0, %zmm5             /* blocks 0-3, the state into block 0 */
         vmovdqu64 64(%rdx), %zmm6
         vmovdqu64 128(%rdx), %zmm7
         vmovdqu64 192(%rdx), %zmm8
+        vmovdqu64 (%rdx), %zmm5                 /* blocks 0-3 */
         .endif
-        AG_PRODUCTS 1, %zmm5, %zmm1
-        AG_PRODUCTS 0, %zmm6, %zmm2
-        AG_PRODUCTS 0, %zmm7, %zmm3
-        AG_PRODUCTS 0, %zmm8, %zmm4
-        AG_FINISH
+        AG_PRODUCTS 1, %zmm6, %zmm2             /* H^12..H^9 */
+        AG_PRODUCTS 0, %zmm7, %zmm3             /* H^8..H^5 */
+        AG_PRODUCTS 0, %zmm8, %zmm4             /* H^4..H^1 */
+        vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 */
+        AG_LAST %zmm5, %zmm1                    /* H^16..H^13, the state's products last */
+        AG_FOLD
         add $256, %rdx
         sub $16, %rcx
         cmp $16, %rcx
@@ -214,6 +287,7 @@ PV_ENTRY \name
         .endif
         vmovdqu %xmm0, (%rdi)
         PV_CLEAR 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16   /* aggregated: all */
+        PV_CLEAR 18, 19, 20, 21, 22, 23, 24, 25   /* aggregated: the 32-block group's */
         .if \ghash
         PV_CLEAR 17
         .endif
