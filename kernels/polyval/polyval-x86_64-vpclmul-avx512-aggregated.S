@@ -81,12 +81,24 @@
  *   - the same body with the state taken out of the chain (a wrong result, a measure only):
  *     42 cycles, so 16-block groups cannot reach 0.1625 c/B (1.3x the limit) even with the
  *     chain hidden: the fold and the reduction cost about 6 cycles of issue a group;
- *   - 32-block groups, the state's products last: 39 cycles, 0.152 c/B (1.22x the limit; 68
- *     cycles of products per 32 blocks, the chain hidden under them).
+ *   - 32-block groups, the state's products last: 39 cycles (68 cycles of products per 32
+ *     blocks, the chain of about 30 hidden under them; the same body without the chain: 39);
+ *   - and two vectors' products to each vpternlogq (AG_PAIR: 4 XORs for 8 products, not 6;
+ *     removing 14 XORs of a group had saved 4.4 cycles): 37.2-37.6 cycles, 0.145-0.147 c/B,
+ *     1.17x the limit.  GHASH (one vpshufb more per vector): 54.0 before, 40.8 now, 0.160 c/B,
+ *     1.28x.  The lanes reduced on zmm before they are summed (one register to fold, not
+ *     two) gained nothing (0.98-1.01x) and is not in.
+ * ./asmdiff bench, three runs, each one process beside Linux 6.12's polyval-clmulni /
+ * ghash-clmulni (PCLMULQDQ, xmm) and nettle 3.8 (GHASH), machine loaded, the bench's clock
+ * 3678-3694 MHz (about 1.06x the rdtsc loop's cycles), one long call, c/B and run 1 / 0.125:
+ *     POLYVAL  aggregated 0.155 0.156 0.155 (1.24x)   Linux clmul_polyval_update 0.533 0.531
+ *              0.534 (4.26x)   pclmul 0.478 0.482 0.478   perblock 1.37 1.37 1.37
+ *     GHASH    aggregated 0.168 0.167 0.167 (1.34x)   Linux clmul_ghash_update 1.77 1.76
+ *              (5.58 preempted)   nettle 0.819 0.82 0.82   pclmul 0.484 0.484 0.487
+ *   (before: 0.203 and 0.206).  Every row and the calls of 1..64 blocks: docs/speed.md.
  * The powers H^17..H^32 cost about 60 cycles; made at 32 blocks, a call of 32 or 64 blocks
  * came out 1.28x and 1.10x slower than before, at 96 level, from 128 faster (0.95x, 256: 0.84x),
- * hence the threshold of 96 blocks.  ./asmdiff bench's figures: docs/speed.md ("POLYVAL and
- * GHASH on this CPU").
+ * hence the threshold of 96 blocks (docs/speed.md, "POLYVAL and GHASH on this CPU").
  */
 
 #include "polyval-x86_64-common.h"
