@@ -11,8 +11,9 @@
  * riscv64 CPUs with V and Zvkg, and everywhere the portable GHASH-route model
  * (kernels/polyval/polyval-portable-ghash.c), which is also what a CPU without Zvkg still tests.
  * On x86-64: x86_64-vpclmul-avx512-perblock (one reduction per block) and
- * x86_64-vpclmul-avx512-aggregated (H^1..H^16 per call, 16 blocks per reduction), the pair for
- * short and long messages, and x86_64-pclmul (PCLMULQDQ + AVX, 4 blocks per reduction).
+ * x86_64-vpclmul-avx512-aggregated (H^1..H^16 per call, H^17..H^32 from 96 blocks; 16 or 32
+ * blocks per reduction), the pair for short and long messages, and x86_64-pclmul (PCLMULQDQ +
+ * AVX, 4 blocks per reduction).
  * Block counts cluster around the kernels' VLEN-dependent group sizes: the blocks one vector
  * register holds (vlenb / 16) and the groups of LMUL 4 and 8.  On x86-64 the portable model is
  * the family's only kernel of ours, run natively and in Unicorn (bounds, ct-trace, emu-diff).

@@ -1,5 +1,6 @@
 /* ghash-x86_64-vpclmul-avx512-aggregated.S — GHASH update (NIST SP 800-38D section 6.4), 16
- * blocks per reduction on zmm with H^1..H^16 made in every call: the body of
+ * or 32 blocks per reduction on zmm with H^1..H^16 made in every call (H^17..H^32 too in a
+ * call of 96 blocks or more): the body of
  * kernels/polyval/polyval-x86_64-vpclmul-avx512-aggregated.S (its head has the method, the
  * groups, the register map and why this form) instantiated for GHASH, RFC 8452 Appendix A's
  * way (kernels/ghash/ghash-x86_64-common.h): state and blocks byte-reversed, H made
@@ -10,8 +11,8 @@
  *        const uint8_t key_h[16], const uint8_t *blocks, size_t nblocks);
  *
  * Calling convention and needs as the POLYVAL entry's (System V; AVX-512F, BW, VL, VPCLMULQDQ
- * and PCLMULQDQ), clobbering zmm17 (the byte-reversal selector in every lane) besides; it is
- * zeroed before return.
+ * and PCLMULQDQ; zmm0-16 and zmm18-25), clobbering zmm17 (the byte-reversal selector in every
+ * lane) besides; it is zeroed before return.
  */
 #define PV_BODY_ONLY
 #include "ghash-x86_64-common.h"

@@ -1,6 +1,6 @@
-/* polyval-x86_64-vpclmul-avx512-aggregated.S — POLYVAL update (RFC 8452 section 3), 16 blocks
- * per reduction: VPCLMULQDQ + AVX-512 on zmm, four vectors of four blocks, each block
- * multiplied by its own power of H and the products summed before one reduction.
+/* polyval-x86_64-vpclmul-avx512-aggregated.S — POLYVAL update (RFC 8452 section 3), 16 or 32
+ * blocks per reduction: VPCLMULQDQ + AVX-512 on zmm, four or eight vectors of four blocks, each
+ * block multiplied by its own power of H and the products summed before one reduction.
  * Interface: kernels/polyval/polyval.h.  The judge: polyval_update() in reference/polyval.c.
  *
  *   void polyval_update_x86_64_vpclmul_avx512_aggregated(uint8_t state[16],
@@ -19,7 +19,8 @@
  * The pair that matters for this contract.  The key is the raw H on every call: H^1..H^16 are
  * computed here at the start of every call that has a block (15 products, in 4 dependent
  * vector steps: H^2; H^4, H^3; H^8..H^5; H^16..H^9), a fixed cost that a short message does
- * not earn back.  polyval-x86_64-vpclmul-avx512-perblock.S computes no power and reduces every
+ * not earn back; a call of 96 blocks or more also makes H^32..H^17 (16 more products and four
+ * zmm reductions, one vector step: (H^16..H^1) * H^16) for its 32-block groups.  polyval-x86_64-vpclmul-avx512-perblock.S computes no power and reduces every
  * block: it wins on short messages, this form on long ones; `./asmdiff bench polyval`
  * measures where they cross (its "calls of K" rows: a buffer hashed in calls of K blocks).
  * One run (2026-12-04, a 2-core Xeon with AVX-512, loaded by other jobs), this form's cycles
@@ -35,30 +36,69 @@
  * halves' sums of the 16 powers in four more registers; the schoolbook middle products instead
  * accumulate with one vpternlogq, and the sum of the four lanes needs no Karatsuba fix-up.
  *
- * Groups: 16 blocks while at least 16 remain; then one group of 8 (H^8..H^1) if 8 remain, one
+ * Groups: in a call of 96 blocks or more, 32 blocks (H^32..H^1) while at least 32 remain; then
+ * 16 blocks while at least 16 remain; then one group of 8 (H^8..H^1) if 8 remain, one
  * of 4 (H^4..H^1) if 4 remain, then the last 0-3 blocks one at a time by H (Horner), each group
  * and each single block with one reduction.  Loads are unaligned full vectors (no masks): a
  * group reads exactly its blocks.
  *
  * Calling convention: System V AMD64.  rdi = state (in/out), rsi = key_h, rdx = blocks,
- * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16; those are zeroed
- * before return, then vzeroupper.  No callee-saved register, no stack, no opmask register is
+ * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16 and zmm18-25 (the
+ * GHASH twin zmm17 too); those are zeroed before return, then vzeroupper.  No callee-saved register, no stack, no opmask register is
  * used.  nblocks = 0 returns at once (nothing read or written).
  * Requires AVX-512F, AVX-512BW (vpslldq/vpsrldq on zmm), AVX-512VL, VPCLMULQDQ and PCLMULQDQ
  * (cpu.h CPU_AVX512F | CPU_AVX512BW | CPU_AVX512VL | CPU_VPCLMULQDQ | CPU_PCLMUL): the xmm steps
  * (H^2, each group's one reduction, the single blocks) use xmm9-15, where the assembler picks
  * PCLMULQDQ's VEX form of vpclmulqdq.
  *
- * Register map of the main loop (lane j = 128 bits j of a zmm, lane 0 at the lowest address):
+ * Register map of the main loops (lane j = 128 bits j of a zmm, lane 0 at the lowest address):
  *   zmm0       the state in lane 0, lanes 1-3 zero (XORed into the group's first block)
  *   zmm1-4     the powers by block position: zmm1 = H^16,H^15,H^14,H^13 (lanes 0-3), zmm2 =
  *              H^12..H^9, zmm3 = H^8..H^5, zmm4 = H^4..H^1
- *   zmm5-8     the 16 blocks, zmm5 ^= state
+ *   zmm18-21   (32-block groups) H^32..H^29, H^28..H^25, H^24..H^21, H^20..H^17
+ *   zmm5-8     16-block group: its blocks 0-3 (then ^= state), 4-7, 8-11, 12-15
+ *              32-block group: blocks 0-3 (then ^= state) in zmm5, 4-7, 8-11, 12-15 in
+ *              zmm22-24, 16-19, 20-23, 24-27 in zmm6-8, 28-31 in zmm25
  *   zmm9       sum of the low products (lo * lo)   zmm10 sum of the high products (hi * hi)
  *   zmm11      sum of the middle products          zmm12, zmm13 temporaries
  *   xmm14      H (the single-block steps)          zmm15 POLYVAL_C in qword 0 of each lane
- *   zmm16      a power broadcast to four lanes (while the powers are made)
+ *   zmm16      a power broadcast to four lanes (while the powers are made); in the loops the
+ *              low half of the last middle sum
+ *   zmm17      (GHASH only) the byte-reversal selector
  *   rdx        next block    rcx blocks left
+ *
+ * Where the cycles go (this Zen 4, EPYC family 25; tools/zmm_op_bench.c): vpclmulqdq issues
+ * one every 2 cycles on zmm, ymm and xmm alike (latency 4), and the ternary XORs and vpshufd do
+ * not wait for it.  Schoolbook takes 4 products per block, 16 zmm products per 16 blocks: 32
+ * cycles per 256 bytes, 0.125 cycles/byte, the multiplier's limit; each group's reduction adds
+ * 2 xmm products (4 cycles a group).  Measured per 16 blocks of a long call (a one-file rdtsc
+ * loop, old and new side by side, scaled to core cycles by a chain of dependent adds):
+ *   - before (16-block groups, the state's products first): 53 cycles, 0.207 c/B.  The chain
+ *     from one group's state to the next (the XOR into block 0, its four products, the other
+ *     12 vectors' products added after them, the middle split, the lane fold, the reduction's
+ *     two dependent products) was longer than the 36 cycles of products;
+ *   - the state's products added last (AG_LAST), 16-block groups: 48 cycles;
+ *   - the same body with the state taken out of the chain (a wrong result, a measure only):
+ *     42 cycles, so 16-block groups cannot reach 0.1625 c/B (1.3x the limit) even with the
+ *     chain hidden: the fold and the reduction cost about 6 cycles of issue a group;
+ *   - 32-block groups, the state's products last: 39 cycles (68 cycles of products per 32
+ *     blocks, the chain of about 30 hidden under them; the same body without the chain: 39);
+ *   - and two vectors' products to each vpternlogq (AG_PAIR: 4 XORs for 8 products, not 6;
+ *     removing 14 XORs of a group had saved 4.4 cycles): 37.2-37.6 cycles, 0.145-0.147 c/B,
+ *     1.17x the limit.  GHASH (one vpshufb more per vector): 54.0 before, 40.8 now, 0.160 c/B,
+ *     1.28x.  The lanes reduced on zmm before they are summed (one register to fold, not
+ *     two) gained nothing (0.98-1.01x) and is not in.
+ * ./asmdiff bench, three runs, each one process beside Linux 6.12's polyval-clmulni /
+ * ghash-clmulni (PCLMULQDQ, xmm) and nettle 3.8 (GHASH), machine loaded, the bench's clock
+ * 3678-3694 MHz (about 1.06x the rdtsc loop's cycles), one long call, c/B and run 1 / 0.125:
+ *     POLYVAL  aggregated 0.155 0.156 0.155 (1.24x)   Linux clmul_polyval_update 0.533 0.531
+ *              0.534 (4.26x)   pclmul 0.478 0.482 0.478   perblock 1.37 1.37 1.37
+ *     GHASH    aggregated 0.168 0.167 0.167 (1.34x)   Linux clmul_ghash_update 1.77 1.76
+ *              (5.58 preempted)   nettle 0.819 0.82 0.82   pclmul 0.484 0.484 0.487
+ *   (before: 0.203 and 0.206).  Every row and the calls of 1..64 blocks: docs/speed.md.
+ * The powers H^17..H^32 cost about 60 cycles; made at 32 blocks, a call of 32 or 64 blocks
+ * came out 1.28x and 1.10x slower than before, at 96 level, from 128 faster (0.95x, 256: 0.84x),
+ * hence the threshold of 96 blocks (docs/speed.md, "POLYVAL and GHASH on this CPU").
  */
 
 #include "polyval-x86_64-common.h"
@@ -83,13 +123,52 @@
         .endif
 .endm
 
-/* AG_FINISH:  the group's new state into xmm0 (lanes 1-3 of zmm0 zero): the middle sums split
- * over the low and high halves, the four lanes summed, one reduction. */
+/* AG_PAIR x, p, y, q:  the products of two vectors (x by the powers p, y by q) added to the
+ * started sums, two products to each vpternlogq: 4 XORs for 8 products where AG_PRODUCTS
+ * takes 6 (the XORs share the vector pipes with the multiplier). */
+.macro AG_PAIR x, p, y, q
+        vpclmulqdq $0x00, \p, \x, %zmm12
+        vpclmulqdq $0x00, \q, \y, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm9
+        vpclmulqdq $0x11, \p, \x, %zmm12
+        vpclmulqdq $0x11, \q, \y, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm10
+        vpclmulqdq $0x01, \p, \x, %zmm12
+        vpclmulqdq $0x10, \p, \x, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
+        vpclmulqdq $0x01, \q, \y, %zmm12
+        vpclmulqdq $0x10, \q, \y, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
+.endm
+
+/* AG_LAST x, p:  the products of the vector that holds the state (added last, so that only
+ * they wait for it), each added with one vpternlogq: the middle products first, whose sum is
+ * then split over the low and high halves while the low and high products are made. */
+.macro AG_LAST x, p
+        vpclmulqdq $0x01, \p, \x, %zmm12
+        vpclmulqdq $0x10, \p, \x, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
+        vpclmulqdq $0x00, \p, \x, %zmm12
+        vpclmulqdq $0x11, \p, \x, %zmm13
+        vpslldq $8, %zmm11, %zmm16
+        vpsrldq $8, %zmm11, %zmm11
+        vpternlogq $0x96, %zmm12, %zmm16, %zmm9
+        vpternlogq $0x96, %zmm13, %zmm11, %zmm10
+.endm
+
+/* AG_FINISH:  the group's new state into xmm0 (lanes 1-3 of zmm0 zero) from the sums of
+ * AG_PRODUCTS: the middle sums split over the low and high halves, then AG_FOLD. */
 .macro AG_FINISH
         vpslldq $8, %zmm11, %zmm12
         vpsrldq $8, %zmm11, %zmm11
         vpxorq %zmm12, %zmm9, %zmm9
         vpxorq %zmm11, %zmm10, %zmm10
+        AG_FOLD
+.endm
+
+/* AG_FOLD:  the four lanes of the low (zmm9) and high (zmm10) sums summed, one reduction, the
+ * new state into xmm0. */
+.macro AG_FOLD
         vextracti64x4 $1, %zmm9, %ymm12
         vextracti64x4 $1, %zmm10, %ymm13
         vpxorq %ymm12, %ymm9, %ymm9
@@ -139,26 +218,74 @@ PV_ENTRY \name
         PV_REDUCE_EVEX %zmm9, %zmm2, %zmm15, %zmm12
         PV_REDUCE_EVEX %zmm5, %zmm1, %zmm15, %zmm6
 
+        cmp $96, %rcx
+        jb .Lag_check16                         /* aggregated: under 96 blocks, 16 a group */
+        /* H^32..H^17 = (H^16..H^1) * H^16, only for a call of 96 blocks or more (below it,
+         * these 24 products cost more than the 32-block groups save) */
+        vshufi64x2 $0, %zmm1, %zmm1, %zmm16     /* H^16 in every lane */
+        PV_MUL_EVEX %zmm1, %zmm16, %zmm9, %zmm18, %zmm12, %zmm13
+        PV_MUL_EVEX %zmm2, %zmm16, %zmm5, %zmm19, %zmm6, %zmm7
+        PV_MUL_EVEX %zmm3, %zmm16, %zmm8, %zmm20, %zmm10, %zmm11
+        PV_MUL_EVEX %zmm4, %zmm16, %zmm22, %zmm21, %zmm23, %zmm24
+        PV_REDUCE_EVEX %zmm9, %zmm18, %zmm15, %zmm12
+        PV_REDUCE_EVEX %zmm5, %zmm19, %zmm15, %zmm6
+        PV_REDUCE_EVEX %zmm8, %zmm20, %zmm15, %zmm10
+        PV_REDUCE_EVEX %zmm22, %zmm21, %zmm15, %zmm23
+.Lag_loop32:
+        /* blocks 4-31 first: their 28 products do not wait for the state, so they run while
+         * the previous group's sums are folded and reduced; the state enters last */
+        .if \ghash
+        GH_LOAD %zmm22, 64(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm23, 128(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm24, 192(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm6, 256(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm7, 320(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm8, 384(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm25, 448(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
+        .else
+        vmovdqu64 64(%rdx), %zmm22
+        vmovdqu64 128(%rdx), %zmm23
+        vmovdqu64 192(%rdx), %zmm24
+        vmovdqu64 256(%rdx), %zmm6
+        vmovdqu64 320(%rdx), %zmm7
+        vmovdqu64 384(%rdx), %zmm8
+        vmovdqu64 448(%rdx), %zmm25
+        vmovdqu64 (%rdx), %zmm5
+        .endif
+        AG_PRODUCTS 1, %zmm22, %zmm19           /* H^28..H^25 */
+        AG_PAIR %zmm23, %zmm20, %zmm24, %zmm21  /* H^24..H^21, H^20..H^17 */
+        AG_PAIR %zmm6, %zmm1, %zmm7, %zmm2      /* H^16..H^13, H^12..H^9 */
+        AG_PAIR %zmm8, %zmm3, %zmm25, %zmm4     /* H^8..H^5, H^4..H^1 */
+        vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 (32-block group) */
+        AG_LAST %zmm5, %zmm18                   /* H^32..H^29, the state's products last */
+        AG_FOLD
+        add $512, %rdx
+        sub $32, %rcx
+        cmp $32, %rcx
+        jae .Lag_loop32
+.Lag_check16:
         cmp $16, %rcx
         jb .Lag_tail8
 .Lag_loop16:
+        /* blocks 4-15 first: their 12 products do not wait for the state, so they run
+         * while the previous group's sums are folded and reduced; the state enters last */
         .if \ghash
-        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
-        vpxorq %zmm0, %zmm5, %zmm5
         GH_LOAD %zmm6, 64(%rdx), %zmm17, vmovdqu64
         GH_LOAD %zmm7, 128(%rdx), %zmm17, vmovdqu64
         GH_LOAD %zmm8, 192(%rdx), %zmm17, vmovdqu64
+        GH_LOAD %zmm5, (%rdx), %zmm17, vmovdqu64
         .else
-        vpxorq (%rdx), %zmm0, %zmm5             /* blocks 0-3, the state into block 0 */
         vmovdqu64 64(%rdx), %zmm6
         vmovdqu64 128(%rdx), %zmm7
         vmovdqu64 192(%rdx), %zmm8
+        vmovdqu64 (%rdx), %zmm5                 /* blocks 0-3 */
         .endif
-        AG_PRODUCTS 1, %zmm5, %zmm1
-        AG_PRODUCTS 0, %zmm6, %zmm2
-        AG_PRODUCTS 0, %zmm7, %zmm3
-        AG_PRODUCTS 0, %zmm8, %zmm4
-        AG_FINISH
+        AG_PRODUCTS 1, %zmm6, %zmm2             /* H^12..H^9 */
+        AG_PAIR %zmm7, %zmm3, %zmm8, %zmm4      /* H^8..H^5, H^4..H^1 */
+        vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 */
+        AG_LAST %zmm5, %zmm1                    /* H^16..H^13, the state's products last */
+        AG_FOLD
         add $256, %rdx
         sub $16, %rcx
         cmp $16, %rcx
@@ -214,6 +341,7 @@ PV_ENTRY \name
         .endif
         vmovdqu %xmm0, (%rdi)
         PV_CLEAR 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16   /* aggregated: all */
+        PV_CLEAR 18, 19, 20, 21, 22, 23, 24, 25   /* aggregated: the 32-block group's */
         .if \ghash
         PV_CLEAR 17
         .endif

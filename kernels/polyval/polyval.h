@@ -20,8 +20,9 @@
  *   _x86_64_vpclmul_avx512_perblock    Horner, one reduction per block on xmm (AVX-512VL,
  *                                      VPCLMULQDQ): no key powers, latency-bound; the short
  *                                      messages' form (polyval-x86_64-vpclmul-avx512-perblock.S)
- *   _x86_64_vpclmul_avx512_aggregated  H^1..H^16 made in every call, 16 blocks on zmm per
- *                                      reduction, tails of 8, 4 and 1; the long messages' form
+ *   _x86_64_vpclmul_avx512_aggregated  H^1..H^16 made in every call (H^17..H^32 too from 96
+ *                                      blocks), 32 or 16 blocks on zmm per reduction, tails
+ *                                      of 8, 4 and 1; the long messages' form
  *                                      (polyval-x86_64-vpclmul-avx512-aggregated.S)
  *   _x86_64_pclmul                     PCLMULQDQ + AVX on xmm, Karatsuba, 4 blocks per
  *                                      reduction (polyval-x86_64-pclmul.S)
