@@ -9,7 +9,7 @@
  *   add, as tools/aes_op_bench.c.
  * Not part of the build (it needs VAES and AVX-512 to run every row); from the source root:
  *   d=kernels/aes; for f in $d/aes-x86_64-vaes-*.S; do clang-19 -c -I$d $f -o /tmp/$(basename $f .S).o; done
- *   clang-19 -O2 -I$d tools/aes_kernel_bench.c /tmp/aes-x86_64-vaes-*.o -o /tmp/aes_kernel_bench
+ *   clang-19 -O2 -I. tools/aes_kernel_bench.c /tmp/aes-x86_64-vaes-*.o -o /tmp/aes_kernel_bench
  *   /tmp/aes_kernel_bench [REPS]
  * (an ablation: the same with d a changed copy of kernels/aes). */
 #define _GNU_SOURCE
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "aes.h"
+#include "kernels/aes/aes.h"
 
 #define LEN 16384
 

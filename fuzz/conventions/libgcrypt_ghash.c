@@ -51,7 +51,7 @@
 #include "reference/ghash.h"
 
 #if defined(__x86_64__)
-#include "verify/outside/libgcrypt-amd64/cipher-internal.h"
+#include "fuzz/conventions/libgcrypt-amd64/cipher-internal.h"
 
 typedef void (*setup_fn)(gcry_cipher_hd_t c, unsigned int hw_features);
 

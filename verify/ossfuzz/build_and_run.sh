@@ -156,7 +156,7 @@ run_afl() {
   local pass
   for pass in 1 2; do
   rm -rf "$r/afl"
-  env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= AFL_NO_UI=1 ${mapsize:+AFL_MAP_SIZE=$mapsize} AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 \
+  env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= ${aside:+ASMDIFF_SET_ASIDE="$aside"} AFL_NO_UI=1 ${mapsize:+AFL_MAP_SIZE=$mapsize} AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 \
     AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_FAST_CAL=1 AFL_NO_STARTUP_CALIBRATION=1 \
     ASAN_OPTIONS="$ASAN_OPTIONS:abort_on_error=1:symbolize=0:detect_leaks=0" UBSAN_OPTIONS="$UBSAN_OPTIONS:symbolize=0:abort_on_error=1" \
     afl-fuzz -i "$r/corpus" -o "$r/afl" -V "$secs" ${maxlen:+-G "$maxlen"} "${dict[@]}" -t 25000 -m none \
@@ -188,10 +188,23 @@ run_afl() {
   [ "${execs:-0}" -gt "$nseeds" ] || { echo "FAIL: afl-fuzz ran only ${execs:-0} inputs on fuzz_$fam"; return 1; }
 }
 
+# Known upstream bugs that these runs, the build's smoke test, would meet at random: the
+# library implementation set aside in its family's run (ASMDIFF_SET_ASIDE), said in the log.
+# A real OSS-Fuzz deployment keeps them in (finding them is its job); here each is held
+# deterministically by a finding test of its own instead.
+#   poly1305 libgcrypt-full: libgcrypt 1.12's AVX-512 IFMA Poly1305 gives wrong tags on long
+#   runs of some limb patterns (docs/poly1305.md; test libgcrypt-1.12-poly1305-kernel-avx512-r2-zeros)
+known_bad() {
+  case $1 in
+    poly1305) echo "libgcrypt-full" ;;
+  esac
+}
 report=$top/report-$tag.txt
 : >"$report"
 for fam in $families; do
   f=$out/fuzz_$fam r=$top/root-$tag/$fam
+  aside=$(known_bad "$fam")
+  [ -n "$aside" ] && echo "fuzz_$fam: set aside in this run: $aside (a known upstream bug: see known_bad in $0)"
   make_root "$r" "$f"
   (cd "$r/corpus" && unzip -q "$out/fuzz_${fam}_seed_corpus.zip")
   nseeds=$(ls "$r/corpus" | wc -l)
@@ -220,7 +233,7 @@ for fam in $families; do
   # RUNS inputs, or as many as fit in $secs when the family is slow under the sanitizer (AES with
   # its libraries at -O1 under ASan: 86 exec/s, 116 s for 10000); either way every seed runs
   # first, and fewer executions than seeds fail the test.
-  in_root "$r" "${runner_env[@]}" -- "/out/fuzz_$fam" -runs="$runs" -max_total_time="$secs" \
+  in_root "$r" "${runner_env[@]}" ${aside:+ASMDIFF_SET_ASIDE="$aside"} -- "/out/fuzz_$fam" -runs="$runs" -max_total_time="$secs" \
     -rss_limit_mb=2560 -timeout=25 -print_final_stats=1 "${opts[@]}" /corpus >"$top/run-$tag-$fam.log" 2>&1
   rc=$?
   if [ $rc != 0 ]; then

@@ -181,8 +181,10 @@ case $mode in
          --kernel "$file" --symbol $s --op vpclmul-avx2 --needs $n2
          --kernel "$file" --symbol $s --op vpclmul-avx512 --needs $n5
          --include "$here/libgcrypt-amd64" --budget "$budget")
+    # the stand-ins are the convention's own (fuzz/conventions/libgcrypt-amd64: it reads the
+    # handle's layout and the hardware bits from them too)
     for h in cipher-internal.h g10lib.h cipher.h bufhelp.h; do
-      cmd+=(--beside "$here/libgcrypt-amd64/$h")
+      cmd+=(--beside "$top/fuzz/conventions/libgcrypt-amd64/$h")
     done
     if [ "$mode" = ghash-kernel-avx512-under-declared ]; then
       # the vpclmul-avx512 row held to the avx2 row's guard (no HWF_INTEL_AVX512): its first
