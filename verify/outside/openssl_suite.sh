@@ -73,6 +73,12 @@ if [ ${#plant[@]} -gt 0 ]; then
   kernel=$out/planted-$(printf '%s\n' "$family" "$flavour" "${plant[@]:0:3}" | sha1sum | cut -c1-10)/$(basename "$gen")
   mkdir -p "$(dirname "$kernel")"
   python3 "$top/verify/outside/plant.py" "$gen" "$kernel" "${plant[@]:0:3}" || exit 1
+  # the file --with links is the kernel's tree's: beside the planted copy too (check links a
+  # --with file only into kernels of its own folder)
+  if [ ${#with[@]} -gt 0 ]; then
+    cp "$b" "$(dirname "$kernel")/" || exit 1
+    with=(--with "$(dirname "$kernel")/$(basename "$b")")
+  fi
 fi
 args=("$family" --kernel "$kernel" --symbol "$symbol" --convention "$conv" --op "$op"
       --needs "$needs" --budget "$budget" ${with[@]+"${with[@]}"})
