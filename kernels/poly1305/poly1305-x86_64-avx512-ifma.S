@@ -38,7 +38,13 @@
  * The single-chain products (mulmod: the set-up, the odd step, the ends) put each column's
  * three products in two accumulators (two chained multiplies, then one, added at the end: 4
  * cycles shorter); the loop's (mulmod_chain) chain all three, which leaves zmm3-7 for r^16;
- * both end in carry_fold.  Measured here (Zen 4): 0.252 c/B, from 0.329 with one chain.
+ * both end in carry_fold.  Measured here (Zen 4): 0.252 c/B, from 0.329 with one chain; with
+ * the 44-bit mask in zmm31 (not a {1to8} broadcast load in 4 of the loop's 5 ands a group)
+ * 0.247-0.249 c/B (1.29-1.30x the loop's limit of 0.191: docs/poly1305.md).  Tried and slower
+ * here (2026-12-05): each column's products limb 1 first, limb 0 last (0.259-0.262); both
+ * chains' products with their own temporaries, all 36 multiplies before both carries
+ * (0.300), or B's multiplies interleaved with A's carries (0.271); the indices loaded for
+ * vpermi2q instead of kept in zmm21, 22 (0.250-0.251).
  *
  * Register map of the two-chain loop:
  *   zmm0-2    A0-A2                                   zmm28-30  B0-B2
@@ -48,6 +54,7 @@
  *   zmm21, 22 the qword indices of the blocks'                  20 r1, 20 r2
  *             low and high halves (vpermt2q)          zmm23-25  r^8 in every lane; zmm26, 27
  *   rdi st, rsi m (advanced 128 a group),                       its 20 r1, 20 r2
+ *   zmm31     2^44 - 1 in every lane (the ands of add_group and carry_fold)
  *   r8 pairs of groups left, r10 2 (nblocks % 8) + hibit
  * (in the set-up and the ends zmm3-7 and zmm15 hold the third products of mulmod, zmm28-30 the
  * power products)
@@ -137,12 +144,12 @@ poly1305_ifma_mask42:
 	vpaddq	%zmm15, %zmm9, %zmm9
 	vpaddq	%zmm14, %zmm9, %zmm9
 	vpsrlq	$44, %zmm9, \a1			/* t1 = lo1 + (hi0 << 8) + t0 >> 44 */
-	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm9, \a0
+	vpandq	%zmm31, %zmm9, \a0
 	vpsllq	$8, %zmm10, %zmm10
 	vpaddq	%zmm10, %zmm11, %zmm11
 	vpaddq	\a1, %zmm11, %zmm11
 	vpsrlq	$44, %zmm11, \a2		/* t2 = lo2 + (hi1 << 8) + t1 >> 44 */
-	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm11, \a1
+	vpandq	%zmm31, %zmm11, \a1
 	vpsllq	$8, %zmm12, %zmm12
 	vpaddq	%zmm12, %zmm13, %zmm13
 	vpaddq	\a2, %zmm13, %zmm13
@@ -192,12 +199,12 @@ poly1305_ifma_mask42:
 	vmovdqa64	%zmm9, %zmm11
 	vpermt2q	%zmm10, %zmm21, %zmm11	/* the low halves, block order */
 	vpermt2q	%zmm10, %zmm22, %zmm9	/* the high halves */
-	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm11, %zmm10
+	vpandq	%zmm31, %zmm11, %zmm10
 	vpaddq	%zmm10, \a0, \a0		/* limb 0: lo bits 0-43 */
 	vpsrlq	$44, %zmm11, %zmm11
 	vpsllq	$20, %zmm9, %zmm10
 	vporq	%zmm10, %zmm11, %zmm11
-	vpandq	poly1305_ifma_mask44(%rip){1to8}, %zmm11, %zmm11
+	vpandq	%zmm31, %zmm11, %zmm11
 	vpaddq	%zmm11, \a1, \a1		/* limb 1: lo bits 44-63, hi bits 0-23 */
 	vpsrlq	$24, %zmm9, %zmm9
 	vporq	%zmm8, %zmm9, %zmm9
@@ -252,6 +259,7 @@ poly1305_blocks_x86_64_avx512_ifma:
 	andq	$7, REST_HIBIT
 	leaq	(%rcx,REST_HIBIT,2), REST_HIBIT	/* 2 (nblocks % 8) + hibit */
 
+	vpbroadcastq	poly1305_ifma_mask44(%rip), %zmm31	/* 2^44 - 1 in every lane */
 	/* r to radix 2^44, in every lane: zmm23-25; 20 r1, 20 r2: zmm26, 27 */
 	movabsq	$0xfffffffffff, %r11
 	movq	24(ST), %rax
@@ -398,6 +406,7 @@ poly1305_blocks_x86_64_avx512_ifma:
 	vpxorq	%zmm28, %zmm28, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
 	vpxorq	%zmm30, %zmm30, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
 	kxorw	%k1, %k1, %k1
 
 	movq	REST_HIBIT, %rcx
