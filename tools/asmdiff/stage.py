@@ -54,8 +54,13 @@ def run(cmd, env=None):
         outer = env.get("ASMDIFF_RESULTS")
         env["ASMDIFF_RESULTS"] = path
         # an x86-64 program of ours under a host profile's qemu (builds.with_runner)
-        p = subprocess.run(builds.with_runner(cmd), env=env, capture_output=True, text=True,
-                           errors="replace")
+        try:
+            p = subprocess.run(builds.with_runner(cmd), env=env, capture_output=True,
+                               text=True, errors="replace")
+        except OSError as e:
+            # the program could not start (gone, not executable, no memory to fork): the
+            # stage fails saying so, and the command goes on to its other stages and verdict
+            return Stage(1, f"asmdiff: could not run {' '.join(cmd[:2])}: {e}\n", [])
         text = p.stdout + p.stderr
         if outer and os.path.exists(path):
             collect(path, outer)

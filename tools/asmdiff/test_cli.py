@@ -672,6 +672,10 @@ class Stages(unittest.TestCase):
                          "'a').write('{oops\\n')"])
         self.assertEqual(bad.rc, 1)
         self.assertIn("not JSON", bad.text)
+        # a program that cannot start fails its stage with the reason, never a traceback
+        gone = stage.run(["/nonexistent/asmdiff-program", "kat"])
+        self.assertEqual((gone.rc, gone.recs), (1, []))
+        self.assertIn("could not run /nonexistent/asmdiff-program kat", gone.reason())
 
 
 class BadInput(unittest.TestCase):
