@@ -146,8 +146,7 @@ for st in "${stages[@]}"; do
 done
 # x86-64: the ISA-subset stage held each kernel to the NEEDS its glue admits it on (the CPU
 # guard, as the test spells it), over the seeds or, outside their domain, random cases: a
-# stage of the Unicorn engine, so for the families that register it (build/families.json; the
-# gcm family has none yet: its rows say so)
+# stage of the Unicorn engine, so for the families that register it (build/families.json)
 unicorn=$(python3 -c 'import json, sys
 print(int(any(f["name"] == sys.argv[2] and "unicorn" in f.get("engines", [])
               for f in json.load(open(sys.argv[1])))))' "${ASMDIFF_BUILD:?}/families.json" "$family" 2>/dev/null || echo 1)
