@@ -189,6 +189,22 @@ static void *decode(struct input *in)
     return c;
 }
 
+/* The secrets (the key and the payload) replaced by others of the same shape, for the Unicorn
+ * ct-trace mode: every length, cut, tag length and tamper kept, and so the pre-counter block:
+ * a 12-byte IV's J0 does not depend on the key, and a counter-block case's IV is solved again
+ * for the same J0 under the new key (its wrap stays where it was). */
+static void vary_secrets(void *cv, uint64_t seed)
+{
+    struct gcm_case *c = cv;
+    rng_fill(&seed, c->key, c->keylen);
+    rng_fill(&seed, c->pt, c->len);
+    if (c->from_j0) {
+        struct gcm_key k;
+        gcm_setkey(&k, c->key, c->keylen);
+        if (gcm_iv_for_j0(&k, c->j0, c->iv)) c->from_j0 = 0; /* H = 0: the IV as it was */
+    }
+}
+
 /* ---- the reference's answer ---- */
 
 /* The 32-bit counter wraps inside the payload: inc32(J0) + n - 1 passes 2^32 - 1. */
@@ -666,6 +682,7 @@ const struct family asmdiff_family = {
     .expect = expect,
     .run = run,
     .params = params,
+    .vary_secrets = vary_secrets,
     .kat = kat,
     .exhaustive = exhaustive,
     .bench_ops = bench_ops,

@@ -23,6 +23,9 @@
 # if no such line exists, so a changed upstream file cannot turn the plant into a no-op), and
 # the check (with --fail-fast) must report the finding EXPECT says (a row of its records:
 # verify/expect_records.py).
+# --every-stage: a --plant's check without --fail-fast, so EXPECT may name a later stage than
+# the first to catch it (a read past a buffer: natively a guard page at kat, then the Unicorn
+# engine's byte-exact bounds row); each stage stops at its own first finding.
 # --finding EXPECT: the file as shipped must give the finding EXPECT says (with --fail-fast):
 # a bug of the upstream file itself (an instruction its glue's CPU guard does not admit).
 # --op OP: the check's --op, in the order of the triples (once for all, or once per SYMBOL).
@@ -36,7 +39,7 @@
 # without a file, a skip (77) saying what is missing, a failure under ASMDIFF_STRICT=1 (the slow
 # set's setup unpacks the tree: tools/get_linux_source): tests never download.
 set -u
-plant=() family= arch=x86_64 beside=() vlens=() more=() finding= ops=()
+plant=() family= arch=x86_64 beside=() vlens=() more=() finding= ops=() every_stage=
 while :; do
   case "${1:-}" in
     --family) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --family F ..." >&2; exit 2; }
@@ -51,6 +54,7 @@ while :; do
             vlens+=("$2"); shift 2 ;;
     --expect) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --expect EXPECT ..." >&2; exit 2; }
               more+=("$2"); shift 2 ;;
+    --every-stage) every_stage=1; shift ;;
     --finding) [ $# -ge 2 ] || { echo "usage: linux_suite.sh --finding EXPECT ..." >&2; exit 2; }
                finding=$2; shift 2 ;;
     --plant) [ $# -ge 5 ] || { echo "usage: linux_suite.sh --plant AFTER FIND REPLACE EXPECT BUDGET ..." >&2; exit 2; }
@@ -121,7 +125,7 @@ if [ ${#plant[@]} -gt 0 ] || [ -n "$finding" ]; then
   # the finding EXPECT names (the plant's, or the shipped file's own); riscv64: no --fail-fast
   # (a VLEN's stages take seconds): the plant is caught at every VLEN
   fast=(--fail-fast)
-  [ "$arch" = riscv64 ] && fast=()
+  [ "$arch" = riscv64 ] || [ -n "$every_stage" ] && fast=()
   python3 "$top/verify/expect_records.py" verdict=findings "$finding" "${more[@]}" -- \
     python3 "$top/tools/asmdiff_cmd.py" check "$family" "${args[@]}" \
     --include "$here/linux-compat" --budget "$budget" "${fast[@]}"
@@ -146,8 +150,7 @@ for st in "${stages[@]}"; do
 done
 # x86-64: the ISA-subset stage held each kernel to the NEEDS its glue admits it on (the CPU
 # guard, as the test spells it), over the seeds or, outside their domain, random cases: a
-# stage of the Unicorn engine, so for the families that register it (build/families.json; the
-# gcm family has none yet: its rows say so)
+# stage of the Unicorn engine, so for the families that register it (build/families.json)
 unicorn=$(python3 -c 'import json, sys
 print(int(any(f["name"] == sys.argv[2] and "unicorn" in f.get("engines", [])
               for f in json.load(open(sys.argv[1])))))' "${ASMDIFF_BUILD:?}/families.json" "$family" 2>/dev/null || echo 1)
