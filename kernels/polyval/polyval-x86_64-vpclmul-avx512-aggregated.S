@@ -156,6 +156,96 @@
         vpternlogq $0x96, %zmm13, %zmm11, %zmm10
 .endm
 
+/* AG_HALVES x, t:  t = x ^ swap64(x) per lane: each lane's two qwords both hold the sum of
+ * x's halves, the multiplier of Karatsuba's middle product. */
+.macro AG_HALVES x, t
+        vpshufd $0x4e, \x, \t
+        vpxorq \x, \t, \t
+.endm
+
+/* AG_KSUMS a, b, k:  k = the powers' halves' sums for Karatsuba, two power vectors in one
+ * register: qword 0 of each lane a.lo ^ a.hi, qword 1 b.lo ^ b.hi (once per call). */
+.macro AG_KSUMS a, b, k
+        vpunpcklqdq \b, \a, %zmm12
+        vpunpckhqdq \b, \a, \k
+        vpxorq %zmm12, \k, \k
+.endm
+
+/* AG_KFIRST x, p, k, s:  Karatsuba, three products per lane (RFC-free algebra: with a = a1:a0,
+ * b = b1:b0, a * b = a1b1 x^128 + ((a1+a0)(b1+b0) + a1b1 + a0b0) x^64 + a0b0): x's lanes by
+ * p's, the halves' product by qword s of k; starts the sums zmm9 (low), zmm10 (high), zmm11
+ * (the halves' products, made into the middle once a group: AG_KFINISH). */
+.macro AG_KFIRST x, p, k, s
+        AG_HALVES \x, %zmm30
+        vpclmulqdq $0x00, \p, \x, %zmm9
+        vpclmulqdq $0x11, \p, \x, %zmm10
+        vpclmulqdq $(\s << 4), \k, %zmm30, %zmm11
+.endm
+
+/* AG_KPAIR x, p, k, s, y, q, l, t:  the Karatsuba products of two vectors (x by the powers p,
+ * halves' sums in qword s of k; y by q, qword t of l) added to the started sums, two products
+ * to each vpternlogq. */
+.macro AG_KPAIR x, p, k, s, y, q, l, t
+        vpunpcklqdq \y, \x, %zmm30
+        vpunpckhqdq \y, \x, %zmm31
+        vpxorq %zmm31, %zmm30, %zmm30           /* x's halves' sums in qword 0, y's in 1 */
+        vpclmulqdq $0x00, \p, \x, %zmm12
+        vpclmulqdq $0x00, \q, \y, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm9
+        vpclmulqdq $0x11, \p, \x, %zmm12
+        vpclmulqdq $0x11, \q, \y, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm10
+        vpclmulqdq $(\s << 4), \k, %zmm30, %zmm12
+        vpclmulqdq $(\t << 4 | 1), \l, %zmm30, %zmm13
+        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
+.endm
+
+/* AG_KLAST x, p, k, s:  the Karatsuba products of the vector that holds the state (added last,
+ * so that only they wait for it), then the middle: the halves' products plus all low and high
+ * products (zmm11 ^= zmm9 ^ zmm10, the Karatsuba fix-up, once for the whole group since every
+ * step is linear), split over the low and high halves. */
+.macro AG_KLAST x, p, k, s
+        AG_HALVES \x, %zmm30
+        vpclmulqdq $0x00, \p, \x, %zmm12
+        vpclmulqdq $0x11, \p, \x, %zmm13
+        vpclmulqdq $(\s << 4), \k, %zmm30, %zmm16
+        vpxorq %zmm12, %zmm9, %zmm9
+        vpxorq %zmm13, %zmm10, %zmm10
+        vpxorq %zmm16, %zmm11, %zmm11
+        AG_KFOLD
+.endm
+
+/* AG_KFOLD:  the group's new state into xmm0 from the low (zmm9), high (zmm10) and middle
+ * (zmm11) sums: the four lanes of each summed, then one reduction that takes the middle in
+ * without splitting it first.  With lo = T1:T0, hi = T3:T2 and the middle m = m1:m0 adding
+ * m0 to T1 and m1 to T2, PV_REDUCE_EVEX's result hi ^ W ^ M' becomes, since T0 and so
+ * M = clmul(T0, C) do not change, and m's two halves land swapped:
+ *     Y = lo ^ swap64(m ^ M)       (Y.q1 = T1 ^ m0 ^ M0: the second fold's operand)
+ *     result = hi ^ Y ^ clmul(Y.q1, C)
+ * one XOR more than the reduction and no shifts of the middle. */
+.macro AG_KFOLD
+        vextracti64x4 $1, %zmm9, %ymm12
+        vextracti64x4 $1, %zmm10, %ymm13
+        vextracti64x4 $1, %zmm11, %ymm16
+        vpxorq %ymm12, %ymm9, %ymm9
+        vpxorq %ymm13, %ymm10, %ymm10
+        vpxorq %ymm16, %ymm11, %ymm11
+        vextracti32x4 $1, %ymm9, %xmm12
+        vextracti32x4 $1, %ymm10, %xmm13
+        vextracti32x4 $1, %ymm11, %xmm16
+        vpxorq %xmm12, %xmm9, %xmm9
+        vpxorq %xmm13, %xmm10, %xmm10
+        vpxorq %xmm16, %xmm11, %xmm11
+        vpclmulqdq $0x00, %xmm15, %xmm9, %xmm12 /* M = T0 * C: the first fold */
+        vpternlogq $0x96, %xmm9, %xmm10, %xmm11 /* m = the halves' products + lo + hi */
+        vpxorq %xmm12, %xmm11, %xmm11           /* m ^ M */
+        vpshufd $0x4e, %xmm11, %xmm11
+        vpxorq %xmm11, %xmm9, %xmm9             /* Y = lo ^ swap64(m ^ M) */
+        vpclmulqdq $0x01, %xmm15, %xmm9, %xmm12 /* M' = Y.q1 * C: the second fold */
+        vpternlogq $0x96, %xmm12, %xmm9, %xmm10 /* hi ^ Y ^ M' */
+        vmovdqa64 %xmm10, %xmm0
+.endm
+
 /* AG_FINISH:  the group's new state into xmm0 (lanes 1-3 of zmm0 zero) from the sums of
  * AG_PRODUCTS: the middle sums split over the low and high halves, then AG_FOLD. */
 .macro AG_FINISH
@@ -217,7 +307,10 @@ PV_ENTRY \name
         PV_MUL_EVEX %zmm3, %zmm16, %zmm5, %zmm1, %zmm6, %zmm7
         PV_REDUCE_EVEX %zmm9, %zmm2, %zmm15, %zmm12
         PV_REDUCE_EVEX %zmm5, %zmm1, %zmm15, %zmm6
-
+        cmp $16, %rcx
+        jb .Lag_tail8                           /* aggregated: no 16-block group */
+        AG_KSUMS %zmm1, %zmm2, %zmm28           /* the halves' sums: H^16..H^9 */
+        AG_KSUMS %zmm3, %zmm4, %zmm29           /* H^8..H^1 */
         cmp $96, %rcx
         jb .Lag_check16                         /* aggregated: under 96 blocks, 16 a group */
         /* H^32..H^17 = (H^16..H^1) * H^16, only for a call of 96 blocks or more (below it,
@@ -231,6 +324,8 @@ PV_ENTRY \name
         PV_REDUCE_EVEX %zmm5, %zmm19, %zmm15, %zmm6
         PV_REDUCE_EVEX %zmm8, %zmm20, %zmm15, %zmm10
         PV_REDUCE_EVEX %zmm22, %zmm21, %zmm15, %zmm23
+        AG_KSUMS %zmm18, %zmm19, %zmm26         /* the halves' sums: H^32..H^25 */
+        AG_KSUMS %zmm20, %zmm21, %zmm27         /* H^24..H^17 */
 .Lag_loop32:
         /* blocks 4-31 first: their 28 products do not wait for the state, so they run while
          * the previous group's sums are folded and reduced; the state enters last */
@@ -253,20 +348,19 @@ PV_ENTRY \name
         vmovdqu64 448(%rdx), %zmm25
         vmovdqu64 (%rdx), %zmm5
         .endif
-        AG_PRODUCTS 1, %zmm22, %zmm19           /* H^28..H^25 */
-        AG_PAIR %zmm23, %zmm20, %zmm24, %zmm21  /* H^24..H^21, H^20..H^17 */
-        AG_PAIR %zmm6, %zmm1, %zmm7, %zmm2      /* H^16..H^13, H^12..H^9 */
-        AG_PAIR %zmm8, %zmm3, %zmm25, %zmm4     /* H^8..H^5, H^4..H^1 */
+        AG_KFIRST %zmm22, %zmm19, %zmm26, 1     /* H^28..H^25 */
+        AG_KPAIR %zmm23, %zmm20, %zmm27, 0, %zmm24, %zmm21, %zmm27, 1   /* H^24..H^17 */
+        AG_KPAIR %zmm6, %zmm1, %zmm28, 0, %zmm7, %zmm2, %zmm28, 1       /* H^16..H^9 */
+        AG_KPAIR %zmm8, %zmm3, %zmm29, 0, %zmm25, %zmm4, %zmm29, 1      /* H^8..H^1 */
         vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 (32-block group) */
-        AG_LAST %zmm5, %zmm18                   /* H^32..H^29, the state's products last */
-        AG_FOLD
+        AG_KLAST %zmm5, %zmm18, %zmm26, 0       /* H^32..H^29, the state's products last */
         add $512, %rdx
         sub $32, %rcx
         cmp $32, %rcx
         jae .Lag_loop32
 .Lag_check16:
         cmp $16, %rcx
-        jb .Lag_tail8
+        jb .Lag_tail8                           /* aggregated: fewer than 16 left */
 .Lag_loop16:
         /* blocks 4-15 first: their 12 products do not wait for the state, so they run
          * while the previous group's sums are folded and reduced; the state enters last */
@@ -281,11 +375,10 @@ PV_ENTRY \name
         vmovdqu64 192(%rdx), %zmm8
         vmovdqu64 (%rdx), %zmm5                 /* blocks 0-3 */
         .endif
-        AG_PRODUCTS 1, %zmm6, %zmm2             /* H^12..H^9 */
-        AG_PAIR %zmm7, %zmm3, %zmm8, %zmm4      /* H^8..H^5, H^4..H^1 */
+        AG_KFIRST %zmm6, %zmm2, %zmm28, 1       /* H^12..H^9 */
+        AG_KPAIR %zmm7, %zmm3, %zmm29, 0, %zmm8, %zmm4, %zmm29, 1       /* H^8..H^1 */
         vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 */
-        AG_LAST %zmm5, %zmm1                    /* H^16..H^13, the state's products last */
-        AG_FOLD
+        AG_KLAST %zmm5, %zmm1, %zmm28, 0        /* H^16..H^13, the state's products last */
         add $256, %rdx
         sub $16, %rcx
         cmp $16, %rcx
@@ -342,6 +435,7 @@ PV_ENTRY \name
         vmovdqu %xmm0, (%rdi)
         PV_CLEAR 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16   /* aggregated: all */
         PV_CLEAR 18, 19, 20, 21, 22, 23, 24, 25   /* aggregated: the 32-block group's */
+        PV_CLEAR 26, 27, 28, 29, 30, 31   /* aggregated: the halves' sums (Karatsuba) */
         .if \ghash
         PV_CLEAR 17
         .endif
