@@ -30,11 +30,19 @@
  * for all 16 powers and use one of them; a caller that knows its messages are short calls
  * the per-block form.
  *
- * Schoolbook, not Karatsuba: on the cores with VPCLMULQDQ the carry-less multiplier and the
- * shuffles share one port, so Karatsuba's saved product (3 instead of 4 per block) would be
- * paid back by the shuffle that forms the halves' sum of every message vector, and it needs the
- * halves' sums of the 16 powers in four more registers; the schoolbook middle products instead
- * accumulate with one vpternlogq, and the sum of the four lanes needs no Karatsuba fix-up.
+ * Karatsuba in the 16- and 32-block groups, schoolbook in the tails (re-judged on this Zen 4,
+ * 2026-12-05, with tools/zmm_op_bench.c: vpclmulqdq issues one every 2 cycles at every width,
+ * and neither vpshufd nor the XORs wait for it: "clmul : vpshufd 1:1" 1.00 operations a cycle,
+ * "clmul : vpshufd : xor 3:2:2" 1.03, so the shuffle and XOR that form a message vector's
+ * halves' sums run beside the multiplier).  Each lane takes lo * lo, hi * hi and
+ * (lo ^ hi) * (lo ^ hi): 3 products a block, 24 zmm products per 32 blocks instead of 32.  The
+ * powers' halves' sums are made once per call (AG_KSUMS: two power vectors a register, qword 0
+ * and qword 1 of each lane, zmm26-29); two message vectors' halves' sums likewise share a
+ * register (AG_KPAIR: vpunpcklqdq, vpunpckhqdq, one XOR for both).  Karatsuba's fix-up (the
+ * middle plus the low and high products) is linear, so it is made once a group on the lane
+ * sums, and the middle enters the reduction unsplit (AG_KFOLD).  The tails of 8 and 4 blocks
+ * stay schoolbook (no halves' sums to make for one or two vectors, and a call of fewer than 16
+ * blocks makes none).
  *
  * Groups: in a call of 96 blocks or more, 32 blocks (H^32..H^1) while at least 32 remain; then
  * 16 blocks while at least 16 remain; then one group of 8 (H^8..H^1) if 8 remain, one
@@ -43,7 +51,7 @@
  * group reads exactly its blocks.
  *
  * Calling convention: System V AMD64.  rdi = state (in/out), rsi = key_h, rdx = blocks,
- * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16 and zmm18-25 (the
+ * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16 and zmm18-31 (the
  * GHASH twin zmm17 too); those are zeroed before return, then vzeroupper.  No callee-saved register, no stack, no opmask register is
  * used.  nblocks = 0 returns at once (nothing read or written).
  * Requires AVX-512F, AVX-512BW (vpslldq/vpsrldq on zmm), AVX-512VL, VPCLMULQDQ and PCLMULQDQ
@@ -60,10 +68,16 @@
  *              32-block group: blocks 0-3 (then ^= state) in zmm5, 4-7, 8-11, 12-15 in
  *              zmm22-24, 16-19, 20-23, 24-27 in zmm6-8, 28-31 in zmm25
  *   zmm9       sum of the low products (lo * lo)   zmm10 sum of the high products (hi * hi)
- *   zmm11      sum of the middle products          zmm12, zmm13 temporaries
+ *   zmm11      sum of the middle products (the 16- and 32-block groups: of the halves'
+ *              products, made the middle once a group)   zmm12, zmm13 temporaries
  *   xmm14      H (the single-block steps)          zmm15 POLYVAL_C in qword 0 of each lane
  *   zmm16      a power broadcast to four lanes (while the powers are made); in the loops the
- *              low half of the last middle sum
+ *              state vector's middle product, then a lane sum of the middle
+ *   zmm26-29   the powers' halves' sums (Karatsuba; made for calls of 16 blocks or more):
+ *              qwords 0 and 1 of each lane: zmm26 H^32..H^29 and H^28..H^25 (32-block groups
+ *              only), zmm27 H^24..H^21 and H^20..H^17 (ditto), zmm28 H^16..H^13 and
+ *              H^12..H^9, zmm29 H^8..H^5 and H^4..H^1
+ *   zmm30,31   message vectors' halves' sums (one or two vectors a register)
  *   zmm17      (GHASH only) the byte-reversal selector
  *   rdx        next block    rcx blocks left
  *
@@ -123,39 +137,6 @@
         .endif
 .endm
 
-/* AG_PAIR x, p, y, q:  the products of two vectors (x by the powers p, y by q) added to the
- * started sums, two products to each vpternlogq: 4 XORs for 8 products where AG_PRODUCTS
- * takes 6 (the XORs share the vector pipes with the multiplier). */
-.macro AG_PAIR x, p, y, q
-        vpclmulqdq $0x00, \p, \x, %zmm12
-        vpclmulqdq $0x00, \q, \y, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm9
-        vpclmulqdq $0x11, \p, \x, %zmm12
-        vpclmulqdq $0x11, \q, \y, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm10
-        vpclmulqdq $0x01, \p, \x, %zmm12
-        vpclmulqdq $0x10, \p, \x, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
-        vpclmulqdq $0x01, \q, \y, %zmm12
-        vpclmulqdq $0x10, \q, \y, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
-.endm
-
-/* AG_LAST x, p:  the products of the vector that holds the state (added last, so that only
- * they wait for it), each added with one vpternlogq: the middle products first, whose sum is
- * then split over the low and high halves while the low and high products are made. */
-.macro AG_LAST x, p
-        vpclmulqdq $0x01, \p, \x, %zmm12
-        vpclmulqdq $0x10, \p, \x, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
-        vpclmulqdq $0x00, \p, \x, %zmm12
-        vpclmulqdq $0x11, \p, \x, %zmm13
-        vpslldq $8, %zmm11, %zmm16
-        vpsrldq $8, %zmm11, %zmm11
-        vpternlogq $0x96, %zmm12, %zmm16, %zmm9
-        vpternlogq $0x96, %zmm13, %zmm11, %zmm10
-.endm
-
 /* AG_HALVES x, t:  t = x ^ swap64(x) per lane: each lane's two qwords both hold the sum of
  * x's halves, the multiplier of Karatsuba's middle product. */
 .macro AG_HALVES x, t
@@ -168,7 +149,7 @@
 .macro AG_KSUMS a, b, k
         vpunpcklqdq \b, \a, %zmm12
         vpunpckhqdq \b, \a, \k
-        vpxorq %zmm12, \k, \k
+        vpxorq %zmm12, \k, \k                   /* aggregated: lo ^ hi of a and of b */
 .endm
 
 /* AG_KFIRST x, p, k, s:  Karatsuba, three products per lane (RFC-free algebra: with a = a1:a0,
