@@ -102,14 +102,24 @@
  *     1.17x the limit.  GHASH (one vpshufb more per vector): 54.0 before, 40.8 now, 0.160 c/B,
  *     1.28x.  The lanes reduced on zmm before they are summed (one register to fold, not
  *     two) gained nothing (0.98-1.01x) and is not in.
- * ./asmdiff bench, three runs, each one process beside Linux 6.12's polyval-clmulni /
- * ghash-clmulni (PCLMULQDQ, xmm) and nettle 3.8 (GHASH), machine loaded, the bench's clock
- * 3678-3694 MHz (about 1.06x the rdtsc loop's cycles), one long call, c/B and run 1 / 0.125:
- *     POLYVAL  aggregated 0.155 0.156 0.155 (1.24x)   Linux clmul_polyval_update 0.533 0.531
- *              0.534 (4.26x)   pclmul 0.478 0.482 0.478   perblock 1.37 1.37 1.37
- *     GHASH    aggregated 0.168 0.167 0.167 (1.34x)   Linux clmul_ghash_update 1.77 1.76
- *              (5.58 preempted)   nettle 0.819 0.82 0.82   pclmul 0.484 0.484 0.487
- *   (before: 0.203 and 0.206).  Every row and the calls of 1..64 blocks: docs/speed.md.
+ *   Karatsuba (2026-12-05; per 32 blocks of a 1024-block call, per-call costs included,
+ *   tools/polyval_body_bench.sh beside main's body): schoolbook 76.0 (GHASH 82.2); Karatsuba
+ *   with each vector's halves' sums by vpshufd + XOR 72.4 (77.5); two vectors' halves' sums in
+ *   one register 70.8 (76.4); the middle into the reduction unsplit 67.8-68.6 (74.5-75.0):
+ *   0.133 c/B (GHASH 0.146).  Measures only (wrong results): the state out of the chain 71.0,
+ *   so the chain does not bound the loop; without the halves' shuffles and XORs 64.5; without
+ *   the fold and reduction 60.0.  The multiplier's 24 zmm products are 48 of the 68 cycles.
+ * ./asmdiff bench (three or four runs, each one process beside Linux 6.12's polyval-clmulni /
+ * ghash-clmulni (PCLMULQDQ, xmm), nettle 3.8 and libgcrypt 1.12.4's cipher-gcm-intel-pclmul.c
+ * (GHASH), machine loaded, the bench's clock 3685-3694 MHz, about 1.06x the rdtsc loop's
+ * cycles), one long call, c/B (median / 0.125, / 0.094 the Karatsuba limit):
+ *     POLYVAL  aggregated 0.142 0.144 0.142 (1.14x, 1.53x)   Linux clmul_polyval_update 0.531
+ *              0.532 0.531 0.534   pclmul 0.478 0.475 0.480   perblock 1.37 1.38 1.37
+ *     GHASH    aggregated 0.153 0.153 0.151 (1.22x, 1.63x)   libgcrypt vpclmul-avx512 0.168
+ *              0.166 0.166   vpclmul-avx2 0.211   pclmul 0.416   nettle 0.832 0.823   Linux
+ *              clmul_ghash_update 1.76
+ *   (before Karatsuba: 0.155 and 0.167; before the 32-block groups: 0.203 and 0.206).  Every
+ *   row, run and the calls of 1..64 blocks: docs/speed.md.
  * The powers H^17..H^32 cost about 60 cycles; made at 32 blocks, a call of 32 or 64 blocks
  * came out 1.28x and 1.10x slower than before, at 96 level, from 128 faster (0.95x, 256: 0.84x),
  * hence the threshold of 96 blocks (docs/speed.md, "POLYVAL and GHASH on this CPU").
