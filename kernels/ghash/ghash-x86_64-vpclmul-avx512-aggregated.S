@@ -11,7 +11,7 @@
  *        const uint8_t key_h[16], const uint8_t *blocks, size_t nblocks);
  *
  * Calling convention and needs as the POLYVAL entry's (System V; AVX-512F, BW, VL, VPCLMULQDQ
- * and PCLMULQDQ; zmm0-16 and zmm18-25), clobbering zmm17 (the byte-reversal selector in every
+ * and PCLMULQDQ; zmm0-16 and zmm18-31), clobbering zmm17 (the byte-reversal selector in every
  * lane) besides; it is zeroed before return.
  */
 #define PV_BODY_ONLY

@@ -30,11 +30,19 @@
  * for all 16 powers and use one of them; a caller that knows its messages are short calls
  * the per-block form.
  *
- * Schoolbook, not Karatsuba: on the cores with VPCLMULQDQ the carry-less multiplier and the
- * shuffles share one port, so Karatsuba's saved product (3 instead of 4 per block) would be
- * paid back by the shuffle that forms the halves' sum of every message vector, and it needs the
- * halves' sums of the 16 powers in four more registers; the schoolbook middle products instead
- * accumulate with one vpternlogq, and the sum of the four lanes needs no Karatsuba fix-up.
+ * Karatsuba in the 16- and 32-block groups, schoolbook in the tails (re-judged on this Zen 4,
+ * 2026-12-05, with tools/zmm_op_bench.c: vpclmulqdq issues one every 2 cycles at every width,
+ * and neither vpshufd nor the XORs wait for it: "clmul : vpshufd 1:1" 1.00 operations a cycle,
+ * "clmul : vpshufd : xor 3:2:2" 1.03, so the shuffle and XOR that form a message vector's
+ * halves' sums run beside the multiplier).  Each lane takes lo * lo, hi * hi and
+ * (lo ^ hi) * (lo ^ hi): 3 products a block, 24 zmm products per 32 blocks instead of 32.  The
+ * powers' halves' sums are made once per call (AG_KSUMS: two power vectors a register, qword 0
+ * and qword 1 of each lane, zmm26-29); two message vectors' halves' sums likewise share a
+ * register (AG_KPAIR: vpunpcklqdq, vpunpckhqdq, one XOR for both).  Karatsuba's fix-up (the
+ * middle plus the low and high products) is linear, so it is made once a group on the lane
+ * sums, and the middle enters the reduction unsplit (AG_KFOLD).  The tails of 8 and 4 blocks
+ * stay schoolbook (no halves' sums to make for one or two vectors, and a call of fewer than 16
+ * blocks makes none).
  *
  * Groups: in a call of 96 blocks or more, 32 blocks (H^32..H^1) while at least 32 remain; then
  * 16 blocks while at least 16 remain; then one group of 8 (H^8..H^1) if 8 remain, one
@@ -43,7 +51,7 @@
  * group reads exactly its blocks.
  *
  * Calling convention: System V AMD64.  rdi = state (in/out), rsi = key_h, rdx = blocks,
- * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16 and zmm18-25 (the
+ * rcx = nblocks; no alignment needed.  Clobbers rdx, rcx, flags, zmm0-16 and zmm18-31 (the
  * GHASH twin zmm17 too); those are zeroed before return, then vzeroupper.  No callee-saved register, no stack, no opmask register is
  * used.  nblocks = 0 returns at once (nothing read or written).
  * Requires AVX-512F, AVX-512BW (vpslldq/vpsrldq on zmm), AVX-512VL, VPCLMULQDQ and PCLMULQDQ
@@ -60,10 +68,16 @@
  *              32-block group: blocks 0-3 (then ^= state) in zmm5, 4-7, 8-11, 12-15 in
  *              zmm22-24, 16-19, 20-23, 24-27 in zmm6-8, 28-31 in zmm25
  *   zmm9       sum of the low products (lo * lo)   zmm10 sum of the high products (hi * hi)
- *   zmm11      sum of the middle products          zmm12, zmm13 temporaries
+ *   zmm11      sum of the middle products (the 16- and 32-block groups: of the halves'
+ *              products, made the middle once a group)   zmm12, zmm13 temporaries
  *   xmm14      H (the single-block steps)          zmm15 POLYVAL_C in qword 0 of each lane
  *   zmm16      a power broadcast to four lanes (while the powers are made); in the loops the
- *              low half of the last middle sum
+ *              state vector's middle product, then a lane sum of the middle
+ *   zmm26-29   the powers' halves' sums (Karatsuba; made for calls of 16 blocks or more):
+ *              qwords 0 and 1 of each lane: zmm26 H^32..H^29 and H^28..H^25 (32-block groups
+ *              only), zmm27 H^24..H^21 and H^20..H^17 (ditto), zmm28 H^16..H^13 and
+ *              H^12..H^9, zmm29 H^8..H^5 and H^4..H^1
+ *   zmm30,31   message vectors' halves' sums (one or two vectors a register)
  *   zmm17      (GHASH only) the byte-reversal selector
  *   rdx        next block    rcx blocks left
  *
@@ -88,14 +102,24 @@
  *     1.17x the limit.  GHASH (one vpshufb more per vector): 54.0 before, 40.8 now, 0.160 c/B,
  *     1.28x.  The lanes reduced on zmm before they are summed (one register to fold, not
  *     two) gained nothing (0.98-1.01x) and is not in.
- * ./asmdiff bench, three runs, each one process beside Linux 6.12's polyval-clmulni /
- * ghash-clmulni (PCLMULQDQ, xmm) and nettle 3.8 (GHASH), machine loaded, the bench's clock
- * 3678-3694 MHz (about 1.06x the rdtsc loop's cycles), one long call, c/B and run 1 / 0.125:
- *     POLYVAL  aggregated 0.155 0.156 0.155 (1.24x)   Linux clmul_polyval_update 0.533 0.531
- *              0.534 (4.26x)   pclmul 0.478 0.482 0.478   perblock 1.37 1.37 1.37
- *     GHASH    aggregated 0.168 0.167 0.167 (1.34x)   Linux clmul_ghash_update 1.77 1.76
- *              (5.58 preempted)   nettle 0.819 0.82 0.82   pclmul 0.484 0.484 0.487
- *   (before: 0.203 and 0.206).  Every row and the calls of 1..64 blocks: docs/speed.md.
+ *   Karatsuba (2026-12-05; per 32 blocks of a 1024-block call, per-call costs included,
+ *   tools/polyval_body_bench.sh beside main's body): schoolbook 76.0 (GHASH 82.2); Karatsuba
+ *   with each vector's halves' sums by vpshufd + XOR 72.4 (77.5); two vectors' halves' sums in
+ *   one register 70.8 (76.4); the middle into the reduction unsplit 67.8-68.6 (74.5-75.0):
+ *   0.133 c/B (GHASH 0.146).  Measures only (wrong results): the state out of the chain 71.0,
+ *   so the chain does not bound the loop; without the halves' shuffles and XORs 64.5; without
+ *   the fold and reduction 60.0.  The multiplier's 24 zmm products are 48 of the 68 cycles.
+ * ./asmdiff bench (three or four runs, each one process beside Linux 6.12's polyval-clmulni /
+ * ghash-clmulni (PCLMULQDQ, xmm), nettle 3.8 and libgcrypt 1.12.4's cipher-gcm-intel-pclmul.c
+ * (GHASH), machine loaded, the bench's clock 3685-3694 MHz, about 1.06x the rdtsc loop's
+ * cycles), one long call, c/B (median / 0.125, / 0.094 the Karatsuba limit):
+ *     POLYVAL  aggregated 0.142 0.144 0.142 (1.14x, 1.53x)   Linux clmul_polyval_update 0.531
+ *              0.532 0.531 0.534   pclmul 0.478 0.475 0.480   perblock 1.37 1.38 1.37
+ *     GHASH    aggregated 0.153 0.153 0.151 (1.22x, 1.63x)   libgcrypt vpclmul-avx512 0.168
+ *              0.166 0.166   vpclmul-avx2 0.211   pclmul 0.416   nettle 0.832 0.823   Linux
+ *              clmul_ghash_update 1.76
+ *   (before Karatsuba: 0.155 and 0.167; before the 32-block groups: 0.203 and 0.206).  Every
+ *   row, run and the calls of 1..64 blocks: docs/speed.md.
  * The powers H^17..H^32 cost about 60 cycles; made at 32 blocks, a call of 32 or 64 blocks
  * came out 1.28x and 1.10x slower than before, at 96 level, from 128 faster (0.95x, 256: 0.84x),
  * hence the threshold of 96 blocks (docs/speed.md, "POLYVAL and GHASH on this CPU").
@@ -123,37 +147,94 @@
         .endif
 .endm
 
-/* AG_PAIR x, p, y, q:  the products of two vectors (x by the powers p, y by q) added to the
- * started sums, two products to each vpternlogq: 4 XORs for 8 products where AG_PRODUCTS
- * takes 6 (the XORs share the vector pipes with the multiplier). */
-.macro AG_PAIR x, p, y, q
+/* AG_HALVES x, t:  t = x ^ swap64(x) per lane: each lane's two qwords both hold the sum of
+ * x's halves, the multiplier of Karatsuba's middle product. */
+.macro AG_HALVES x, t
+        vpshufd $0x4e, \x, \t
+        vpxorq \x, \t, \t
+.endm
+
+/* AG_KSUMS a, b, k:  k = the powers' halves' sums for Karatsuba, two power vectors in one
+ * register: qword 0 of each lane a.lo ^ a.hi, qword 1 b.lo ^ b.hi (once per call). */
+.macro AG_KSUMS a, b, k
+        vpunpcklqdq \b, \a, %zmm12
+        vpunpckhqdq \b, \a, \k
+        vpxorq %zmm12, \k, \k                   /* aggregated: lo ^ hi of a and of b */
+.endm
+
+/* AG_KFIRST x, p, k, s:  Karatsuba, three products per lane (RFC-free algebra: with a = a1:a0,
+ * b = b1:b0, a * b = a1b1 x^128 + ((a1+a0)(b1+b0) + a1b1 + a0b0) x^64 + a0b0): x's lanes by
+ * p's, the halves' product by qword s of k; starts the sums zmm9 (low), zmm10 (high), zmm11
+ * (the halves' products, made into the middle once a group: AG_KFINISH). */
+.macro AG_KFIRST x, p, k, s
+        AG_HALVES \x, %zmm30
+        vpclmulqdq $0x00, \p, \x, %zmm9
+        vpclmulqdq $0x11, \p, \x, %zmm10
+        vpclmulqdq $(\s << 4), \k, %zmm30, %zmm11
+.endm
+
+/* AG_KPAIR x, p, k, s, y, q, l, t:  the Karatsuba products of two vectors (x by the powers p,
+ * halves' sums in qword s of k; y by q, qword t of l) added to the started sums, two products
+ * to each vpternlogq. */
+.macro AG_KPAIR x, p, k, s, y, q, l, t
+        vpunpcklqdq \y, \x, %zmm30
+        vpunpckhqdq \y, \x, %zmm31
+        vpxorq %zmm31, %zmm30, %zmm30           /* x's halves' sums in qword 0, y's in 1 */
         vpclmulqdq $0x00, \p, \x, %zmm12
         vpclmulqdq $0x00, \q, \y, %zmm13
         vpternlogq $0x96, %zmm12, %zmm13, %zmm9
         vpclmulqdq $0x11, \p, \x, %zmm12
         vpclmulqdq $0x11, \q, \y, %zmm13
         vpternlogq $0x96, %zmm12, %zmm13, %zmm10
-        vpclmulqdq $0x01, \p, \x, %zmm12
-        vpclmulqdq $0x10, \p, \x, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
-        vpclmulqdq $0x01, \q, \y, %zmm12
-        vpclmulqdq $0x10, \q, \y, %zmm13
+        vpclmulqdq $(\s << 4), \k, %zmm30, %zmm12
+        vpclmulqdq $(\t << 4 | 1), \l, %zmm30, %zmm13
         vpternlogq $0x96, %zmm12, %zmm13, %zmm11
 .endm
 
-/* AG_LAST x, p:  the products of the vector that holds the state (added last, so that only
- * they wait for it), each added with one vpternlogq: the middle products first, whose sum is
- * then split over the low and high halves while the low and high products are made. */
-.macro AG_LAST x, p
-        vpclmulqdq $0x01, \p, \x, %zmm12
-        vpclmulqdq $0x10, \p, \x, %zmm13
-        vpternlogq $0x96, %zmm12, %zmm13, %zmm11
+/* AG_KLAST x, p, k, s:  the Karatsuba products of the vector that holds the state (added last,
+ * so that only they wait for it), then the middle: the halves' products plus all low and high
+ * products (zmm11 ^= zmm9 ^ zmm10, the Karatsuba fix-up, once for the whole group since every
+ * step is linear), split over the low and high halves. */
+.macro AG_KLAST x, p, k, s
+        AG_HALVES \x, %zmm30
         vpclmulqdq $0x00, \p, \x, %zmm12
         vpclmulqdq $0x11, \p, \x, %zmm13
-        vpslldq $8, %zmm11, %zmm16
-        vpsrldq $8, %zmm11, %zmm11
-        vpternlogq $0x96, %zmm12, %zmm16, %zmm9
-        vpternlogq $0x96, %zmm13, %zmm11, %zmm10
+        vpclmulqdq $(\s << 4), \k, %zmm30, %zmm16
+        vpxorq %zmm12, %zmm9, %zmm9
+        vpxorq %zmm13, %zmm10, %zmm10
+        vpxorq %zmm16, %zmm11, %zmm11
+        AG_KFOLD
+.endm
+
+/* AG_KFOLD:  the group's new state into xmm0 from the low (zmm9), high (zmm10) and middle
+ * (zmm11) sums: the four lanes of each summed, then one reduction that takes the middle in
+ * without splitting it first.  With lo = T1:T0, hi = T3:T2 and the middle m = m1:m0 adding
+ * m0 to T1 and m1 to T2, PV_REDUCE_EVEX's result hi ^ W ^ M' becomes, since T0 and so
+ * M = clmul(T0, C) do not change, and m's two halves land swapped:
+ *     Y = lo ^ swap64(m ^ M)       (Y.q1 = T1 ^ m0 ^ M0: the second fold's operand)
+ *     result = hi ^ Y ^ clmul(Y.q1, C)
+ * one XOR more than the reduction and no shifts of the middle. */
+.macro AG_KFOLD
+        vextracti64x4 $1, %zmm9, %ymm12
+        vextracti64x4 $1, %zmm10, %ymm13
+        vextracti64x4 $1, %zmm11, %ymm16
+        vpxorq %ymm12, %ymm9, %ymm9
+        vpxorq %ymm13, %ymm10, %ymm10
+        vpxorq %ymm16, %ymm11, %ymm11
+        vextracti32x4 $1, %ymm9, %xmm12
+        vextracti32x4 $1, %ymm10, %xmm13
+        vextracti32x4 $1, %ymm11, %xmm16
+        vpxorq %xmm12, %xmm9, %xmm9
+        vpxorq %xmm13, %xmm10, %xmm10
+        vpxorq %xmm16, %xmm11, %xmm11
+        vpclmulqdq $0x00, %xmm15, %xmm9, %xmm12 /* M = T0 * C: the first fold */
+        vpternlogq $0x96, %xmm9, %xmm10, %xmm11 /* m = the halves' products + lo + hi */
+        vpxorq %xmm12, %xmm11, %xmm11           /* m ^ M */
+        vpshufd $0x4e, %xmm11, %xmm11
+        vpxorq %xmm11, %xmm9, %xmm9             /* Y = lo ^ swap64(m ^ M) */
+        vpclmulqdq $0x01, %xmm15, %xmm9, %xmm12 /* M' = Y.q1 * C: the second fold */
+        vpternlogq $0x96, %xmm12, %xmm9, %xmm10 /* hi ^ Y ^ M' */
+        vmovdqa64 %xmm10, %xmm0
 .endm
 
 /* AG_FINISH:  the group's new state into xmm0 (lanes 1-3 of zmm0 zero) from the sums of
@@ -217,7 +298,10 @@ PV_ENTRY \name
         PV_MUL_EVEX %zmm3, %zmm16, %zmm5, %zmm1, %zmm6, %zmm7
         PV_REDUCE_EVEX %zmm9, %zmm2, %zmm15, %zmm12
         PV_REDUCE_EVEX %zmm5, %zmm1, %zmm15, %zmm6
-
+        cmp $16, %rcx
+        jb .Lag_tail8                           /* aggregated: no 16-block group */
+        AG_KSUMS %zmm1, %zmm2, %zmm28           /* the halves' sums: H^16..H^9 */
+        AG_KSUMS %zmm3, %zmm4, %zmm29           /* H^8..H^1 */
         cmp $96, %rcx
         jb .Lag_check16                         /* aggregated: under 96 blocks, 16 a group */
         /* H^32..H^17 = (H^16..H^1) * H^16, only for a call of 96 blocks or more (below it,
@@ -231,6 +315,8 @@ PV_ENTRY \name
         PV_REDUCE_EVEX %zmm5, %zmm19, %zmm15, %zmm6
         PV_REDUCE_EVEX %zmm8, %zmm20, %zmm15, %zmm10
         PV_REDUCE_EVEX %zmm22, %zmm21, %zmm15, %zmm23
+        AG_KSUMS %zmm18, %zmm19, %zmm26         /* the halves' sums: H^32..H^25 */
+        AG_KSUMS %zmm20, %zmm21, %zmm27         /* H^24..H^17 */
 .Lag_loop32:
         /* blocks 4-31 first: their 28 products do not wait for the state, so they run while
          * the previous group's sums are folded and reduced; the state enters last */
@@ -253,20 +339,19 @@ PV_ENTRY \name
         vmovdqu64 448(%rdx), %zmm25
         vmovdqu64 (%rdx), %zmm5
         .endif
-        AG_PRODUCTS 1, %zmm22, %zmm19           /* H^28..H^25 */
-        AG_PAIR %zmm23, %zmm20, %zmm24, %zmm21  /* H^24..H^21, H^20..H^17 */
-        AG_PAIR %zmm6, %zmm1, %zmm7, %zmm2      /* H^16..H^13, H^12..H^9 */
-        AG_PAIR %zmm8, %zmm3, %zmm25, %zmm4     /* H^8..H^5, H^4..H^1 */
+        AG_KFIRST %zmm22, %zmm19, %zmm26, 1     /* H^28..H^25 */
+        AG_KPAIR %zmm23, %zmm20, %zmm27, 0, %zmm24, %zmm21, %zmm27, 1   /* H^24..H^17 */
+        AG_KPAIR %zmm6, %zmm1, %zmm28, 0, %zmm7, %zmm2, %zmm28, 1       /* H^16..H^9 */
+        AG_KPAIR %zmm8, %zmm3, %zmm29, 0, %zmm25, %zmm4, %zmm29, 1      /* H^8..H^1 */
         vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 (32-block group) */
-        AG_LAST %zmm5, %zmm18                   /* H^32..H^29, the state's products last */
-        AG_FOLD
+        AG_KLAST %zmm5, %zmm18, %zmm26, 0       /* H^32..H^29, the state's products last */
         add $512, %rdx
         sub $32, %rcx
         cmp $32, %rcx
         jae .Lag_loop32
 .Lag_check16:
         cmp $16, %rcx
-        jb .Lag_tail8
+        jb .Lag_tail8                           /* aggregated: fewer than 16 left */
 .Lag_loop16:
         /* blocks 4-15 first: their 12 products do not wait for the state, so they run
          * while the previous group's sums are folded and reduced; the state enters last */
@@ -281,11 +366,10 @@ PV_ENTRY \name
         vmovdqu64 192(%rdx), %zmm8
         vmovdqu64 (%rdx), %zmm5                 /* blocks 0-3 */
         .endif
-        AG_PRODUCTS 1, %zmm6, %zmm2             /* H^12..H^9 */
-        AG_PAIR %zmm7, %zmm3, %zmm8, %zmm4      /* H^8..H^5, H^4..H^1 */
+        AG_KFIRST %zmm6, %zmm2, %zmm28, 1       /* H^12..H^9 */
+        AG_KPAIR %zmm7, %zmm3, %zmm29, 0, %zmm8, %zmm4, %zmm29, 1       /* H^8..H^1 */
         vpxorq %zmm0, %zmm5, %zmm5              /* the state into block 0 */
-        AG_LAST %zmm5, %zmm1                    /* H^16..H^13, the state's products last */
-        AG_FOLD
+        AG_KLAST %zmm5, %zmm1, %zmm28, 0        /* H^16..H^13, the state's products last */
         add $256, %rdx
         sub $16, %rcx
         cmp $16, %rcx
@@ -342,6 +426,7 @@ PV_ENTRY \name
         vmovdqu %xmm0, (%rdi)
         PV_CLEAR 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16   /* aggregated: all */
         PV_CLEAR 18, 19, 20, 21, 22, 23, 24, 25   /* aggregated: the 32-block group's */
+        PV_CLEAR 26, 27, 28, 29, 30, 31   /* aggregated: the halves' sums (Karatsuba) */
         .if \ghash
         PV_CLEAR 17
         .endif
