@@ -56,9 +56,9 @@
 #   polyval-pclmul-rows: the same file's POLYVAL update (_gcry_polyval_intel_pclmul, static:
 #            the setup stores it) in the polyval family's libgcrypt convention
 #            (fuzz/conventions/libgcrypt_polyval.c), the same three rows, each clean natively
-#            and emulated, every row with calls; polyval-pclmul-planted: the aggregated loops'
-#            POLYVAL form given GHASH's per-block byte swap (plant.py), caught on every row by
-#            the known answers, natively and with the features masked;
+#            and emulated, every row with calls; polyval-pclmul-planted: the POLYVAL update's
+#            hash stored without its byte swap (plant.py), caught on every row by the known
+#            answers, natively and with the features masked;
 #   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
@@ -170,10 +170,9 @@ case $mode in
     # user names it (the check build makes it global; the setup is found beside it).
     # ghash-kernel-planted: the AVX-512 setup's reduction constant (gcm_lsh_avx512's, the x^128
     # fold of H^n <<< 1 for the 32-block table) broken in its first lane, which only the
-    # vpclmul-avx512 row's calls of 32 blocks or more use.  polyval-pclmul-planted: the
-    # aggregated loops' POLYVAL form given GHASH's per-block byte swap (le_to_le made
-    # be_to_le's: the GHASH/POLYVAL byte-order mix-up), which every path of 4 blocks or more
-    # shares and GHASH's own rows never run
+    # vpclmul-avx512 row's calls of 32 blocks or more use.  polyval-pclmul-planted: the POLYVAL
+    # update's hash stored without its byte swap back (be => le), a byte-order bug in the code
+    # every POLYVAL call of every row ends with and GHASH's rows never run
     src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
     file=$src/cipher/cipher-gcm-intel-pclmul.c
     case $mode in
@@ -182,8 +181,9 @@ case $mode in
                   "U64_C(0x0000000000000001), U64_C(0xc200000000000000),"
                   "U64_C(0x0000000000000001), U64_C(0xc100000000000000), /* planted */") ;;
       polyval-pclmul-planted)
-        plant_at=("#define be_to_le(...) __VA_ARGS__" "#define le_to_le(...) /*_*/"
-                  "#define le_to_le(...) __VA_ARGS__ /* planted */") ;;
+        plant_at=("gfmul_pclmul_aggr4_le (buf, c->u_mode.gcm.u_ghash_key.key,"
+                  'asm volatile ("pshufb %[be_mask], %%xmm1\n\t" /* be => le */'
+                  'asm volatile (/* planted: the hash stored without its be => le swap */') ;;
       *) plant_at=() ;;
     esac
     if [ ${#plant_at[@]} != 0 ]; then
