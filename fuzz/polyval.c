@@ -21,7 +21,9 @@
  * Outside kernels (./asmdiff check polyval): upstream files in their own homes' conventions,
  * each a struct convention whose make_ops returns a struct uhash_upstream (fuzz/harness/uhash.h,
  * which also holds the case, so a convention file reads it without this file): libgcrypt's
- * Zvkg POLYVAL below (riscv64), and on x86-64 Linux 6.12's polyval-clmulni_asm.S
+ * (fuzz/conventions/libgcrypt_polyval.c: its polyval_fn called directly, as its Zvkg C file is
+ * on riscv64, and on x86-64 cipher-gcm-intel-pclmul.c's through the file's setup, one row per
+ * hardware path), and on x86-64 Linux 6.12's polyval-clmulni_asm.S
  * (fuzz/conventions/linux_polyval.c: clmul_polyval_update on Linux's key powers H^8..H^1, its
  * glue's 1..256 blocks a call, and clmul_polyval_mul checked as the glue's per-block update;
  * both need PCLMULQDQ and AVX, which the convention declares, so the check also runs them
@@ -79,7 +81,6 @@ static const struct impl impls[] = {
     IMPL("c-portable-ghash", 0, IMPL_KERNEL, polyval_update_portable_ghash),
 };
 
-enum { B_MSG = UHASH_B_MSG, B_STATE = UHASH_B_STATE, B_KEY = UHASH_B_KEY };
 /* any byte offset: vle8 has no alignment requirement, so none may be assumed; the key
  * schedule (an upstream home's precomputed key powers, placed by its convention) is 16-byte
  * aligned as Linux keeps it, and with a granule of 64 draws no placement byte from the input */
@@ -157,79 +158,6 @@ static const void *expect(const void *cv)
 {
     return uhash_expect(cv, c_reference);
 }
-
-/* ---- an outside kernel in libgcrypt's convention (./asmdiff check) ----
- *
- * libgcrypt's GCM-SIV (cipher/cipher-gcm-siv.c) keeps POLYVAL on its GHASH engine, RFC 8452
- * Appendix A's way: the handle's GHASH key (c->u_mode.gcm.u_ghash_key.key) holds mulX_GHASH of
- * the byte-reversed H, the running hash is the byte-reversed POLYVAL state, and polyval_fn
- * byte-reverses each message block itself:
- *   unsigned int _gcry_polyval_riscv_zvkg(gcry_cipher_hd_t c, byte *result, const byte *buf,
- *                                         size_t nblocks);
- * The kernel reads nothing of the handle but those 16 bytes, so the check compiles the file
- * against a stand-in cipher-internal.h (verify/outside/libgcrypt-riscv/) whose handle is that
- * member alone: the placed key buffer is the whole handle, and a read past it is a guard-page
- * finding.  The conversions are polyval-portable-ghash.c's (its mulX_GHASH), redone here on
- * bytes: ours, not libgcrypt's. */
-typedef unsigned int (*gcry_polyval_fn)(const void *c, uint8_t *result, const uint8_t *buf,
-                                        size_t nblocks);
-
-static void reverse16(uint8_t out[16], const uint8_t in[16])
-{
-    for (int i = 0; i < 16; i++) out[i] = in[15 - i];
-}
-
-/* mulX_GHASH (RFC 8452 Appendix A) of the GHASH-order string v: one place right in GCM's bit
- * order, 0xe1 folded into byte 0 for the bit that falls out. */
-static void mulx_ghash(uint8_t v[16])
-{
-    int carry = v[15] & 1;
-    for (int i = 15; i > 0; i--) v[i] = (uint8_t)(v[i] >> 1 | v[i - 1] << 7);
-    v[0] >>= 1;
-    if (carry) v[0] ^= 0xe1;
-}
-
-static void gcry_run(const struct uhash_upstream *k, const struct uhash_case *c, uint8_t got[16])
-{
-    uint8_t handle[16], rstate[16];
-    reverse16(handle, c->h);
-    mulx_ghash(handle);
-    reverse16(rstate, c->start);
-    const uint8_t *msg = drv_in(B_MSG, c->msg, 16 * c->nblocks);
-    uint8_t *state = drv_inout(B_STATE, rstate, 16);
-    const uint8_t *key = drv_in(B_KEY, handle, 16);
-    for (size_t i = 0; i <= c->nsplits; i++) {
-        size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
-        DRV_CALL((gcry_polyval_fn)k->fn, key, state, msg + 16 * from, to - from);
-    }
-    reverse16(got, state);
-}
-
-/* one per outside kernel of the check build (driver.h: OUTSIDE_MAX) */
-static struct uhash_upstream gcry_kernels[OUTSIDE_MAX];
-static size_t gcry_nkernels;
-
-static const void *gcry_make_ops(const struct convention *cv, const void *fn, size_t op)
-{
-    (void)cv, (void)op;
-    if (gcry_nkernels == OUTSIDE_MAX) return NULL;
-    gcry_kernels[gcry_nkernels] = (struct uhash_upstream){.fn = fn, .run = gcry_run};
-    return &gcry_kernels[gcry_nkernels++];
-}
-
-static const char *const gcry_ops[] = {"polyval"};
-/* registered by name in fuzz/meson.build's 'conventions' list (driver.h: struct convention) */
-const struct convention convention_libgcrypt_polyval = {
-    .name = "libgcrypt",
-     .prototype = "unsigned int _gcry_polyval_riscv_zvkg(gcry_cipher_hd_t c, byte *result, "
-                  "const byte *buf, size_t nblocks): c->u_mode.gcm.u_ghash_key.key = "
-                  "mulX_GHASH(byterev(H)) (the whole handle under our stand-in "
-                  "cipher-internal.h), result = byterev(state), nblocks >= 0",
-     .clean = CONV_CLEAN_VECTORS,
-     .leftovers = "the C caller wipes the stack depth the function returns (_gcry_burn_stack)",
-     .ops = gcry_ops,
-     .nops = 1,
-     .make_ops = gcry_make_ops};
 
 static void run(const struct impl *im, const void *cv, const void *want)
 {

@@ -51,63 +51,19 @@
 #include "reference/ghash.h"
 
 #if defined(__x86_64__)
-#include "fuzz/conventions/libgcrypt-amd64/cipher-internal.h"
+/* the handle, the rows, the setup and its calls: shared with the polyval family's convention */
+#include "fuzz/conventions/libgcrypt_gcm_intel.h"
 
-typedef void (*setup_fn)(gcry_cipher_hd_t c, unsigned int hw_features);
-
-struct lgg_row {
-    const char *name;     /* the operation (--op) */
-    unsigned int hw;      /* the setup's hw_features */
-};
-
-static const struct lgg_row rows[] = {
-    {"pclmul", HWF_INTEL_PCLMUL},
-    {"vpclmul-avx2", HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2},
-    {"vpclmul-avx512",
-     HWF_INTEL_PCLMUL | HWF_INTEL_VAES_VPCLMUL | HWF_INTEL_AVX2 | HWF_INTEL_AVX512},
-};
-#define NROWS (sizeof rows / sizeof rows[0])
-
-/* The handle before the setup: H in the key, everything else zero. */
-static void handle_for(struct gcry_cipher_handle *hd, const uint8_t h[16])
-{
-    memset(hd, 0, sizeof *hd);
-    memcpy(hd->u_mode.gcm.u_ghash_key.key, h, 16);
-}
-
+/* GHASH's key, state and message are GCM's strings as they are */
 static void run(const struct uhash_upstream *k, const struct uhash_case *c, uint8_t got[16])
 {
-    const struct lgg_row *r = k->row;
-    struct gcry_cipher_handle h0;
-    handle_for(&h0, c->h);
-    struct gcry_cipher_handle *hd = drv_inout(UHASH_B_SCHEDULE, &h0, sizeof h0);
-    const uint8_t *msg = drv_in(UHASH_B_MSG, c->msg, 16 * c->nblocks);
-    uint8_t *state = drv_inout(UHASH_B_STATE, c->start, 16);
-    DRV_CALL((setup_fn)k->fn, hd, r->hw);
-    ghash_fn_t update = hd->u_mode.gcm.ghash_fn;
-    if (update) /* (a setup that stores none leaves the state as it was: a mismatch) */
-        for (size_t i = 0; i <= c->nsplits; i++) {
-            size_t from = uhash_call_from(c, i), to = uhash_call_to(c, i);
-            DRV_CALL(update, hd, state, msg + 16 * from, to - from);
-        }
-    memcpy(got, state, 16);
+    lgi_run(k->fn, k->row, 0, c->h, c->start, c, got);
 }
 
-/* ./asmdiff bench: the setup once per key (libgcrypt's setkey: kept in the handle), then the
- * update over the whole buffer */
 static void bench(const struct uhash_upstream *k, uint8_t state[16], const uint8_t h[16],
                   const uint8_t *blocks, size_t nblocks)
 {
-    static struct gcry_cipher_handle hd;
-    static const struct uhash_upstream *made_by;
-    static uint8_t made_for[16];
-    if (made_by != k || memcmp(made_for, h, 16)) {
-        handle_for(&hd, h);
-        ((setup_fn)k->fn)(&hd, ((const struct lgg_row *)k->row)->hw);
-        memcpy(made_for, h, 16);
-        made_by = k;
-    }
-    hd.u_mode.gcm.ghash_fn(&hd, state, blocks, nblocks);
+    lgi_bench(k->fn, k->row, 0, h, state, blocks, nblocks);
 }
 
 static struct uhash_upstream kernels[OUTSIDE_MAX];
@@ -116,15 +72,15 @@ static size_t nkernels;
 static const char *op_name(const struct convention *cv, size_t op)
 {
     (void)cv;
-    return op < NROWS ? rows[op].name : "?";
+    return op < LGI_NROWS ? lgi_rows[op].name : "?";
 }
 
 static const void *make_ops(const struct convention *cv, const void *fn, size_t op)
 {
     (void)cv;
-    if (nkernels == OUTSIDE_MAX || op >= NROWS) return NULL;
+    if (nkernels == OUTSIDE_MAX || op >= LGI_NROWS) return NULL;
     kernels[nkernels] =
-        (struct uhash_upstream){.fn = fn, .row = &rows[op], .run = run, .bench = bench};
+        (struct uhash_upstream){.fn = fn, .row = &lgi_rows[op], .run = run, .bench = bench};
     return &kernels[nkernels++];
 }
 
@@ -133,7 +89,6 @@ static const void *make_ops(const struct convention *cv, const void *fn, size_t 
 static int identify(const struct convention *cv, const void *fn, const char *symbol)
 {
     (void)cv, (void)symbol;
-    static struct gcry_cipher_handle hd;
     static uint8_t msg[16 * 9], acc[64], want[16];
     const uint8_t h[16] = {0x66, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b,
                            0x88, 0x4c, 0xfa, 0x59, 0xca, 0x34, 0x2b, 0x2e};
@@ -142,11 +97,8 @@ static int identify(const struct convention *cv, const void *fn, const char *sym
     ghash_init(&ref, h);
     ghash_update(&ref, msg, 9);
     ghash_final(&ref, want);
-    handle_for(&hd, h);
-    DRV_PROBE((setup_fn)fn, &hd, rows[0].hw);
-    if (!hd.u_mode.gcm.ghash_fn) return -1;
     memset(acc, 0, sizeof acc);
-    DRV_PROBE(hd.u_mode.gcm.ghash_fn, &hd, acc, msg, (size_t)9);
+    if (!lgi_probe(fn, 0, h, acc, msg, 9)) return -1;
     return memcmp(acc, want, 16) ? -1 : 0;
 }
 
@@ -174,12 +126,12 @@ const struct convention convention_libgcrypt_ghash = {
                  "hw_features (pclmul, vpclmul-avx2, vpclmul-avx512)",
     .clean = CONV_CLEAN_VECTORS,
     .leftovers = STACK_LEFTOVERS,
-    .nops = NROWS,
+    .nops = LGI_NROWS,
     .op_name = op_name,
     .make_ops = make_ops,
     .identify = identify,
     .same_operation = same_operation,
-    .rows = rows,
+    .rows = lgi_rows,
     .needs = "pclmul,ssse3",
 };
 #endif

@@ -49,10 +49,11 @@ static inline size_t uhash_call_from(const struct uhash_case *c, size_t i)
     return i ? c->split[i - 1] : 0;
 }
 
-/* RFC 8452 Appendix A's two conversions, on 16-byte strings, for the homes that keep a GHASH
- * key in POLYVAL's form (Linux's ghash-clmulni glue) or the reverse: rev(b), the bytes in
- * reverse order (out may be in), and mulX_POLYVAL(v) = v * x in POLYVAL's field, v a 16-byte
- * little-endian element; the x^128 that falls out is x^127 + x^126 + x^121 + 1. */
+/* RFC 8452 Appendix A's conversions, on 16-byte strings, for the homes that keep a GHASH
+ * key in POLYVAL's form (Linux's ghash-clmulni glue) or the reverse (uhash_mulx_ghash below):
+ * rev(b), the bytes in reverse order (out may be in), and mulX_POLYVAL(v) = v * x in
+ * POLYVAL's field, v a 16-byte little-endian element; the x^128 that falls out is
+ * x^127 + x^126 + x^121 + 1. */
 static inline void uhash_reverse16(uint8_t out[16], const uint8_t in[16])
 {
     uint8_t t[16];
@@ -68,6 +69,17 @@ static inline void uhash_mulx_polyval(uint8_t v[16])
         v[0] ^= 0x01;
         v[15] ^= 0xc2;
     }
+}
+
+/* mulX_GHASH(v) = v * x in GHASH's field (RFC 8452 Appendix A), v a 16-byte string in GCM's bit
+ * order: one place right, 0xe1 folded into byte 0 for the bit that falls out (libgcrypt's
+ * GCM-SIV keeps its POLYVAL key as mulX_GHASH(rev(H)) on its GHASH engine). */
+static inline void uhash_mulx_ghash(uint8_t v[16])
+{
+    int carry = v[15] & 1;
+    for (int i = 15; i > 0; i--) v[i] = (uint8_t)(v[i] >> 1 | v[i - 1] << 7);
+    v[0] >>= 1;
+    if (carry) v[0] ^= 0xe1;
 }
 
 /* An outside kernel as its convention calls it (struct impl.ops of an IMPL_OUTSIDE kernel). */

@@ -1817,6 +1817,11 @@ def gcrypt_suite_homes(text):
                     text, re_.S)
     if pv:
         add(pv[1], "polyval", pv[2], pv[3])
+    # cipher-gcm-intel-pclmul.c's POLYVAL mode: its symbol and the pclmul row's needs
+    pc = re_.search(r"file=\$src/(cipher/cipher-gcm-intel-pclmul\.c).*?fam=polyval s=(\S+).*?"
+                    r"n1=(\S+)", text, re_.S)
+    if pc:
+        add(pc[1], "polyval", pc[2], pc[3])
     return out
 
 

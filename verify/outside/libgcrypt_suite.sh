@@ -53,6 +53,12 @@
 #            caught on the vpclmul-avx512 row alone, natively and with the features masked;
 #            ghash-kernel-avx512-under-declared: the vpclmul-avx512 row held to the avx2 row's
 #            needs, its first EVEX instruction reported by the ISA-subset stage;
+#   polyval-pclmul-rows: the same file's POLYVAL update (_gcry_polyval_intel_pclmul, static:
+#            the setup stores it) in the polyval family's libgcrypt convention
+#            (fuzz/conventions/libgcrypt_polyval.c), the same three rows, each clean natively
+#            and emulated, every row with calls; polyval-pclmul-planted: the POLYVAL update's
+#            hash stored without its byte swap (plant.py), caught on every row by the known
+#            answers, natively and with the features masked;
 #   mpi-kernel-add-sub: mpi/amd64/mpih-add1.S and mpih-sub1.S in one check, whose latent bug (the int
 #            size counted in all of rcx) must be reported as the guard-page finding it is;
 #   kernel-ctr-as-ecb: the CTR entry point named with --op ecb must be refused before anything
@@ -149,39 +155,54 @@ case $mode in
     expect verdict=clean 'row:"vlen128 kat" result=pass' 'row:"vlen1024 random" result=pass' -- \
       "${cmd[@]}"
     exit $? ;;
-  ghash-kernel-*)
-    # cipher/cipher-gcm-intel-pclmul.c (C with inline assembly) in the ghash family's libgcrypt
-    # convention (fuzz/conventions/libgcrypt_ghash.c), built beside our stand-ins for the
-    # headers it includes with quotes (verify/outside/libgcrypt-amd64: the handle holds only the
-    # members the file reads).  Its one global function, the setup, is checked once per path
-    # its hw_features select (--op: pclmul, vpclmul-avx2, vpclmul-avx512), three kernels of one
-    # check, each held to libgcrypt's guard for its path (--needs: HWF_INTEL_PCLMUL and the
-    # pshufb's SSSE3; with HWF_INTEL_VAES_VPCLMUL and AVX2; with HWF_INTEL_AVX512 too); the
-    # check runs them natively and again emulated (the needs' AVX-512, VAES, VPCLMULQDQ and
-    # PCLMULQDQ masked: in the vector executor).  planted: the AVX-512 setup's reduction
-    # constant (gcm_lsh_avx512's, the x^128 fold of H^n <<< 1 for the 32-block table) broken in
-    # its first lane, which only the vpclmul-avx512 row's calls of 32 blocks or more use
+  ghash-kernel-*|polyval-pclmul-*)
+    # cipher/cipher-gcm-intel-pclmul.c (C with inline assembly) in the ghash or the polyval
+    # family's libgcrypt convention (fuzz/conventions/libgcrypt_ghash.c, libgcrypt_polyval.c,
+    # both on libgcrypt_gcm_intel.h), built beside our stand-ins for the headers it includes
+    # with quotes (the handle holds only the members the file reads).  Its one global function,
+    # the setup, stores the file's two static updates, GHASH's and POLYVAL's; per case the
+    # convention calls the setup with the row's hw_features (--op: pclmul, vpclmul-avx2,
+    # vpclmul-avx512), then the update it stored: three kernels of one check, each held to
+    # libgcrypt's guard for its path (--needs: HWF_INTEL_PCLMUL and the pshufb's SSSE3; with
+    # HWF_INTEL_VAES_VPCLMUL and AVX2; with HWF_INTEL_AVX512 too); the check runs them natively
+    # and again emulated (the needs' AVX-512, VAES, VPCLMULQDQ and PCLMULQDQ masked: in the
+    # vector executor).  GHASH's symbol is the setup; POLYVAL's the static update itself, as a
+    # user names it (the check build makes it global; the setup is found beside it).
+    # ghash-kernel-planted: the AVX-512 setup's reduction constant (gcm_lsh_avx512's, the x^128
+    # fold of H^n <<< 1 for the 32-block table) broken in its first lane, which only the
+    # vpclmul-avx512 row's calls of 32 blocks or more use.  polyval-pclmul-planted: the POLYVAL
+    # update's hash stored without its byte swap back (be => le), a byte-order bug in the code
+    # every POLYVAL call of every row ends with and GHASH's rows never run
     src=$(ls -d "$cache"/src/libgcrypt20-*/ | head -n1)
     file=$src/cipher/cipher-gcm-intel-pclmul.c
-    if [ "$mode" = ghash-kernel-planted ]; then
-      work=$ASMDIFF_BUILD/check/ghash-kernel-planted
+    case $mode in
+      ghash-kernel-planted)
+        plant_at=("gcm_lsh_avx512(void *h, unsigned int hoffs)"
+                  "U64_C(0x0000000000000001), U64_C(0xc200000000000000),"
+                  "U64_C(0x0000000000000001), U64_C(0xc100000000000000), /* planted */") ;;
+      polyval-pclmul-planted)
+        plant_at=("gfmul_pclmul_aggr4_le (buf, c->u_mode.gcm.u_ghash_key.key,"
+                  'asm volatile ("pshufb %[be_mask], %%xmm1\n\t" /* be => le */'
+                  'asm volatile (/* planted: the hash stored without its be => le swap */') ;;
+      *) plant_at=() ;;
+    esac
+    if [ ${#plant_at[@]} != 0 ]; then
+      work=$ASMDIFF_BUILD/check/$mode
       mkdir -p "$work"
-      python3 "$here/plant.py" "$file" "$work/cipher-gcm-intel-pclmul.c" \
-        "gcm_lsh_avx512(void *h, unsigned int hoffs)" \
-        "U64_C(0x0000000000000001), U64_C(0xc200000000000000)," \
-        "U64_C(0x0000000000000001), U64_C(0xc100000000000000), /* planted */" || exit 1
+      python3 "$here/plant.py" "$file" "$work/cipher-gcm-intel-pclmul.c" "${plant_at[@]}" || exit 1
       file=$work/cipher-gcm-intel-pclmul.c
     fi
-    s=_gcry_ghash_setup_intel_pclmul
+    fam=ghash s=_gcry_ghash_setup_intel_pclmul
+    case $mode in polyval-*) fam=polyval s=_gcry_polyval_intel_pclmul ;; esac
     n1=pclmul,ssse3 n2=pclmul,ssse3,avx2,vaes,vpclmulqdq
     n5=$n2,$h512
     [ "$mode" = ghash-kernel-avx512-under-declared ] && n5=$n2
-    cmd=(python3 "$top/tools/asmdiff_cmd.py" check ghash --convention libgcrypt
+    cmd=(python3 "$top/tools/asmdiff_cmd.py" check $fam --convention libgcrypt
          --kernel "$file" --symbol $s --op pclmul --needs $n1
          --kernel "$file" --symbol $s --op vpclmul-avx2 --needs $n2
          --kernel "$file" --symbol $s --op vpclmul-avx512 --needs $n5
          --include "$here/libgcrypt-amd64" --budget "$budget")
-    # the stand-ins are the convention's own (fuzz/conventions/libgcrypt-amd64: it reads the
+    # the stand-ins are the conventions' own (fuzz/conventions/libgcrypt-amd64: they read the
     # handle's layout and the hardware bits from them too)
     for h in cipher-internal.h g10lib.h cipher.h bufhelp.h; do
       cmd+=(--beside "$top/fuzz/conventions/libgcrypt-amd64/$h")
@@ -197,14 +218,23 @@ case $mode in
         -- "${cmd[@]}"
       exit $?
     fi
-    if [ "$mode" = ghash-kernel-planted ]; then
-      # caught on the avx512 row alone, by the first stage with calls of 32 blocks or more (the
-      # seeds: the known answers are shorter), natively and then with every feature of the
-      # three rows masked (each kernel in the vector executor)
-      caught=("row:'replay (seeds)' kernel=$s@vpclmul-avx512 result=FINDING finding.kind=MISMATCH finding.implementation=$s@vpclmul-avx512"
-              "row:'replay (seeds)' kernel=$s@pclmul result=pass calls>0"
-              "row:'replay (seeds)' kernel=$s@vpclmul-avx2 result=pass calls>0"
-              "row:kat kernel=$s@vpclmul-avx512 result=pass calls>0")
+    if [ ${#plant_at[@]} != 0 ]; then
+      if [ "$mode" = ghash-kernel-planted ]; then
+        # caught on the avx512 row alone, by the first stage with calls of 32 blocks or more
+        # (the seeds: the known answers are shorter)
+        caught=("row:'replay (seeds)' kernel=$s@vpclmul-avx512 result=FINDING finding.kind=MISMATCH finding.implementation=$s@vpclmul-avx512"
+                "row:'replay (seeds)' kernel=$s@pclmul result=pass calls>0"
+                "row:'replay (seeds)' kernel=$s@vpclmul-avx2 result=pass calls>0"
+                "row:kat kernel=$s@vpclmul-avx512 result=pass calls>0")
+      else
+        # caught on every row by the known answers (RFC 8452's of 4 blocks or more)
+        caught=()
+        for op in pclmul vpclmul-avx2 vpclmul-avx512; do
+          caught+=("row:kat kernel=$s@$op result=FINDING finding.kind=MISMATCH finding.implementation=$s@$op")
+        done
+      fi
+      # natively, and then with every feature of the three rows masked (each kernel in the
+      # vector executor)
       expect verdict=findings "${caught[@]}" -- "${cmd[@]}" --fail-fast || exit 1
       mask=-pclmul,-vaes,-vpclmulqdq,-avx512f,-avx512bw,-avx512dq,-avx512vl,-avx512vbmi,-avx512bitalg
       ASMDIFF_CPU_MASK=$mask expect verdict=findings "${caught[@]}" -- "${cmd[@]}" --fail-fast

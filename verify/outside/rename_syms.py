@@ -10,7 +10,11 @@ The slot (outside_slot.c) refers to PREFIX<SYMBOL> alone, strongly: the function
 is, by construction, the one that LIB.a (the file given with --kernel or --baseline) defines.
 When LIB.a does not define SYMBOL as a global symbol, nothing is written: the error names the
 symbols it does define, nearest first (a misspelt --symbol must not test some other object's
-function of that name).
+function of that name).  One exception: a local function (nm's t) that exactly one object of
+LIB.a defines, as a C file's static function that its callers reach only through a pointer
+(libgcrypt's _gcry_polyval_intel_pclmul, stored by the file's setup), is made global in OUT.a
+first (llvm-objcopy --globalize-symbol) and then renamed like any entry point; its address is
+the one the file itself hands out, so the function checked is the file's own.
 
 Only definitions are renamed, and references to them inside LIB.a with them; what LIB.a uses from
 elsewhere (libc, the other objects) is left alone.  llvm-objcopy, as it reads every target's
@@ -51,6 +55,18 @@ def symbols(lib, extern_only=True, types=None):
                 and (types is None or parts[1] in types):
             names.add(parts[0])
     return names
+
+
+def local_function(symbol, lib):
+    """Whether SYMBOL is a local function (nm's t) of exactly one object of lib and no global
+    symbol of it: an entry point that OUT.a may make global (the module's docstring)."""
+    p = subprocess.run([tool("nm"), "--defined-only", "--format=posix", lib],
+                       capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"rename_syms: nm {lib}: {p.stderr.strip()}")
+    kinds = [ln.split()[1] for ln in p.stdout.splitlines()
+             if len(ln.split()) >= 2 and ln.split()[0] == symbol and not ln.rstrip().endswith(":")]
+    return kinds == ["t"]
 
 
 def write_entries(path, var, out, rename, prefix):
@@ -112,7 +128,8 @@ def missing_symbol(symbol, source, lib):
     src = os.path.basename(source)
     msg = f"asmdiff: error: {src} defines no global symbol '{symbol}'"
     if symbol in local:
-        msg += " (it is a local symbol there: the file must make it global, .globl or " \
+        msg += " (it is a local symbol there, but not one function of one object, which " \
+               "the check could make global: the file must make it global, .globl or " \
                "SYM_FUNC_START)"
     elif defined:
         near = nearest(symbol, defined)
@@ -134,6 +151,15 @@ def main(argv):
     prefix, out, symbol, source, lib, earlier = argv[0], argv[1], argv[2], argv[3], argv[4], \
         argv[5:]
     defined = symbols(lib)
+    if symbol not in defined and local_function(symbol, lib):
+        # a static function reached through a pointer: global in a copy, then as any other
+        glob = out + ".global.a"
+        args = [tool("objcopy"), f"--globalize-symbol={symbol}", lib, glob]
+        p = subprocess.run(args, capture_output=True, text=True)
+        if p.returncode:
+            sys.exit(f"rename_syms: {' '.join(args)}: {p.stderr.strip()}")
+        lib = glob
+        defined = symbols(lib)
     if symbol not in defined:
         print(missing_symbol(symbol, source, lib), file=sys.stderr)
         if os.path.exists(out):

@@ -42,6 +42,8 @@ PER_CHECK = min(4, OUTSIDE_MAX)
 from .verdict import json_path
 
 OURS = os.path.join(TOP, "verify", "outside")
+# a convention's own stand-ins (a homes row's "conv:NAME/FILE" beside files)
+CONV = os.path.join(TOP, "fuzz", "conventions")
 CHECK = [sys.executable, "-B", os.path.join(TOP, "tools", "asmdiff_cmd.py"), "check"]
 CHANGE_NAMES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
                 "T": "type changed", "I": "unchanged"}
@@ -144,12 +146,14 @@ def extract(top, rev, folders, dest):
 def side(top, rev, path, row, dest):
     """The file at rev as the check takes it: (kernel, include folders, with files, beside
     files), every path under dest (rev's files), ours from verify/outside."""
-    tree_files = [path] + row["with"] + [b for b in row["beside"] if not b.startswith("ours:")]
+    tree_files = [path] + row["with"] + [b for b in row["beside"]
+                                         if not b.startswith(("ours:", "conv:"))]
     folders = [os.path.dirname(f) for f in tree_files] + row["include"]
     extract(top, rev, folders, dest)
     incs = [os.path.join(dest, d) if d else dest for d in row["include"]] + \
         [os.path.join(OURS, d) for d in row["ours"]]
-    beside = [os.path.join(OURS, b[5:]) if b.startswith("ours:") else os.path.join(dest, b)
+    beside = [os.path.join(OURS, b[5:]) if b.startswith("ours:") else
+              os.path.join(CONV, b[5:]) if b.startswith("conv:") else os.path.join(dest, b)
               for b in row["beside"]]
     return (os.path.join(dest, path), incs, [os.path.join(dest, w) for w in row["with"]],
             beside)
@@ -174,7 +178,8 @@ def check_command(family, row, kernels, new, old, budget, fail_fast, records):
     cmd += [x for d in incs for x in ("--include", d)]
     cmd += [x for w in with_ for x in ("--with", w)]
     if row["arch"] != "x86_64":
-        cmd += ["--arch", row["arch"]] + [x for b in beside for x in ("--beside", b)]
+        cmd += ["--arch", row["arch"]]
+    cmd += [x for b in beside for x in ("--beside", b)]
     if old:
         cmd += ["--baseline", old[0]] + [x for d in old[1] for x in ("--baseline-include", d)]
     cmd += ["--budget", str(budget), "--json", records] + (["--fail-fast"] if fail_fast else [])

@@ -9,7 +9,8 @@ glue's CPU guard, as the slow suites declare it; "" for none, or for the needs t
 declares itself), the include folders (relative to the tree), our compatibility folders
 (verify/outside/NAME: stand-ins for what the upstream build generates), the files it calls
 into (`--with`) and the files it includes with quotes that the check copies beside it
-(`--beside`, riscv64), and the architecture.
+(`--beside`: "ours:NAME/FILE" one of verify/outside's, "conv:NAME/FILE" a convention's own
+stand-in under fuzz/conventions), and the architecture.
 
 The rows are those the slow suites check (suites linux-6.12 and libgcrypt-1.12,
 verify/outside/meson.build, linux_suite.sh, libgcrypt_suite.sh: Linux 6.12's x86 and RISC-V
@@ -187,6 +188,14 @@ HOMES = {
             ("_gcry_poly1305_amd64_avx512_blocks", _H512 + ",avx512ifma")]),
         "mpi/amd64/mpih-add1.S": _gcrypt("mpi", [("_gcry_mpih_add_n", "")], folder="mpi"),
         "mpi/amd64/mpih-sub1.S": _gcrypt("mpi", [("_gcry_mpih_sub_n", "")], folder="mpi"),
+        # C with inline assembly, beside the convention's stand-ins for the headers it includes
+        # with quotes: GCM-SIV's POLYVAL, the static _gcry_polyval_intel_pclmul its setup stores
+        # (fuzz/conventions/libgcrypt_polyval.c; the pclmul row, the one its name gives).  A row
+        # is one family: the file's GHASH (libgcrypt_ghash.c, the setup's three rows) has none
+        "cipher/cipher-gcm-intel-pclmul.c": _gcrypt("polyval", [
+            ("_gcry_polyval_intel_pclmul", "pclmul,ssse3")],
+            beside=[f"conv:libgcrypt-amd64/{h}" for h in ("cipher-internal.h", "g10lib.h",
+                                                          "cipher.h", "bufhelp.h")]),
         # RVV intrinsics in C: built beside our stand-ins for the headers it includes with quotes
         "cipher/cipher-gcm-riscv-zvkg.c": home(
             "polyval", "libgcrypt", [("_gcry_polyval_riscv_zvkg", "v,zvkg")],
