@@ -160,37 +160,6 @@ poly1305_ifma_mask42:
 	vpaddq	%zmm10, \a0, \a0
 .endm
 
-/* mulmod with each column's three products in one chain (zmm9-14 only: zmm3-7 stay free for
- * r^16): 4 cycles longer, for the two-chain loop, where the other chain covers it.
- * Temporaries: zmm9-15. */
-.macro	mulmod_chain a0, a1, a2, r0, r1, r2, s1, s2
-	vpxorq	%zmm9, %zmm9, %zmm9
-	vpxorq	%zmm10, %zmm10, %zmm10
-	vpxorq	%zmm11, %zmm11, %zmm11
-	vpxorq	%zmm12, %zmm12, %zmm12
-	vpxorq	%zmm13, %zmm13, %zmm13
-	vpxorq	%zmm14, %zmm14, %zmm14
-	vpmadd52luq	\r0, \a0, %zmm9		/* d0 = a0 r0 + a1 s2 + a2 s1 */
-	vpmadd52huq	\r0, \a0, %zmm10
-	vpmadd52luq	\r1, \a0, %zmm11	/* d1 = a0 r1 + a1 r0 + a2 s2 */
-	vpmadd52huq	\r1, \a0, %zmm12
-	vpmadd52luq	\r2, \a0, %zmm13	/* d2 = a0 r2 + a1 r1 + a2 r0 */
-	vpmadd52huq	\r2, \a0, %zmm14
-	vpmadd52luq	\s2, \a1, %zmm9
-	vpmadd52huq	\s2, \a1, %zmm10
-	vpmadd52luq	\r0, \a1, %zmm11
-	vpmadd52huq	\r0, \a1, %zmm12
-	vpmadd52luq	\r1, \a1, %zmm13
-	vpmadd52huq	\r1, \a1, %zmm14
-	vpmadd52luq	\s1, \a2, %zmm9
-	vpmadd52huq	\s1, \a2, %zmm10
-	vpmadd52luq	\s2, \a2, %zmm11
-	vpmadd52huq	\s2, \a2, %zmm12
-	vpmadd52luq	\r0, \a2, %zmm13
-	vpmadd52huq	\r0, \a2, %zmm14
-	carry_fold \a0, \a1, \a2
-.endm
-
 /* a0-a2 (default A, zmm0-2) += the 8 blocks at MSG (lane j: block j), with hibit; MSG += 128.
  * Temporaries zmm9-11. */
 .macro	add_group a0=%zmm0, a1=%zmm1, a2=%zmm2
@@ -210,6 +179,45 @@ poly1305_ifma_mask42:
 	vporq	%zmm8, %zmm9, %zmm9
 	vpaddq	%zmm9, \a2, \a2		/* limb 2: hi bits 24-63, hibit at bit 40 */
 	leaq	128(MSG), MSG
+.endm
+
+/* b0-b2 = the 8 blocks at off(MSG) in radix 2^44 (lane j: block j), with hibit; the two
+ * qword permutes take their second table from memory.  Temporary: zmm15. */
+.macro	load_group off, b0, b1, b2
+	vmovdqu64	\off(MSG), \b0
+	vmovdqu64	\off(MSG), \b2
+	vpermt2q	\off+64(MSG), %zmm21, \b0	/* the low halves, block order */
+	vpermt2q	\off+64(MSG), %zmm22, \b2	/* the high halves */
+	vpsrlq	$44, \b0, \b1
+	vpandq	%zmm31, \b0, \b0		/* limb 0: lo bits 0-43 */
+	vpsllq	$20, \b2, %zmm15
+	vporq	%zmm15, \b1, \b1
+	vpandq	%zmm31, \b1, \b1		/* limb 1: lo bits 44-63, hi bits 0-23 */
+	vpsrlq	$24, \b2, \b2
+	vporq	%zmm8, \b2, \b2		/* limb 2: hi bits 24-63, hibit at bit 40 */
+.endm
+
+/* the column sums zmm9-14 (lo0 hi0 lo1 hi1 lo2 hi2) += a r, no carry: the products of
+ * several numbers summed before one carry_fold */
+.macro	mulacc a0, a1, a2, r0, r1, r2, s1, s2
+	vpmadd52luq	\r0, \a0, %zmm9		/* d0 = a0 r0 + a1 s2 + a2 s1 */
+	vpmadd52huq	\r0, \a0, %zmm10
+	vpmadd52luq	\r1, \a0, %zmm11	/* d1 = a0 r1 + a1 r0 + a2 s2 */
+	vpmadd52huq	\r1, \a0, %zmm12
+	vpmadd52luq	\r2, \a0, %zmm13	/* d2 = a0 r2 + a1 r1 + a2 r0 */
+	vpmadd52huq	\r2, \a0, %zmm14
+	vpmadd52luq	\s2, \a1, %zmm9
+	vpmadd52huq	\s2, \a1, %zmm10
+	vpmadd52luq	\r0, \a1, %zmm11
+	vpmadd52huq	\r0, \a1, %zmm12
+	vpmadd52luq	\r1, \a1, %zmm13
+	vpmadd52huq	\r1, \a1, %zmm14
+	vpmadd52luq	\s1, \a2, %zmm9
+	vpmadd52huq	\s1, \a2, %zmm10
+	vpmadd52luq	\s2, \a2, %zmm11
+	vpmadd52huq	\s2, \a2, %zmm12
+	vpmadd52luq	\r0, \a2, %zmm13
+	vpmadd52huq	\r0, \a2, %zmm14
 .endm
 
 /* dst (a GPR) = the sum of the 8 lanes of zmm. Clobbers zmm15 and the upper half of zmm. */
@@ -318,17 +326,17 @@ poly1305_blocks_x86_64_avx512_ifma:
 
 	cmpq	$1, GROUPS
 	je	.Llast
-	/* two chains from here: A (zmm0-2) the groups g with G - g even, B (zmm28-30) those with
-	 * G - g odd, each times r^16 a step; at the end (A r^8 + B) times (r^8, ..., r^1).  An odd
-	 * count of groups first takes one single-chain step by r^8 (it leaves A as the chain of
-	 * an even count would have it). */
+	/* one chain, 16 blocks (two groups, a and b) a step: h = (h + a) r^16 + b r^8, the 36
+	 * products summed in zmm9-14 before one carry_fold; the last pair is (h + a) r^8 + b,
+	 * then times (r^8, ..., r^1).  An odd count of groups first takes one step by r^8. */
 	testq	$1, GROUPS
 	jz	1f
 	add_group
 	mulmod	%zmm0, %zmm1, %zmm2, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
-	decq	GROUPS
 1:
 	shrq	$1, GROUPS			/* pairs of groups */
+	decq	GROUPS				/* the pairs before the last */
+	jz	.Lpairs_done
 	/* r^16 (zmm3-5; 20 r1, 20 r2 in zmm6, 7), the square of r^8 */
 	vmovdqa64	%zmm23, %zmm28
 	vmovdqa64	%zmm24, %zmm29
@@ -339,25 +347,29 @@ poly1305_blocks_x86_64_avx512_ifma:
 	vmovdqa64	%zmm30, %zmm5
 	times20	%zmm4, %zmm6, %zmm15
 	times20	%zmm5, %zmm7, %zmm15
-	vpxorq	%zmm28, %zmm28, %zmm28		/* B = 0 */
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
 	.p2align 4
 .Lpair:
-	add_group
-	add_group	%zmm28, %zmm29, %zmm30
-	decq	GROUPS
-	jz	.Lpairs_done
-	mulmod_chain	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
-	mulmod_chain	%zmm28, %zmm29, %zmm30, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
-	jmp	.Lpair
-.Lpairs_done:
-	/* A r^8 + B: the two chains as one, whose last group is B's */
-	mulmod	%zmm0, %zmm1, %zmm2, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
+	vpxorq	%zmm9, %zmm9, %zmm9
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpxorq	%zmm11, %zmm11, %zmm11
+	vpxorq	%zmm12, %zmm12, %zmm12
+	vpxorq	%zmm13, %zmm13, %zmm13
+	vpxorq	%zmm14, %zmm14, %zmm14
+	load_group	128, %zmm28, %zmm29, %zmm30	/* b, times r^8: not on h's chain */
+	mulacc	%zmm28, %zmm29, %zmm30, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
+	load_group	0, %zmm28, %zmm29, %zmm30	/* h + a, times r^16 */
 	vpaddq	%zmm28, %zmm0, %zmm0
 	vpaddq	%zmm29, %zmm1, %zmm1
 	vpaddq	%zmm30, %zmm2, %zmm2
-	jmp	.Lfinal
+	mulacc	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
+	carry_fold	%zmm0, %zmm1, %zmm2
+	leaq	256(MSG), MSG
+	decq	GROUPS
+	jnz	.Lpair
+.Lpairs_done:
+	/* the last pair: (h + a) r^8, then + b as the last group */
+	add_group
+	mulmod	%zmm0, %zmm1, %zmm2, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
 .Llast:
 	add_group
 .Lfinal:
