@@ -28,34 +28,43 @@
  * Eight blocks per group, one per lane: lane j holds the Horner sum of blocks j, j + 8, ...;
  * the last group's lane j is multiplied by r^(8-j), and the lanes' sum is h: the state's h
  * enters lane 0 before the first group.  One group alone: that multiply only.  From two groups
- * on, two independent chains, so that one's latency is covered by the other's work: A (zmm0-2)
- * takes the groups an even count from the end, B (zmm28-30) the others, each multiplied by
- * r^16 a step; at the end A r^8 + B is one chain whose last group was B's, times (r^8, ...,
- * r^1).  An odd count of groups first takes one single-chain step by r^8 (h + the first
- * group, times r^8, into A).  r^8, r^16 and the vector (r^8, ..., r^1) are made at every call
- * from r (4 squarings and 4 masked products), nothing is kept in the state.
+ * on, 16 blocks (a pair of groups, a then b) a step in one chain: h = (h + a) r^16 + b r^8,
+ * the 18 products of b r^8 (not on h's chain: issued first) and the 18 of (h + a) r^16 summed
+ * in the same six column sums before one carry_fold, so a pair pays one carry and fold, not
+ * two.  The last pair is (h + a) r^8 + b, then times (r^8, ..., r^1) per lane.  An odd count
+ * of groups first takes one step by r^8 (h + the first group, times r^8).  r^8, r^16 and the
+ * vector (r^8, ..., r^1) are made at every call from r (4 squarings and 4 masked products),
+ * nothing is kept in the state.
  *
- * The single-chain products (mulmod: the set-up, the odd step, the ends) put each column's
- * three products in two accumulators (two chained multiplies, then one, added at the end: 4
- * cycles shorter); the loop's (mulmod_chain) chain all three, which leaves zmm3-7 for r^16;
- * both end in carry_fold.  Measured here (Zen 4): 0.252 c/B, from 0.329 with one chain; with
- * the 44-bit mask in zmm31 (not a {1to8} broadcast load in 4 of the loop's 5 ands a group)
- * 0.247-0.249 c/B (1.29-1.30x the loop's limit of 0.191: docs/poly1305.md).  Tried and slower
- * here (2026-12-05): each column's products limb 1 first, limb 0 last (0.259-0.262); both
- * chains' products with their own temporaries, all 36 multiplies before both carries
- * (0.300), or B's multiplies interleaved with A's carries (0.271); the indices loaded for
- * vpermi2q instead of kept in zmm21, 22 (0.250-0.251).
+ * Bounds of the summed step: h + a has limbs below 2^45, 2^45, 2^43 (the carry_fold bounds
+ * plus a block's), every multiplier input below 2^52 (20 r1 < 2^49); each column sums 6 lo
+ * halves (each < 2^52: below 2^54.6) and 6 hi halves (below 2^43; column 2's, without a
+ * factor 20, below 2^39, so 20 (hi2 << 8) < 2^51): t0, t1, t2 below 2^55, t2 >> 42 < 2^13,
+ * and carry_fold's bounds above hold as they did with 3 products a column.
  *
- * Register map of the two-chain loop:
- *   zmm0-2    A0-A2                                   zmm28-30  B0-B2
+ * Where the cycles go (Zen 4: vpmadd52 1 a cycle, latency 4, 2 zmm operations a cycle of any
+ * kind): a step of 16 blocks is 36 multiplies and 40 other zmm operations (19 in carry_fold,
+ * 2 x 9 loading the groups: 2 vpermt2q, 3 shifts, 2 ands, 2 ors; 3 adds of a into h; the 6
+ * zeroing vpxorq taken as free), 76 operations, 38 cycles: a limit of 0.148 c/B.  h's chain a
+ * step: 1 add, 3 dependent multiplies (12 cycles), carry_fold's 11 dependent operations: about
+ * 24 cycles, below the 38, so one chain.  Measured 0.182-0.185 c/B here (1.23-1.25x the
+ * limit; docs/poly1305.md has the tables); before (two chains of 8-block groups, a carry_fold
+ * per group: 18 multiplies and 31 other operations per 8 blocks, limit 0.191) 0.247-0.251.
+ * Each column's h products in the order limb 1, limb 2, limb 0 (limb 0 comes last from
+ * carry_fold): no difference measured (0.182-0.195 against 0.182-0.185, noise).  The
+ * single-chain products of the set-up, the odd step and the ends (mulmod) put each column's
+ * three products in two accumulators (two chained multiplies, then one, added at the end).
+ *
+ * Register map of the 16-block loop:
+ *   zmm0-2    h (limbs 0-2)                           zmm28-30  a group's limbs (b, then a)
  *   zmm3-5    r^16 in every lane; zmm6, 7 its 20 r1, 20 r2
  *   zmm8      hibit 2^40 in every lane (limb 2)       zmm9-14   column sums lo0 hi0 lo1 hi1 lo2 hi2
  *   zmm15     temporary                               zmm16-18  r^(8-j) per lane; zmm19, 20 its
  *   zmm21, 22 the qword indices of the blocks'                  20 r1, 20 r2
  *             low and high halves (vpermt2q)          zmm23-25  r^8 in every lane; zmm26, 27
- *   rdi st, rsi m (advanced 128 a group),                       its 20 r1, 20 r2
- *   zmm31     2^44 - 1 in every lane (the ands of add_group and carry_fold)
- *   r8 pairs of groups left, r10 2 (nblocks % 8) + hibit
+ *   rdi st, rsi m (advanced 256 a step),                        its 20 r1, 20 r2
+ *   zmm31     2^44 - 1 in every lane (the ands of load_group, add_group and carry_fold)
+ *   r8 pairs of groups left before the last pair, r10 2 (nblocks % 8) + hibit
  * (in the set-up and the ends zmm3-7 and zmm15 hold the third products of mulmod, zmm28-30 the
  * power products)
  */
