@@ -43,13 +43,16 @@
  * and carry_fold's bounds above hold as they did with 3 products a column.
  *
  * Where the cycles go (Zen 4: vpmadd52 1 a cycle, latency 4, 2 zmm operations a cycle of any
- * kind): a step of 16 blocks is 36 multiplies and 40 other zmm operations (19 in carry_fold,
- * 2 x 9 loading the groups: 2 vpermt2q, 3 shifts, 2 ands, 2 ors; 3 adds of a into h; the 6
- * zeroing vpxorq taken as free), 76 operations, 38 cycles: a limit of 0.148 c/B.  h's chain a
- * step: 1 add, 3 dependent multiplies (12 cycles), carry_fold's 11 dependent operations: about
- * 24 cycles, below the 38, so one chain.  Measured 0.182-0.185 c/B here (1.23-1.25x the
- * limit; docs/poly1305.md has the tables); before (two chains of 8-block groups, a carry_fold
- * per group: 18 multiplies and 31 other operations per 8 blocks, limit 0.191) 0.247-0.251.
+ * kind): a step of 16 blocks is 38 multiplies (36 products, 2 in carry_fold) and 33 other zmm
+ * operations (12 in carry_fold; 2 x 9 loading the groups: 2 vpermt2q, 3 shifts, 2 ands, 2 ors;
+ * 3 adds of a into h; the 6 zeroing vpxorq taken as free): 71 operations, 35.5 cycles at 2 a
+ * cycle, but 38 multiplies at 1 a cycle: a limit of 38 cycles, 0.148 c/B.  h's chain a step:
+ * 1 add, 3 dependent multiplies (12 cycles), carry_fold's 6 dependent operations and 2
+ * multiplies (14): about 27 cycles, below the 38, so one chain.  Measured 0.177-0.178 c/B here
+ * (1.20x the limit; docs/poly1305.md has the tables); with carry_fold all shifts and adds (19
+ * operations: 36 multiplies and 40 other operations a step, 38 cycles at 2 a cycle, the same
+ * limit) 0.182-0.185; before (two chains of 8-block groups, a carry_fold per group: 18
+ * multiplies and 31 other operations per 8 blocks, limit 0.191) 0.247-0.251.
  * Each column's h products in the order limb 1, limb 2, limb 0 (limb 0 comes last from
  * carry_fold): no difference measured (0.182-0.195 against 0.182-0.185, noise).  The
  * single-chain products of the set-up, the odd step and the ends (mulmod) put each column's
@@ -89,6 +92,14 @@ poly1305_ifma_idx_hi:
 poly1305_ifma_mask44:
 	.quad	0xfffffffffff
 	.size	poly1305_ifma_mask44, . - poly1305_ifma_mask44
+	.type	poly1305_ifma_5120, @object
+poly1305_ifma_5120:
+	.quad	5120
+	.size	poly1305_ifma_5120, . - poly1305_ifma_5120
+	.type	poly1305_ifma_5, @object
+poly1305_ifma_5:
+	.quad	5
+	.size	poly1305_ifma_5, . - poly1305_ifma_5
 	.type	poly1305_ifma_mask42, @object
 poly1305_ifma_mask42:
 	.quad	0x3ffffffffff
@@ -146,12 +157,13 @@ poly1305_ifma_mask42:
 .endm
 
 /* the column sums lo0 hi0 lo1 hi1 lo2 hi2 in zmm9-14 into a0-a2, partially reduced (the
- * header's bounds).  Temporaries: zmm9-15. */
+ * header's bounds).  Two of its steps are multiplies by a constant with vpmadd52luq (the low
+ * 52 bits of the product, added): 5120 hi2 (hi2 < 2^39, so 5120 hi2 < 2^52 is whole) for two
+ * shifts and two adds, and 5 c (c < 2^13) for a shift and two adds: 12 other operations and
+ * 2 multiplies, not 19 other operations (measured 0.183 -> 0.178 c/B; 256 hi0 and 256 hi1 the
+ * same way, 4 multiplies for 4 operations, measured slower: 0.182).  Temporaries: zmm9-14. */
 .macro	carry_fold a0, a1, a2
-	vpsllq	$10, %zmm14, %zmm15		/* t0 = lo0 + 20 (hi2 << 8) */
-	vpsllq	$12, %zmm14, %zmm14
-	vpaddq	%zmm15, %zmm9, %zmm9
-	vpaddq	%zmm14, %zmm9, %zmm9
+	vpmadd52luq	poly1305_ifma_5120(%rip){1to8}, %zmm14, %zmm9	/* t0 = lo0 + 20 (hi2 << 8) */
 	vpsrlq	$44, %zmm9, \a1			/* t1 = lo1 + (hi0 << 8) + t0 >> 44 */
 	vpandq	%zmm31, %zmm9, \a0
 	vpsllq	$8, %zmm10, %zmm10
@@ -164,9 +176,7 @@ poly1305_ifma_mask42:
 	vpaddq	\a2, %zmm13, %zmm13
 	vpsrlq	$42, %zmm13, %zmm10		/* c = t2 >> 42: multiples of 2^130 */
 	vpandq	poly1305_ifma_mask42(%rip){1to8}, %zmm13, \a2
-	vpsllq	$2, %zmm10, %zmm15		/* l0 += 5 c */
-	vpaddq	%zmm15, %zmm10, %zmm10
-	vpaddq	%zmm10, \a0, \a0
+	vpmadd52luq	poly1305_ifma_5(%rip){1to8}, %zmm10, \a0	/* l0 += 5 c */
 .endm
 
 /* a0-a2 (default A, zmm0-2) += the 8 blocks at MSG (lane j: block j), with hibit; MSG += 128.
