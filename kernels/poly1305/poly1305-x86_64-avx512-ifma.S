@@ -48,8 +48,9 @@
  * 3 adds of a into h; the 6 zeroing vpxorq taken as free): 71 operations, 35.5 cycles at 2 a
  * cycle, but 38 multiplies at 1 a cycle: a limit of 38 cycles, 0.148 c/B.  h's chain a step:
  * 1 add, 3 dependent multiplies (12 cycles), carry_fold's 6 dependent operations and 2
- * multiplies (14): about 27 cycles, below the 38, so one chain.  Measured 0.177-0.178 c/B here
- * (1.20x the limit; docs/poly1305.md has the tables); with carry_fold all shifts and adds (19
+ * multiplies (14): about 27 cycles, below the 38, so one chain.  Measured 0.177-0.179 c/B here
+ * (1.20x the limit; docs/poly1305.md has the tables; a loaded and added before b's products
+ * instead of after: 0.191-0.193); with carry_fold all shifts and adds (19
  * operations: 36 multiplies and 40 other operations a step, 38 cycles at 2 a cycle, the same
  * limit) 0.182-0.185; before (two chains of 8-block groups, a carry_fold per group: 18
  * multiplies and 31 other operations per 8 blocks, limit 0.191) 0.247-0.251.
