@@ -266,11 +266,11 @@ static size_t case_calls(const struct p1305_case *c, size_t *calls, unsigned *fo
  * Per blocks call: its count mod 8 (the IFMA form's lanes; what it leaves to the mulx form),
  * and its groups of 8 as the kernels branch on them (0: no block, the mulx form's early
  * return; 1: 1..7 blocks, the mulx form alone; 2: one group, the last group only; from two
- * groups the two-chain loop: 3 + whether the count is odd (the single-chain step first) + 2
- * when there are two pairs or more (the loop taken back)); the same with the form
- * x86_64-alternating gives the call (7 form + groups: whether that implementation enters the
- * IFMA form, and how far); per case: the tail length and the chained start's top limb (0: not
- * chained). */
+ * groups, pairs of groups: 3 + whether the count is odd (the single-chain step first) + 2
+ * when there are two pairs or more (the 16-block loop entered) + 2 more from three pairs (the
+ * loop taken back)); the same with the form x86_64-alternating gives the call (9 form +
+ * groups: whether that implementation enters the IFMA form, and how far); per case: the tail
+ * length and the chained start's top limb (0: not chained). */
 static const char *const property_names[] = {"call blocks mod 8", "call groups", "tail",
                                              "chained top limb", "alternating form, groups"};
 static size_t properties_of(const void *cv, struct case_property *out, size_t max)
@@ -281,10 +281,13 @@ static size_t properties_of(const void *cv, struct case_property *out, size_t ma
     size_t k = case_calls(c, calls, forms, sizeof calls / sizeof calls[0]), n = 0;
     for (size_t i = 0; i < k && i < sizeof calls / sizeof calls[0]; i++) {
         size_t g = calls[i] / 8;
-        size_t groups = !calls[i] ? 0 : g == 0 ? 1 : g == 1 ? 2 : 3 + g % 2 + 2 * (g / 2 >= 2);
+        size_t groups = !calls[i]  ? 0
+                        : g == 0   ? 1
+                        : g == 1   ? 2
+                                   : 3 + g % 2 + 2 * (g / 2 >= 2) + 2 * (g / 2 >= 3);
         n = prop_add(out, n, max, 0, calls[i] % 8);
         n = prop_add(out, n, max, 1, groups);
-        n = prop_add(out, n, max, 4, 7 * forms[i] + groups);
+        n = prop_add(out, n, max, 4, 9 * forms[i] + groups);
     }
     n = prop_add(out, n, max, 2, c->len % 16);
     return prop_add(out, n, max, 3, c->chained ? 1 + c->start[2] : 0);

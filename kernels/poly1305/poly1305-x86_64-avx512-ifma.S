@@ -28,34 +28,47 @@
  * Eight blocks per group, one per lane: lane j holds the Horner sum of blocks j, j + 8, ...;
  * the last group's lane j is multiplied by r^(8-j), and the lanes' sum is h: the state's h
  * enters lane 0 before the first group.  One group alone: that multiply only.  From two groups
- * on, two independent chains, so that one's latency is covered by the other's work: A (zmm0-2)
- * takes the groups an even count from the end, B (zmm28-30) the others, each multiplied by
- * r^16 a step; at the end A r^8 + B is one chain whose last group was B's, times (r^8, ...,
- * r^1).  An odd count of groups first takes one single-chain step by r^8 (h + the first
- * group, times r^8, into A).  r^8, r^16 and the vector (r^8, ..., r^1) are made at every call
- * from r (4 squarings and 4 masked products), nothing is kept in the state.
+ * on, 16 blocks (a pair of groups, a then b) a step in one chain: h = (h + a) r^16 + b r^8,
+ * the 18 products of b r^8 (not on h's chain: issued first) and the 18 of (h + a) r^16 summed
+ * in the same six column sums before one carry_fold, so a pair pays one carry and fold, not
+ * two.  The last pair is (h + a) r^8 + b, then times (r^8, ..., r^1) per lane.  An odd count
+ * of groups first takes one step by r^8 (h + the first group, times r^8).  r^8, r^16 and the
+ * vector (r^8, ..., r^1) are made at every call from r (4 squarings and 4 masked products),
+ * nothing is kept in the state.
  *
- * The single-chain products (mulmod: the set-up, the odd step, the ends) put each column's
- * three products in two accumulators (two chained multiplies, then one, added at the end: 4
- * cycles shorter); the loop's (mulmod_chain) chain all three, which leaves zmm3-7 for r^16;
- * both end in carry_fold.  Measured here (Zen 4): 0.252 c/B, from 0.329 with one chain; with
- * the 44-bit mask in zmm31 (not a {1to8} broadcast load in 4 of the loop's 5 ands a group)
- * 0.247-0.249 c/B (1.29-1.30x the loop's limit of 0.191: docs/poly1305.md).  Tried and slower
- * here (2026-12-05): each column's products limb 1 first, limb 0 last (0.259-0.262); both
- * chains' products with their own temporaries, all 36 multiplies before both carries
- * (0.300), or B's multiplies interleaved with A's carries (0.271); the indices loaded for
- * vpermi2q instead of kept in zmm21, 22 (0.250-0.251).
+ * Bounds of the summed step: h + a has limbs below 2^45, 2^45, 2^43 (the carry_fold bounds
+ * plus a block's), every multiplier input below 2^52 (20 r1 < 2^49); each column sums 6 lo
+ * halves (each < 2^52: below 2^54.6) and 6 hi halves (below 2^43; column 2's, without a
+ * factor 20, below 2^39, so 20 (hi2 << 8) < 2^51): t0, t1, t2 below 2^55, t2 >> 42 < 2^13,
+ * and carry_fold's bounds above hold as they did with 3 products a column.
  *
- * Register map of the two-chain loop:
- *   zmm0-2    A0-A2                                   zmm28-30  B0-B2
+ * Where the cycles go (Zen 4: vpmadd52 1 a cycle, latency 4, 2 zmm operations a cycle of any
+ * kind): a step of 16 blocks is 38 multiplies (36 products, 2 in carry_fold) and 33 other zmm
+ * operations (12 in carry_fold; 2 x 9 loading the groups: 2 vpermt2q, 3 shifts, 2 ands, 2 ors;
+ * 3 adds of a into h; the 6 zeroing vpxorq taken as free): 71 operations, 35.5 cycles at 2 a
+ * cycle, but 38 multiplies at 1 a cycle: a limit of 38 cycles, 0.148 c/B.  h's chain a step:
+ * 1 add, 3 dependent multiplies (12 cycles), carry_fold's 6 dependent operations and 2
+ * multiplies (14): about 27 cycles, below the 38, so one chain.  Measured 0.177-0.179 c/B here
+ * (1.20x the limit; docs/poly1305.md has the tables; a loaded and added before b's products
+ * instead of after: 0.191-0.193); with carry_fold all shifts and adds (19
+ * operations: 36 multiplies and 40 other operations a step, 38 cycles at 2 a cycle, the same
+ * limit) 0.182-0.185; before (two chains of 8-block groups, a carry_fold per group: 18
+ * multiplies and 31 other operations per 8 blocks, limit 0.191) 0.247-0.251.
+ * Each column's h products in the order limb 1, limb 2, limb 0 (limb 0 comes last from
+ * carry_fold): no difference measured (0.182-0.195 against 0.182-0.185, noise).  The
+ * single-chain products of the set-up, the odd step and the ends (mulmod) put each column's
+ * three products in two accumulators (two chained multiplies, then one, added at the end).
+ *
+ * Register map of the 16-block loop:
+ *   zmm0-2    h (limbs 0-2)                           zmm28-30  a group's limbs (b, then a)
  *   zmm3-5    r^16 in every lane; zmm6, 7 its 20 r1, 20 r2
  *   zmm8      hibit 2^40 in every lane (limb 2)       zmm9-14   column sums lo0 hi0 lo1 hi1 lo2 hi2
  *   zmm15     temporary                               zmm16-18  r^(8-j) per lane; zmm19, 20 its
  *   zmm21, 22 the qword indices of the blocks'                  20 r1, 20 r2
  *             low and high halves (vpermt2q)          zmm23-25  r^8 in every lane; zmm26, 27
- *   rdi st, rsi m (advanced 128 a group),                       its 20 r1, 20 r2
- *   zmm31     2^44 - 1 in every lane (the ands of add_group and carry_fold)
- *   r8 pairs of groups left, r10 2 (nblocks % 8) + hibit
+ *   rdi st, rsi m (advanced 256 a step),                        its 20 r1, 20 r2
+ *   zmm31     2^44 - 1 in every lane (the ands of load_group, add_group and carry_fold)
+ *   r8 pairs of groups left before the last pair, r10 2 (nblocks % 8) + hibit
  * (in the set-up and the ends zmm3-7 and zmm15 hold the third products of mulmod, zmm28-30 the
  * power products)
  */
@@ -80,6 +93,14 @@ poly1305_ifma_idx_hi:
 poly1305_ifma_mask44:
 	.quad	0xfffffffffff
 	.size	poly1305_ifma_mask44, . - poly1305_ifma_mask44
+	.type	poly1305_ifma_5120, @object
+poly1305_ifma_5120:
+	.quad	5120
+	.size	poly1305_ifma_5120, . - poly1305_ifma_5120
+	.type	poly1305_ifma_5, @object
+poly1305_ifma_5:
+	.quad	5
+	.size	poly1305_ifma_5, . - poly1305_ifma_5
 	.type	poly1305_ifma_mask42, @object
 poly1305_ifma_mask42:
 	.quad	0x3ffffffffff
@@ -137,12 +158,13 @@ poly1305_ifma_mask42:
 .endm
 
 /* the column sums lo0 hi0 lo1 hi1 lo2 hi2 in zmm9-14 into a0-a2, partially reduced (the
- * header's bounds).  Temporaries: zmm9-15. */
+ * header's bounds).  Two of its steps are multiplies by a constant with vpmadd52luq (the low
+ * 52 bits of the product, added): 5120 hi2 (hi2 < 2^39, so 5120 hi2 < 2^52 is whole) for two
+ * shifts and two adds, and 5 c (c < 2^13) for a shift and two adds: 12 other operations and
+ * 2 multiplies, not 19 other operations (measured 0.183 -> 0.178 c/B; 256 hi0 and 256 hi1 the
+ * same way, 4 multiplies for 4 operations, measured slower: 0.182).  Temporaries: zmm9-14. */
 .macro	carry_fold a0, a1, a2
-	vpsllq	$10, %zmm14, %zmm15		/* t0 = lo0 + 20 (hi2 << 8) */
-	vpsllq	$12, %zmm14, %zmm14
-	vpaddq	%zmm15, %zmm9, %zmm9
-	vpaddq	%zmm14, %zmm9, %zmm9
+	vpmadd52luq	poly1305_ifma_5120(%rip){1to8}, %zmm14, %zmm9	/* t0 = lo0 + 20 (hi2 << 8) */
 	vpsrlq	$44, %zmm9, \a1			/* t1 = lo1 + (hi0 << 8) + t0 >> 44 */
 	vpandq	%zmm31, %zmm9, \a0
 	vpsllq	$8, %zmm10, %zmm10
@@ -155,40 +177,7 @@ poly1305_ifma_mask42:
 	vpaddq	\a2, %zmm13, %zmm13
 	vpsrlq	$42, %zmm13, %zmm10		/* c = t2 >> 42: multiples of 2^130 */
 	vpandq	poly1305_ifma_mask42(%rip){1to8}, %zmm13, \a2
-	vpsllq	$2, %zmm10, %zmm15		/* l0 += 5 c */
-	vpaddq	%zmm15, %zmm10, %zmm10
-	vpaddq	%zmm10, \a0, \a0
-.endm
-
-/* mulmod with each column's three products in one chain (zmm9-14 only: zmm3-7 stay free for
- * r^16): 4 cycles longer, for the two-chain loop, where the other chain covers it.
- * Temporaries: zmm9-15. */
-.macro	mulmod_chain a0, a1, a2, r0, r1, r2, s1, s2
-	vpxorq	%zmm9, %zmm9, %zmm9
-	vpxorq	%zmm10, %zmm10, %zmm10
-	vpxorq	%zmm11, %zmm11, %zmm11
-	vpxorq	%zmm12, %zmm12, %zmm12
-	vpxorq	%zmm13, %zmm13, %zmm13
-	vpxorq	%zmm14, %zmm14, %zmm14
-	vpmadd52luq	\r0, \a0, %zmm9		/* d0 = a0 r0 + a1 s2 + a2 s1 */
-	vpmadd52huq	\r0, \a0, %zmm10
-	vpmadd52luq	\r1, \a0, %zmm11	/* d1 = a0 r1 + a1 r0 + a2 s2 */
-	vpmadd52huq	\r1, \a0, %zmm12
-	vpmadd52luq	\r2, \a0, %zmm13	/* d2 = a0 r2 + a1 r1 + a2 r0 */
-	vpmadd52huq	\r2, \a0, %zmm14
-	vpmadd52luq	\s2, \a1, %zmm9
-	vpmadd52huq	\s2, \a1, %zmm10
-	vpmadd52luq	\r0, \a1, %zmm11
-	vpmadd52huq	\r0, \a1, %zmm12
-	vpmadd52luq	\r1, \a1, %zmm13
-	vpmadd52huq	\r1, \a1, %zmm14
-	vpmadd52luq	\s1, \a2, %zmm9
-	vpmadd52huq	\s1, \a2, %zmm10
-	vpmadd52luq	\s2, \a2, %zmm11
-	vpmadd52huq	\s2, \a2, %zmm12
-	vpmadd52luq	\r0, \a2, %zmm13
-	vpmadd52huq	\r0, \a2, %zmm14
-	carry_fold \a0, \a1, \a2
+	vpmadd52luq	poly1305_ifma_5(%rip){1to8}, %zmm10, \a0	/* l0 += 5 c */
 .endm
 
 /* a0-a2 (default A, zmm0-2) += the 8 blocks at MSG (lane j: block j), with hibit; MSG += 128.
@@ -210,6 +199,45 @@ poly1305_ifma_mask42:
 	vporq	%zmm8, %zmm9, %zmm9
 	vpaddq	%zmm9, \a2, \a2		/* limb 2: hi bits 24-63, hibit at bit 40 */
 	leaq	128(MSG), MSG
+.endm
+
+/* b0-b2 = the 8 blocks at off(MSG) in radix 2^44 (lane j: block j), with hibit; the two
+ * qword permutes take their second table from memory.  Temporary: zmm15. */
+.macro	load_group off, b0, b1, b2
+	vmovdqu64	\off(MSG), \b0
+	vmovdqu64	\off(MSG), \b2
+	vpermt2q	\off+64(MSG), %zmm21, \b0	/* the low halves, block order */
+	vpermt2q	\off+64(MSG), %zmm22, \b2	/* the high halves */
+	vpsrlq	$44, \b0, \b1
+	vpandq	%zmm31, \b0, \b0		/* limb 0: lo bits 0-43 */
+	vpsllq	$20, \b2, %zmm15
+	vporq	%zmm15, \b1, \b1
+	vpandq	%zmm31, \b1, \b1		/* limb 1: lo bits 44-63, hi bits 0-23 */
+	vpsrlq	$24, \b2, \b2
+	vporq	%zmm8, \b2, \b2		/* limb 2: hi bits 24-63, hibit at bit 40 */
+.endm
+
+/* the column sums zmm9-14 (lo0 hi0 lo1 hi1 lo2 hi2) += a r, no carry: the products of
+ * several numbers summed before one carry_fold */
+.macro	mulacc a0, a1, a2, r0, r1, r2, s1, s2
+	vpmadd52luq	\r0, \a0, %zmm9		/* d0 = a0 r0 + a1 s2 + a2 s1 */
+	vpmadd52huq	\r0, \a0, %zmm10
+	vpmadd52luq	\r1, \a0, %zmm11	/* d1 = a0 r1 + a1 r0 + a2 s2 */
+	vpmadd52huq	\r1, \a0, %zmm12
+	vpmadd52luq	\r2, \a0, %zmm13	/* d2 = a0 r2 + a1 r1 + a2 r0 */
+	vpmadd52huq	\r2, \a0, %zmm14
+	vpmadd52luq	\s2, \a1, %zmm9
+	vpmadd52huq	\s2, \a1, %zmm10
+	vpmadd52luq	\r0, \a1, %zmm11
+	vpmadd52huq	\r0, \a1, %zmm12
+	vpmadd52luq	\r1, \a1, %zmm13
+	vpmadd52huq	\r1, \a1, %zmm14
+	vpmadd52luq	\s1, \a2, %zmm9
+	vpmadd52huq	\s1, \a2, %zmm10
+	vpmadd52luq	\s2, \a2, %zmm11
+	vpmadd52huq	\s2, \a2, %zmm12
+	vpmadd52luq	\r0, \a2, %zmm13
+	vpmadd52huq	\r0, \a2, %zmm14
 .endm
 
 /* dst (a GPR) = the sum of the 8 lanes of zmm. Clobbers zmm15 and the upper half of zmm. */
@@ -318,17 +346,17 @@ poly1305_blocks_x86_64_avx512_ifma:
 
 	cmpq	$1, GROUPS
 	je	.Llast
-	/* two chains from here: A (zmm0-2) the groups g with G - g even, B (zmm28-30) those with
-	 * G - g odd, each times r^16 a step; at the end (A r^8 + B) times (r^8, ..., r^1).  An odd
-	 * count of groups first takes one single-chain step by r^8 (it leaves A as the chain of
-	 * an even count would have it). */
+	/* one chain, 16 blocks (two groups, a and b) a step: h = (h + a) r^16 + b r^8, the 36
+	 * products summed in zmm9-14 before one carry_fold; the last pair is (h + a) r^8 + b,
+	 * then times (r^8, ..., r^1).  An odd count of groups first takes one step by r^8. */
 	testq	$1, GROUPS
 	jz	1f
 	add_group
 	mulmod	%zmm0, %zmm1, %zmm2, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
-	decq	GROUPS
 1:
 	shrq	$1, GROUPS			/* pairs of groups */
+	decq	GROUPS				/* the pairs before the last */
+	jz	.Lpairs_done
 	/* r^16 (zmm3-5; 20 r1, 20 r2 in zmm6, 7), the square of r^8 */
 	vmovdqa64	%zmm23, %zmm28
 	vmovdqa64	%zmm24, %zmm29
@@ -339,25 +367,29 @@ poly1305_blocks_x86_64_avx512_ifma:
 	vmovdqa64	%zmm30, %zmm5
 	times20	%zmm4, %zmm6, %zmm15
 	times20	%zmm5, %zmm7, %zmm15
-	vpxorq	%zmm28, %zmm28, %zmm28		/* B = 0 */
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
 	.p2align 4
 .Lpair:
-	add_group
-	add_group	%zmm28, %zmm29, %zmm30
-	decq	GROUPS
-	jz	.Lpairs_done
-	mulmod_chain	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
-	mulmod_chain	%zmm28, %zmm29, %zmm30, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
-	jmp	.Lpair
-.Lpairs_done:
-	/* A r^8 + B: the two chains as one, whose last group is B's */
-	mulmod	%zmm0, %zmm1, %zmm2, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
+	vpxorq	%zmm9, %zmm9, %zmm9
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpxorq	%zmm11, %zmm11, %zmm11
+	vpxorq	%zmm12, %zmm12, %zmm12
+	vpxorq	%zmm13, %zmm13, %zmm13
+	vpxorq	%zmm14, %zmm14, %zmm14
+	load_group	128, %zmm28, %zmm29, %zmm30	/* b, times r^8: not on h's chain */
+	mulacc	%zmm28, %zmm29, %zmm30, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
+	load_group	0, %zmm28, %zmm29, %zmm30	/* h + a, times r^16 */
 	vpaddq	%zmm28, %zmm0, %zmm0
 	vpaddq	%zmm29, %zmm1, %zmm1
 	vpaddq	%zmm30, %zmm2, %zmm2
-	jmp	.Lfinal
+	mulacc	%zmm0, %zmm1, %zmm2, %zmm3, %zmm4, %zmm5, %zmm6, %zmm7
+	carry_fold	%zmm0, %zmm1, %zmm2
+	leaq	256(MSG), MSG
+	decq	GROUPS
+	jnz	.Lpair
+.Lpairs_done:
+	/* the last pair: (h + a) r^8, then + b as the last group */
+	add_group
+	mulmod	%zmm0, %zmm1, %zmm2, %zmm23, %zmm24, %zmm25, %zmm26, %zmm27
 .Llast:
 	add_group
 .Lfinal:
