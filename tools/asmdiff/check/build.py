@@ -88,18 +88,28 @@ def guess_convention(path, depth=0):
     return "asmdiff", "no Linux or libgcrypt header is included"
 
 
+_held_locks = {}
+
+
 @contextlib.contextmanager
 def build_lock(bdir):
-    """One process at a time configures and compiles a check build folder: two checks of the
-    same kernels (a test and its emulated twin, run side by side) would otherwise both run
-    meson in it, and one relinks the tool while the other is already running it."""
+    """One process at a time configures and compiles a check build folder, and none while
+    another runs what it built: two checks of the same kernels (a test and its finding-test
+    twin, run side by side) would otherwise both run meson in it, and one relinks the tool
+    while the other is running it (CI saw the second's exec of the tool fail mid-check).  The
+    build holds the lock exclusively; after it, this process keeps a shared lock until it
+    exits (the file stays open), so checks that only run the folder's programs run side by
+    side, and one that must build waits for them to end."""
     os.makedirs(os.path.dirname(bdir), exist_ok=True)
-    with open(bdir + ".lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    f = _held_locks.get(bdir)
+    if f is None:
+        # not inherited by the programs a check runs (Python opens files non-inheritable)
+        f = _held_locks[bdir] = open(bdir + ".lock", "w")
+    fcntl.flock(f, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(f, fcntl.LOCK_SH)
 
 
 def compile_check_build(v, bdir, targets):
