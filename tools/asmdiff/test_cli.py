@@ -1761,7 +1761,7 @@ def linux_suite_homes(tests):
             continue
         args, family, arch, i = cmd[1:], None, "x86", 0
         sizes = {"--family": 1, "--arch": 1, "--beside": 1, "--vlen": 1, "--expect": 1,
-                 "--finding": 1, "--plant": 4, "--op": 1}
+                 "--finding": 1, "--plant": 4, "--op": 1, "--every-stage": 0}
         if "--finding" in args:
             continue
         while args[i] in sizes:
