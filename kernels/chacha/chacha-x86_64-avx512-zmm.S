@@ -28,8 +28,9 @@
  *   rdi state   rsi dst   rdx src   rcx bytes left   r8d nrounds   r9d 0 (ctr32) / 1 (ctr64)
  *   eax counter word 12 of the batch's first block   r11d word 13   r10d double rounds left
  *   zmm0  word 12 per block (the counter + lane)     zmm1  word 13 per block (ctr64: +1 in the
- *   zmm2  the lane numbers 0..15                           lanes whose word 12 wrapped)
- *   zmm3  all ones (ctr64's carry)                   zmm4-11  the transposes' temporaries
+ *   zmm2  PRE2: words 2, 6, 10, 14 after the first         lanes whose word 12 wrapped)
+ *         column round, in each 128-bit lane          zmm4-11  the transposes' temporaries
+ *   zmm3  PRE3: words 3, 7, 11, 15 the same
  *   zmm12, zmm13  the last partial block's keystream and data
  *   zmm16-31  X0..X15: word i of the sixteen blocks; after the transpose zmm16+b holds block b
  *   zmm8-15   between a whole batch and the next: eight of its blocks still to XOR
@@ -40,6 +41,16 @@
  * so their shuffles and stores overlap its first rounds (about 1.5% of the time of a
  * 16 KiB call here).  The last batch (at most 1024 bytes left) XORs its blocks one at a
  * time, down to the byte mask of a partial one.
+ *
+ * The first column round is cut in half: columns 2 and 3 (words 2, 6, 10, 14 and 3, 7, 11, 15:
+ * constants, key and nonce words, no counter word) are the same in every block of every batch
+ * of a call, so their two quarter rounds run once at the call's start, on broadcast words, and
+ * each batch takes their outputs from PRE2 and PRE3 by eight vpshufd; the batch runs only
+ * columns 0 and 1 (QR2: two dependent chains, not four) before its diagonal round.  That saves
+ * 24 of a batch's operations for 8, and a quarter round's worth of chain latency; the previous
+ * batch's pending blocks are shuffled and XORed after QR2 in program order, filling its
+ * bubbles.  Old and new alternated (build/asmdiff-chacha bench, 4 processes each, 2026-12-05):
+ * ChaCha20 0.677-0.681 c/B before, 0.660-0.661 after (docs/chacha.md).
  *
  * Why this shape (tools/zmm_op_bench.c on Zen 4: vpaddd and vpxord 2 a cycle, vprold 1 a cycle
  * and 2 cycles of latency on zmm; on ymm 4, 4 and 2): a quarter round is twelve dependent
@@ -67,8 +78,8 @@
 
 #define CTR12 %zmm0
 #define CTR13 %zmm1
-#define LANES %zmm2
-#define ONES %zmm3
+#define PRE2 %zmm2
+#define PRE3 %zmm3
 
 #define X0 %zmm16
 #define X1 %zmm17
@@ -94,6 +105,36 @@
 #define ROT7(x, t) vprold $7, x, x
 
 #include "chacha-x86_64-avx512-qr.h"
+
+/* QR2: the two quarter rounds of columns 0 and 1 (RFC 8439 2.1), interleaved: the first column
+ * round of a batch, whose columns 2 and 3 hold no counter word and so are the same in every
+ * block of every batch of a call (computed once, at the call's start, into PRE2 and PRE3) */
+.macro QR2 a0, b0, c0, d0, a1, b1, c1, d1
+        vpaddd \b0, \a0, \a0
+        vpaddd \b1, \a1, \a1
+        vpxord \a0, \d0, \d0
+        vpxord \a1, \d1, \d1
+        vprold $16, \d0, \d0
+        vprold $16, \d1, \d1
+        vpaddd \d0, \c0, \c0
+        vpaddd \d1, \c1, \c1
+        vpxord \c0, \b0, \b0
+        vpxord \c1, \b1, \b1
+        vprold $12, \b0, \b0
+        vprold $12, \b1, \b1
+        vpaddd \b0, \a0, \a0
+        vpaddd \b1, \a1, \a1
+        vpxord \a0, \d0, \d0
+        vpxord \a1, \d1, \d1
+        vprold $8, \d0, \d0
+        vprold $8, \d1, \d1
+        vpaddd \d0, \c0, \c0
+        vpaddd \d1, \c1, \c1
+        vpxord \c0, \b0, \b0
+        vpxord \c1, \b1, \b1
+        vprold $7, \b0, \b0
+        vprold $7, \b1, \b1
+.endm
 
         .section .rodata
         .p2align 6
@@ -137,29 +178,31 @@ CHACHA_LANES:
  * block from the counter in eax, r11d), and the double rounds to run into r10d */
 .macro BATCH_SETUP
         vpbroadcastd CTR_LO, CTR12
-        vpaddd LANES, CTR12, CTR12
+        vpaddd CHACHA_LANES(%rip), CTR12, CTR12
         vpbroadcastd CTR_HI, CTR13
         test MODE, MODE
         jz 2f
-        vpcmpud $1, LANES, CTR12, %k1   /* word 12 below its lane number: it wrapped */
-        vpsubd ONES, CTR13, CTR13{%k1}  /* word 13 + 1 there */
+        vpcmpud $1, CHACHA_LANES(%rip), CTR12, %k1      /* word 12 below its lane number: it wrapped */
+        vpaddd CHACHA_LANES+4(%rip){1to16}, CTR13, CTR13{%k1}   /* word 13 + 1 there (lane 1 holds 1) */
 2:
         vpbroadcastd 0(STATE), X0
         vpbroadcastd 4(STATE), X1
-        vpbroadcastd 8(STATE), X2
-        vpbroadcastd 12(STATE), X3
         vpbroadcastd 16(STATE), X4
         vpbroadcastd 20(STATE), X5
-        vpbroadcastd 24(STATE), X6
-        vpbroadcastd 28(STATE), X7
         vpbroadcastd 32(STATE), X8
         vpbroadcastd 36(STATE), X9
-        vpbroadcastd 40(STATE), X10
-        vpbroadcastd 44(STATE), X11
         vmovdqa32 CTR12, X12
         vmovdqa32 CTR13, X13
-        vpbroadcastd 56(STATE), X14
-        vpbroadcastd 60(STATE), X15
+        /* columns 2 and 3 after the first column round (the same in every block and batch:
+         * PRE2, PRE3) */
+        vpshufd $0x00, PRE2, X2
+        vpshufd $0x55, PRE2, X6
+        vpshufd $0xaa, PRE2, X10
+        vpshufd $0xff, PRE2, X14
+        vpshufd $0x00, PRE3, X3
+        vpshufd $0x55, PRE3, X7
+        vpshufd $0xaa, PRE3, X11
+        vpshufd $0xff, PRE3, X15
         mov NROUNDS, DROUNDS
         shr $1, DROUNDS
 .endm
@@ -201,18 +244,45 @@ chacha_ctr64_x86_64_avx512_zmm:
         jz .Lzmm_return_untouched
         mov 48(STATE), CTR_LO
         mov 52(STATE), CTR_HI
-        vmovdqu32 CHACHA_LANES(%rip), LANES
-        vpternlogd $0xff, ONES, ONES, ONES
+
+        /* columns 2 and 3 (words 2, 6, 10, 14 and 3, 7, 11, 15: constants, key, nonce) after
+         * the first column round, one quarter round each on broadcast words (the other two
+         * columns' quarter rounds run too, on words the batches set again), packed into PRE2
+         * and PRE3 as words 2, 6, 10, 14 (3, 7, 11, 15) in each 128-bit lane for vpshufd */
+        vpbroadcastd 0(STATE), X0
+        vpbroadcastd 4(STATE), X1
+        vpbroadcastd 8(STATE), X2
+        vpbroadcastd 12(STATE), X3
+        vpbroadcastd 16(STATE), X4
+        vpbroadcastd 20(STATE), X5
+        vpbroadcastd 24(STATE), X6
+        vpbroadcastd 28(STATE), X7
+        vpbroadcastd 32(STATE), X8
+        vpbroadcastd 36(STATE), X9
+        vpbroadcastd 40(STATE), X10
+        vpbroadcastd 44(STATE), X11
+        vpbroadcastd 48(STATE), X12
+        vpbroadcastd 52(STATE), X13
+        vpbroadcastd 56(STATE), X14
+        vpbroadcastd 60(STATE), X15
+        QR4 X0, X4, X8, X12, X1, X5, X9, X13, X2, X6, X10, X14, X3, X7, X11, X15, %zmm4, %zmm5, %zmm6, %zmm7
+        vpunpckldq X6, X2, %zmm4
+        vpunpckldq X14, X10, %zmm5
+        vpunpcklqdq %zmm5, %zmm4, PRE2
+        vpunpckldq X7, X3, %zmm4
+        vpunpckldq X15, X11, %zmm5
+        vpunpcklqdq %zmm5, %zmm4, PRE3
 
         /* the first batch */
         BATCH_SETUP
-        jmp .Lzmm_double_round
+        jmp .Lzmm_rounds
 
 .Lzmm_batch_pending:
         /* the previous batch was whole and its blocks 2, 6, 10, 14 and 3, 7, 11, 15 are still
          * to XOR (zmm8-11 and zmm12-15, as TRANSPOSE_DWORDS left them): done here, after
          * this batch's state is set, so that they overlap its first rounds */
         BATCH_SETUP
+        QR2 X0, X4, X8, X12, X1, X5, X9, X13
         TRANSPOSE_LANES %zmm8, %zmm9, %zmm10, %zmm11, %zmm4, %zmm5, %zmm6, %zmm7
         TRANSPOSE_LANES %zmm12, %zmm13, %zmm14, %zmm15, %zmm4, %zmm5, %zmm6, %zmm7
         /* zmm8 + i holds block 2 + 4 i (i < 4), zmm12 + i block 3 + 4 i */
@@ -223,12 +293,20 @@ chacha_ctr64_x86_64_avx512_zmm:
         add $1024, SRC
         add $1024, DST
         sub $1024, LEN
+        jmp .Lzmm_diagonal_round
 
-.Lzmm_double_round:
-        /* the temporaries are unused by vprold: any four registers */
-        DOUBLE_ROUND X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15, %zmm4, %zmm5, %zmm6, %zmm7
+.Lzmm_rounds:
+        /* the first double round: its column round's columns 0 and 1 (2 and 3 came from PRE2
+         * and PRE3), then the diagonal round; then whole double rounds (the temporaries are
+         * unused by vprold: any four registers) */
+        QR2 X0, X4, X8, X12, X1, X5, X9, X13
+        jmp .Lzmm_diagonal_round
+.Lzmm_column_round:
+        QR4 X0, X4, X8, X12, X1, X5, X9, X13, X2, X6, X10, X14, X3, X7, X11, X15, %zmm4, %zmm5, %zmm6, %zmm7
+.Lzmm_diagonal_round:
+        QR4 X0, X5, X10, X15, X1, X6, X11, X12, X2, X7, X8, X13, X3, X4, X9, X14, %zmm4, %zmm5, %zmm6, %zmm7
         dec DROUNDS
-        jnz .Lzmm_double_round
+        jnz .Lzmm_column_round
 
         /* the input state added (RFC 8439 2.3), then the words into blocks */
         vpaddd 0(STATE){1to16}, X0, X0
