@@ -49,8 +49,10 @@
  * columns 0 and 1 (QR2: two dependent chains, not four) before its diagonal round.  That saves
  * 24 of a batch's operations for 8, and a quarter round's worth of chain latency; the previous
  * batch's pending blocks are shuffled and XORed after QR2 in program order, filling its
- * bubbles.  Old and new alternated (build/asmdiff-chacha bench, 4 processes each, 2026-12-05):
- * ChaCha20 0.677-0.681 c/B before, 0.660-0.661 after (docs/chacha.md).
+ * bubbles.  Old and new alternated (build/asmdiff-chacha bench, 4 processes each, 2026-12-05,
+ * Zen 4): ChaCha20 0.673-0.679 c/B before, 0.653-0.664 after (2.8% faster; ChaCha12 3.9%,
+ * ChaCha8 4.2%); in three `check --bench` runs 0.658, 0.664, 0.666 c/B, 1.27-1.29x the 0.517
+ * c/B throughput limit of the whole computation (docs/chacha.md, "Throughput limits").
  *
  * Why this shape (tools/zmm_op_bench.c on Zen 4: vpaddd and vpxord 2 a cycle, vprold 1 a cycle
  * and 2 cycles of latency on zmm; on ymm 4, 4 and 2): a quarter round is twelve dependent
